@@ -1,0 +1,3 @@
+"""Local-first chat with your documents."""
+
+__version__ = "0.1.0"

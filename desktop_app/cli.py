@@ -1,0 +1,268 @@
+"""desktop-app-cli: the headless way to run everything the window does, over the same core."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+from .core.errors import AppError  # noqa: E402
+from .core.types import AnswerDone, ImportProgress, QueriesGenerated, SourcesRanked, Token  # noqa: E402
+
+
+class ProgressLine:
+    """A one-line progress bar on stderr (plain lines when stderr is not a terminal)."""
+
+    def __init__(self, stream=sys.stderr):
+        self.stream = stream
+        self.tty = stream.isatty()
+        self._last = 0.0
+
+    def show(self, label: str, done: int, total: int, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - self._last < 0.2 and done != total:
+            return
+        self._last = now
+        width = 30
+        filled = int(width * done / total) if total else 0
+        bar = "#" * filled + "-" * (width - filled)
+        text = f"{label[:40]:40} [{bar}] {done}/{total}"
+        if self.tty:
+            self.stream.write("\r" + text)
+        elif done == total or force:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def end(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _library(args):
+    from .core.library import Library
+
+    library = Library()
+    overrides = {}
+    for field, attr in (("n_queries", "queries"), ("rrf_k", "rrf_k"), ("top_k", "top_k"), ("model", "model"), ("mode", "mode")):
+        value = getattr(args, attr, None)
+        if value is not None:
+            overrides[field] = value
+    if overrides:
+        library.settings = library.settings.replace(**overrides).validated()
+    progress = ProgressLine()
+    library.model_progress = lambda done, total: progress.show("Preparing model", done // 2**20, total // 2**20)
+    for notice in library.notices:
+        print(notice, file=sys.stderr)
+    return library
+
+
+def cmd_ingest(args) -> int:
+    library = _library(args)
+    passwords = {}
+    if args.password:
+        for path in args.paths:
+            passwords[str(Path(path).expanduser().resolve())] = args.password
+    bar = ProgressLine()
+    failed = 0
+    for event in library.import_paths(args.paths, passwords):
+        name = Path(event.file).name
+        if event.stage in ("extracting", "embedding") and event.total:
+            bar.show(f"{name}: {event.stage}", event.done, event.total)
+        elif event.stage == "ready":
+            bar.end() if bar.tty else None
+            note = f" ({event.message})" if event.message else ""
+            print(f"ready    {name}: {event.total} pages{note}")
+        elif event.stage == "skipped":
+            print(f"skipped  {name}: {event.message}")
+        elif event.stage == "failed":
+            failed += 1
+            print(f"failed   {name}: {event.message}")
+        elif event.stage == "cancelled":
+            print(f"cancelled {name}")
+    library.close()
+    return 1 if failed else 0
+
+
+def cmd_docs(args) -> int:
+    library = _library(args)
+    docs = library.documents()
+    if args.json:
+        print(json.dumps([d.__dict__ for d in docs], indent=2))
+        return 0
+    if not docs:
+        print("No documents yet. Add some with: desktop-app-cli ingest PATH")
+    for d in docs:
+        print(f"{d.id:5}  {d.status:8} {d.pages:5} pages {d.chunks:6} chunks  {d.title}  ({d.path})")
+    return 0
+
+
+def cmd_remove(args) -> int:
+    library = _library(args)
+    doc = library.find_document(args.doc)
+    if doc is None:
+        print(f"No document matches '{args.doc}'. List them with: desktop-app-cli docs", file=sys.stderr)
+        return 1
+    library.remove_document(doc.id)
+    print(f"Removed {doc.title} ({doc.chunks} chunks)")
+    return 0
+
+
+def _allowed(library, refs):
+    if not refs:
+        return None
+    ids = []
+    for ref in refs:
+        doc = library.find_document(ref)
+        if doc is None:
+            raise AppError(f"No document matches '{ref}'", hint="List them with: desktop-app-cli docs")
+        ids.append(doc.id)
+    return ids
+
+
+def cmd_ask(args, generate_answer: bool = True) -> int:
+    from .core.serialize import result_to_json
+
+    library = _library(args)
+    allowed = _allowed(library, args.doc)
+    result = None
+    out = sys.stdout
+    for event in library.ask(args.question, args.mode, allowed, generate_answer=generate_answer):
+        if args.json:
+            if isinstance(event, AnswerDone):
+                result = event.result
+            continue
+        if isinstance(event, QueriesGenerated):
+            if event.queries:
+                print("Search queries:", file=out)
+                for q in event.queries:
+                    print(f"  - {q}", file=out)
+            if event.notice:
+                print(f"Note: {event.notice}", file=out)
+        elif isinstance(event, SourcesRanked):
+            print("Fused passages (RRF):", file=out)
+            for s in event.sources[: max(10, len(event.context))]:
+                mark = "*" if s in event.context else " "
+                ranks = ", ".join(f"{r}" for r in s.ranks.values())
+                print(f" {mark}{s.n:3}. {s.rrf_score:.4f}  {Path(s.passage.file).name} p.{s.passage.page}  ranks: {ranks}", file=out)
+            print("\nAnswer:", file=out)
+        elif isinstance(event, Token):
+            out.write(event.text)
+            out.flush()
+        elif isinstance(event, AnswerDone):
+            result = event.result
+            print("\n", file=out)
+            for c in result.citations:
+                snippet = " ".join(c.text.split())[:100]
+                print(f"[{c.n}] {Path(c.file).name}, page {c.page}: {snippet}...", file=out)
+            for notice in result.notices:
+                print(f"Note: {notice}", file=out)
+            tm = result.timings
+            print(f"\n({tm.total:.1f} s; first token after {tm.first_token:.1f} s; queries {tm.query_generation:.1f} s)", file=out)
+    if args.json and result is not None:
+        print(json.dumps(result_to_json(result), indent=2))
+    library.close()
+    return 0
+
+
+def cmd_search(args) -> int:
+    return cmd_ask(args, generate_answer=False)
+
+
+def cmd_models(args) -> int:
+    from .core.catalog import load_catalog, user_gguf_files
+    from .core.model_files import resolve_llm
+
+    catalog = load_catalog()
+    if args.action == "list":
+        for e in catalog.llms:
+            default = " (default)" if e.name == catalog.default_llm else ""
+            print(f"{e.name:22} {e.size / 1e6:8.0f} MB  {e.license:10} {e.title}{default}")
+        for f in user_gguf_files():
+            print(f"{f.name:22} {f.stat().st_size / 1e6:8.0f} MB  (your file: {f})")
+        return 0
+    bar = ProgressLine()
+    names = args.names or [catalog.default_llm]
+    for name in names:
+        path = resolve_llm(name, lambda d, t: bar.show(f"Preparing {name}", d // 2**20, t // 2**20))
+        bar.end()
+        print(f"{name}: {path}")
+    return 0
+
+
+def cmd_demo(args) -> int:
+    """What `make run` shows until the window exists: import a sample PDF and answer from it."""
+    from .core import paths
+    from .core.samples import write_sample_datasheet
+
+    pdf = write_sample_datasheet(paths.data_home() / "samples" / "PX-40 datasheet.pdf")
+    args.paths = [str(pdf)]
+    args.password = None
+    cmd_ingest(args)
+    args.question = "What is the maximum operating temperature of the PX-40 pump?"
+    args.mode = "fusion"
+    args.doc = None
+    args.json = False
+    print(f"\nQuestion: {args.question}\n")
+    return cmd_ask(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="desktop-app-cli", description="Chat with your documents, locally.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("ingest", help="import PDF, .txt and .md files or folders")
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--password", help="password for protected PDFs")
+    p.set_defaults(func=cmd_ingest)
+
+    p = sub.add_parser("docs", help="list the documents in the library")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_docs)
+
+    p = sub.add_parser("remove", help="remove a document (id, path or file name)")
+    p.add_argument("doc")
+    p.set_defaults(func=cmd_remove)
+
+    for name, func, help_ in (("ask", cmd_ask, "answer a question from your documents"), ("search", cmd_search, "show the queries and fused passages without answering")):
+        p = sub.add_parser(name, help=help_)
+        p.add_argument("question")
+        p.add_argument("--mode", choices=["rag", "fusion"])
+        p.add_argument("--queries", type=int, help="number of generated queries")
+        p.add_argument("--rrf-k", type=float, dest="rrf_k")
+        p.add_argument("--top-k", type=int, dest="top_k", help="passages in the answer prompt")
+        p.add_argument("--model", help="catalog name or path of a GGUF file")
+        p.add_argument("--doc", action="append", help="limit to this document (repeatable)")
+        p.add_argument("--json", action="store_true")
+        p.set_defaults(func=func)
+
+    p = sub.add_parser("models", help="list or prepare the bundled models")
+    p.add_argument("action", choices=["list", "prepare"])
+    p.add_argument("names", nargs="*")
+    p.set_defaults(func=cmd_models)
+
+    p = sub.add_parser("demo", help="import a sample PDF and answer a question from it")
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except AppError as exc:
+        print(f"Error: {exc.user_message()}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("Interrupted.", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The engine: pure Python, never imports Qt (the window and the CLI are thin shells over it)."""

@@ -1,0 +1,132 @@
+"""The one object the window and the CLI hold: the data folder with its database, index and models.
+
+Heavy things load late: the embedder and the LLM load on first use, so opening a library is instant.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+from . import paths
+from .catalog import Catalog, load_catalog
+from .embedder import Embedder, SentenceTransformerEmbedder
+from .ingest import Importer
+from .llm import Generator, LlamaGenerator
+from .model_files import ByteProgress, embedder_folder, resolve_llm
+from .pipeline import Pipeline
+from .settings import Settings, load_settings, save_settings
+from .store import Store
+from .types import Document, ImportProgress
+from .vector_index import IndexState, VectorIndex
+
+
+class Library:
+    def __init__(
+        self,
+        home: Path | None = None,
+        settings: Settings | None = None,
+        catalog: Catalog | None = None,
+        embedder: Embedder | None = None,
+        generator: Generator | None = None,
+    ):
+        """`embedder` and `generator` replace the configured models (tests pass fakes)."""
+        self.home = Path(home) if home else paths.data_home()
+        paths.ensure_private_dir(self.home)
+        self.catalog = catalog or load_catalog()
+        self.settings = settings or load_settings(self.home)
+        if embedder is None:
+            entry = self.catalog.embedder(self.settings.embedder)
+            embedder = SentenceTransformerEmbedder(embedder_folder(self.catalog, entry.name), entry.name, entry.dimension)
+        self.embedder = embedder
+        self.store = Store(self.home / "library.sqlite")
+        self.index = VectorIndex(self.home / "chunks.hnsw", IndexState(model=embedder.name, dimension=embedder.dimension))
+        self.notices: list[str] = []
+        self._generator: Generator | None = generator
+        self._fixed_generator = generator is not None
+        self._generator_lock = threading.Lock()
+        self.model_progress: ByteProgress | None = None
+        notice = self.sync_index()
+        if notice:
+            self.notices.append(notice)
+
+    # -- the vector index mirrors SQLite --------------------------------------------------------
+    def sync_index(self) -> str | None:
+        """Load the index and make it hold exactly the chunks in SQLite. Returns a notice if it had to be repaired."""
+        reason = self.index.load()
+        db_ids = set(self.store.chunk_ids())
+        fresh_library = reason == "missing" and not db_ids
+        if reason and not fresh_library:
+            self.index.reset(len(db_ids) + 1000)
+            for ids, vectors in self.store.embeddings():
+                self.index.add(ids, vectors)
+            self.index.save()
+            return f"The search index was rebuilt from the library because {reason}."
+        index_ids = self.index.ids()
+        missing = db_ids - index_ids
+        extra = index_ids - db_ids
+        if not missing and not extra:
+            return None
+        for ids, vectors in self.store.embeddings(sorted(missing)):
+            self.index.add(ids, vectors)
+        self.index.remove(extra)
+        self.index.save()
+        # An interrupted import leaves the index behind SQLite; catching up is routine, not news.
+        return None
+
+    # -- models ----------------------------------------------------------------------------------
+    def generator(self) -> Generator:
+        with self._generator_lock:
+            if self._generator is None:
+                model_path = resolve_llm(self.settings.model, self.model_progress, self.catalog)
+                self._generator = LlamaGenerator(model_path, n_ctx=self.settings.n_ctx, n_threads=self.settings.n_threads or None)
+            return self._generator
+
+    def prepare_model(self, progress: ByteProgress | None = None) -> Path:
+        return resolve_llm(self.settings.model, progress, self.catalog)
+
+    def update_settings(self, settings: Settings) -> None:
+        settings = settings.validated()
+        reload_model = (settings.model, settings.n_ctx, settings.n_threads) != (self.settings.model, self.settings.n_ctx, self.settings.n_threads)
+        self.settings = settings
+        save_settings(self.home, settings)
+        if reload_model and not self._fixed_generator:
+            with self._generator_lock:
+                self._generator = None
+
+    # -- documents --------------------------------------------------------------------------------
+    def documents(self) -> list[Document]:
+        return self.store.documents()
+
+    def import_paths(self, paths_: Iterable[Path | str], passwords: dict[str, str] | None = None, cancel: threading.Event | None = None) -> Iterator[ImportProgress]:
+        return Importer(self.store, self.index, self.embedder).import_paths(paths_, passwords, cancel)
+
+    def remove_document(self, document_id: int) -> None:
+        ids = self.store.delete_document(document_id)
+        self.index.remove(ids)
+        self.index.save()
+
+    def find_document(self, ref: str) -> Document | None:
+        """A document by id, path or file name."""
+        docs = self.documents()
+        for doc in docs:
+            if ref.isdigit() and doc.id == int(ref):
+                return doc
+        resolved = str(Path(ref).expanduser().resolve())
+        for doc in docs:
+            if doc.path == resolved or Path(doc.path).name == ref or doc.title == ref:
+                return doc
+        return None
+
+    # -- questions --------------------------------------------------------------------------------
+    def pipeline(self, settings: Settings | None = None) -> Pipeline:
+        return Pipeline(self.store, self.index, self.embedder, self.generator, settings or self.settings)
+
+    def ask(self, question: str, mode: str | None = None, allowed_documents: Sequence[int] | None = None, **kwargs) -> Iterator[object]:
+        return self.pipeline().ask(question, mode, allowed_documents, **kwargs)
+
+    def close(self) -> None:
+        if self.index.dirty:
+            self.index.save()
+        self.store.close()

@@ -1,0 +1,101 @@
+"""The local LLM (llama.cpp through llama-cpp-python). One small interface: `stream` chat messages.
+
+llama.cpp objects are not thread-safe, so every call holds the model's lock for its whole run.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Protocol
+
+from .errors import ModelError
+
+Message = dict[str, str]
+
+
+class Generator(Protocol):
+    name: str
+
+    def stream(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> Iterator[str]:
+        ...
+
+    def complete(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> str:
+        ...
+
+    def count_tokens(self, text: str) -> int:
+        ...
+
+
+def default_threads() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+class LlamaGenerator:
+    def __init__(self, model_path: Path, n_ctx: int = 4096, n_threads: int | None = None, seed: int = 42):
+        self.model_path = Path(model_path)
+        self.name = self.model_path.name
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads or default_threads()
+        self.seed = seed
+        self._llm = None
+        self._lock = threading.RLock()
+
+    def load(self):
+        with self._lock:
+            if self._llm is None:
+                try:
+                    from llama_cpp import Llama
+
+                    self._llm = Llama(
+                        model_path=str(self.model_path),
+                        n_ctx=self.n_ctx,
+                        n_threads=self.n_threads,
+                        n_threads_batch=self.n_threads,
+                        n_batch=512,
+                        seed=self.seed,
+                        verbose=False,
+                    )
+                except Exception as exc:
+                    raise ModelError(
+                        f"The model {self.model_path.name} could not be loaded ({exc})",
+                        hint="Pick another GGUF file in Settings, or check that this one is a complete llama.cpp model.",
+                    ) from exc
+        return self._llm
+
+    @property
+    def loaded(self) -> bool:
+        return self._llm is not None
+
+    def count_tokens(self, text: str) -> int:
+        llm = self.load()
+        with self._lock:
+            return len(llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+    def stream(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> Iterator[str]:
+        llm = self.load()
+        with self._lock:
+            chunks = llm.create_chat_completion(
+                messages=list(messages),
+                max_tokens=max_tokens,
+                temperature=temperature,
+                top_k=40 if temperature > 0 else 1,
+                stop=list(stop) or None,
+                stream=True,
+            )
+            try:
+                for chunk in chunks:
+                    delta = chunk["choices"][0].get("delta", {})
+                    text = delta.get("content")
+                    if text:
+                        yield text
+            finally:
+                # Closing the stream stops generation at once (the Stop button relies on this).
+                close = getattr(chunks, "close", None)
+                if close:
+                    close()
+
+    def complete(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> str:
+        return "".join(self.stream(messages, max_tokens, temperature, stop))

@@ -1,0 +1,48 @@
+"""AskResult as plain JSON (the CLI's --json, saved chat messages, the eval harness)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from .types import AskResult
+
+
+def result_to_json(result: AskResult) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "question": result.question,
+        "mode": result.mode,
+        "queries": list(result.queries),
+        "dropped_queries": list(result.dropped_queries),
+        "rrf_k": result.rrf_k,
+        "fused": [
+            {
+                "chunk_id": s.passage.chunk_id,
+                "file": s.passage.file,
+                "page": s.passage.page,
+                "rrf_score": s.rrf_score,
+                "ranks": dict(s.ranks),
+                "similarity": s.similarity,
+                "text": s.passage.text,
+            }
+            for s in result.sources
+        ],
+        "context": [s.passage.chunk_id for s in result.context],
+        "answer": result.answer,
+        "found": result.found,
+        "citations": [
+            {"n": c.n, "file": c.file, "page": c.page, "text": c.text, "chunk_id": c.chunk_id, "start": c.start, "end": c.end}
+            for c in result.citations
+        ],
+        "timings": dataclasses.asdict(result.timings),
+        "notices": list(result.notices),
+    }
+    weights = result.weights
+    if any(w != 1.0 for w in weights.values()):
+        out["weights"] = weights
+    return out
+
+
+def short_name(path: str) -> str:
+    return Path(path).name

@@ -1,0 +1,70 @@
+"""User settings and every tunable default, in one place, saved as JSON in the data folder."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+MODES = ("fusion", "rag")
+
+
+@dataclass(frozen=True)
+class Settings:
+    model: str = "qwen2.5-coder-1.5b"  # a catalog name, or the path of any GGUF file
+    embedder: str = "all-minilm-l6-v2"
+    mode: str = "fusion"
+    n_queries: int = 4  # generated queries, besides the question itself
+    rrf_k: float = 60.0
+    question_weight: float = 1.0  # RRF weight of the user's own question; generated queries weigh 1
+    top_k: int = 5  # passages in the answer prompt, the same for every mode
+    list_depth: int = 20  # hits each query contributes to the fusion
+    temperature: float = 0.0
+    n_ctx: int = 4096
+    n_threads: int = 0  # 0: all cores
+    max_answer_tokens: int = 400
+    # Below this cosine similarity no passage is close enough to answer from.
+    min_similarity: float = 0.25
+    general_knowledge: bool = False
+
+    def replace(self, **changes) -> Settings:
+        return dataclasses.replace(self, **changes)
+
+    def validated(self) -> Settings:
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}")
+        if not 0 <= self.n_queries <= 10:
+            raise ValueError("the number of queries must be between 0 and 10")
+        if self.rrf_k < 0:
+            raise ValueError("RRF k must be 0 or more")
+        if not 1 <= self.top_k <= 20:
+            raise ValueError("passages in the answer must be between 1 and 20")
+        return self
+
+
+def settings_path(home: Path) -> Path:
+    return home / "settings.json"
+
+
+def load_settings(home: Path) -> Settings:
+    path = settings_path(home)
+    if not path.exists():
+        return Settings()
+    try:
+        raw = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return Settings()  # a damaged settings file must not stop the app; defaults are safe
+    known = {f.name for f in dataclasses.fields(Settings)}
+    try:
+        return Settings(**{k: v for k, v in raw.items() if k in known}).validated()
+    except (TypeError, ValueError):
+        return Settings()
+
+
+def save_settings(home: Path, settings: Settings) -> None:
+    path = settings_path(home)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(dataclasses.asdict(settings.validated()), indent=2))
+    os.replace(tmp, path)

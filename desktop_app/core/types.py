@@ -1,0 +1,163 @@
+"""Typed results shared by the engine, the CLI and the window."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class PageText:
+    number: int  # 1-based, as a person counts pages
+    text: str
+    ocr: bool = False
+
+
+@dataclass(frozen=True)
+class ChunkDraft:
+    """A chunk before it is stored: where it sits on its page, so the passage can be highlighted."""
+
+    page: int
+    start: int  # character offsets into the page's text
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Document:
+    id: int
+    path: str
+    title: str
+    pages: int
+    chunks: int
+    status: str
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Passage:
+    chunk_id: int
+    document_id: int
+    file: str  # the document's path
+    title: str
+    page: int
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    chunk_id: int
+    rank: int  # 1-based
+    score: float  # cosine similarity for vector lists, bm25-based for keyword lists
+
+
+@dataclass(frozen=True)
+class RankedList:
+    query: str
+    kind: str  # "vector" or "keyword"
+    hits: tuple[SearchHit, ...]
+    weight: float = 1.0
+
+    @property
+    def key(self) -> str:
+        return self.query if self.kind == "vector" else f"{self.kind}: {self.query}"
+
+
+@dataclass(frozen=True)
+class FusedHit:
+    chunk_id: int
+    rrf_score: float
+    ranks: dict[str, int]  # list key -> 1-based rank; lists that missed it are absent
+
+
+@dataclass(frozen=True)
+class Source:
+    """A fused passage with everything the side panel shows about it."""
+
+    n: int  # 1-based position in the fused list; also the citation number when in the prompt
+    passage: Passage
+    rrf_score: float
+    ranks: dict[str, int]
+    similarity: float  # best cosine similarity of this passage to any searched query
+
+
+@dataclass(frozen=True)
+class Citation:
+    n: int
+    file: str
+    page: int
+    text: str
+    chunk_id: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Timings:
+    query_generation: float = 0.0
+    embedding: float = 0.0
+    retrieval: float = 0.0
+    fusion: float = 0.0
+    prompt_processing: float = 0.0
+    first_token: float = 0.0
+    generation: float = 0.0
+    total: float = 0.0
+
+
+@dataclass(frozen=True)
+class AskResult:
+    question: str
+    mode: str
+    queries: tuple[str, ...]  # generated queries kept (the question itself not included)
+    dropped_queries: tuple[str, ...]
+    lists: tuple[RankedList, ...]
+    rrf_k: float
+    sources: tuple[Source, ...]  # the fused list, best first
+    context: tuple[Source, ...]  # the passages given to the model, numbered [1]..[n]
+    answer: str
+    citations: tuple[Citation, ...]
+    found: bool  # False when the documents do not answer the question
+    timings: Timings
+    notices: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def weights(self) -> dict[str, float]:
+        return {lst.key: lst.weight for lst in self.lists}
+
+
+# Events that `ask` yields, in order; the window and the CLI consume the same stream.
+@dataclass(frozen=True)
+class QueriesGenerated:
+    queries: tuple[str, ...]
+    dropped: tuple[str, ...]
+    notice: str | None
+
+
+@dataclass(frozen=True)
+class SourcesRanked:
+    lists: tuple[RankedList, ...]
+    sources: tuple[Source, ...]
+    context: tuple[Source, ...]
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+
+
+@dataclass(frozen=True)
+class AnswerDone:
+    result: AskResult
+
+
+@dataclass(frozen=True)
+class ImportProgress:
+    """One step of an import: the UI shows a bar per file."""
+
+    file: str
+    stage: str  # "queued" "extracting" "embedding" "ready" "skipped" "failed" "cancelled"
+    done: int = 0  # pages (or chunks while embedding)
+    total: int = 0
+    message: str = ""
+    document_id: int | None = None

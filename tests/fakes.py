@@ -1,0 +1,58 @@
+"""Fast stand-ins for the models, for unit tests only (integration tests use the real ones)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+
+
+class HashingEmbedder:
+    """Bag of words hashed into a vector: texts that share words are similar, as with a real model."""
+
+    name = "hashing-test"
+    dimension = 64
+
+    def __init__(self):
+        self.calls = 0
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls += 1
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"\w+", text.lower()):
+                digest = hashlib.md5(word.encode()).digest()
+                out[row, digest[0] % self.dimension] += 1.0
+            norm = np.linalg.norm(out[row])
+            if norm:
+                out[row] /= norm
+            else:
+                out[row, 0] = 1.0
+        return out
+
+
+class ScriptedGenerator:
+    """Replies with queued texts, token by token, and records the prompts it saw."""
+
+    name = "scripted"
+
+    def __init__(self, replies: Sequence[str] = ()):
+        self.replies = list(replies)
+        self.prompts: list[list[dict]] = []
+
+    def enqueue(self, *replies: str) -> None:
+        self.replies.extend(replies)
+
+    def stream(self, messages, max_tokens: int, temperature: float = 0.0, stop=()) -> Iterator[str]:
+        self.prompts.append(list(messages))
+        reply = self.replies.pop(0) if self.replies else ""
+        for piece in re.findall(r"\S+\s*|\s+", reply):
+            yield piece
+
+    def complete(self, messages, max_tokens: int, temperature: float = 0.0, stop=()) -> str:
+        return "".join(self.stream(messages, max_tokens, temperature, stop))
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())

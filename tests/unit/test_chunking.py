@@ -1,0 +1,52 @@
+from desktop_app.core.chunking import chunk_page, chunk_pages, sentence_spans
+from desktop_app.core.types import PageText
+
+
+def test_every_chunk_is_the_exact_span_of_its_page():
+    text = " ".join(f"Sentence number {i} says something about pumps." for i in range(80))
+    chunks = chunk_page(PageText(3, text), max_chars=300, overlap=80)
+    assert len(chunks) > 5
+    for c in chunks:
+        assert c.page == 3
+        assert text[c.start : c.end] == c.text
+        assert len(c.text) <= 300
+
+
+def test_chunks_end_at_sentence_boundaries_and_overlap():
+    text = " ".join(f"Sentence {i} is here." for i in range(60))
+    chunks = chunk_page(PageText(1, text), max_chars=200, overlap=60)
+    for c in chunks[:-1]:
+        assert c.text.endswith(".")
+    for a, b in zip(chunks, chunks[1:]):
+        assert b.start < a.end  # overlap
+        assert b.start > a.start  # progress
+
+
+def test_the_whole_page_is_covered():
+    text = " ".join(f"Fact {i} matters." for i in range(100))
+    chunks = chunk_page(PageText(1, text), max_chars=250, overlap=50)
+    covered = set()
+    for c in chunks:
+        covered.update(range(c.start, c.end))
+    words = [i for i, ch in enumerate(text) if not ch.isspace()]
+    assert all(i in covered for i in words)
+
+
+def test_a_sentence_longer_than_a_chunk_is_cut_at_spaces():
+    text = "word " * 500
+    chunks = chunk_page(PageText(1, text.strip()), max_chars=200, overlap=0)
+    assert all(len(c.text) <= 200 for c in chunks)
+    assert all(not c.text.startswith(" ") and not c.text.endswith(" ") for c in chunks)
+
+
+def test_chunks_never_cross_pages():
+    pages = [PageText(1, "First page text. " * 10), PageText(2, "Second page text. " * 10)]
+    chunks = chunk_pages(pages, max_chars=120, overlap=30)
+    assert {c.page for c in chunks} == {1, 2}
+    for c in chunks:
+        assert ("First" in c.text) != ("Second" in c.text)
+
+
+def test_empty_page_gives_no_chunk_and_blank_lines_split_sentences():
+    assert chunk_page(PageText(1, "   \n  ")) == []
+    assert len(sentence_spans("Heading\n\nBody text without a stop")) == 2

@@ -1,0 +1,61 @@
+import pytest
+
+from desktop_app.core.fusion import reciprocal_rank_fusion
+from desktop_app.core.types import RankedList, SearchHit
+
+
+def ranked(query, ids, weight=1.0):
+    return RankedList(query=query, kind="vector", hits=tuple(SearchHit(cid, r, 0.5) for r, cid in enumerate(ids, start=1)), weight=weight)
+
+
+def test_scores_match_hand_computed_values_with_k_60():
+    fused = reciprocal_rank_fusion([ranked("q1", [10, 20, 30]), ranked("q2", [20, 40])], k=60)
+    scores = {f.chunk_id: f.rrf_score for f in fused}
+    assert scores[20] == pytest.approx(1 / 62 + 1 / 61)
+    assert scores[10] == pytest.approx(1 / 61)
+    assert scores[30] == pytest.approx(1 / 63)
+    assert scores[40] == pytest.approx(1 / 62)
+    assert [f.chunk_id for f in fused] == [20, 10, 40, 30]
+
+
+def test_document_in_only_some_lists_keeps_only_those_ranks():
+    fused = reciprocal_rank_fusion([ranked("a", [1, 2]), ranked("b", [3, 1])], k=60)
+    by_id = {f.chunk_id: f for f in fused}
+    assert by_id[1].ranks == {"a": 1, "b": 2}
+    assert by_id[2].ranks == {"a": 2}
+    assert by_id[3].ranks == {"b": 1}
+
+
+def test_ties_keep_first_seen_order():
+    # 1 and 3 are both rank 1 in one list: equal scores, the earlier list's hit comes first.
+    fused = reciprocal_rank_fusion([ranked("a", [1]), ranked("b", [3])], k=60)
+    assert [f.chunk_id for f in fused] == [1, 3]
+    assert fused[0].rrf_score == fused[1].rrf_score
+
+
+def test_small_k_rewards_top_ranks_more():
+    lists = [ranked("a", [1, 2, 3]), ranked("b", [2, 4, 1]), ranked("c", [5, 6, 2])]
+    assert reciprocal_rank_fusion(lists, k=0)[0].rrf_score == pytest.approx(1 / 2 + 1 / 1 + 1 / 3)
+    k5 = {f.chunk_id: f.rrf_score for f in reciprocal_rank_fusion(lists, k=5)}
+    assert k5[1] == pytest.approx(1 / 6 + 1 / 8)
+
+
+def test_weights_scale_each_list():
+    fused = reciprocal_rank_fusion([ranked("question", [7], weight=2.0), ranked("q", [8])], k=60)
+    scores = {f.chunk_id: f.rrf_score for f in fused}
+    assert scores[7] == pytest.approx(2 / 61)
+    assert scores[8] == pytest.approx(1 / 61)
+
+
+def test_inputs_are_not_mutated_and_negative_k_is_refused():
+    lists = [ranked("a", [1, 2])]
+    before = lists[0].hits
+    reciprocal_rank_fusion(lists, k=60)
+    assert lists[0].hits == before
+    with pytest.raises(ValueError):
+        reciprocal_rank_fusion(lists, k=-1)
+
+
+def test_empty_lists_give_nothing():
+    assert reciprocal_rank_fusion([], k=60) == []
+    assert reciprocal_rank_fusion([ranked("a", [])], k=60) == []
