@@ -45,10 +45,15 @@ class ProgressLine:
             self.stream.flush()
 
 
+_OPEN: dict[str, object] = {}
+
+
 def _library(args):
     from .core.library import Library
 
-    library = Library()
+    # One library per process: the demo imports and then asks without loading the models twice.
+    library = _OPEN.get("library") or Library()
+    _OPEN["library"] = library
     overrides = {}
     for field, attr in (("n_queries", "queries"), ("rrf_k", "rrf_k"), ("top_k", "top_k"), ("model", "model"), ("mode", "mode")):
         value = getattr(args, attr, None)

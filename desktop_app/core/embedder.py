@@ -13,6 +13,9 @@ import numpy as np
 # Never reach for a model hub: every model comes from local files.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# Library progress bars ("Loading weights") are noise in the CLI and invisible in the window.
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
 
 class Embedder(Protocol):
