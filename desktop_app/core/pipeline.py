@@ -17,6 +17,7 @@ import numpy as np
 
 from . import prompts
 from .embedder import Embedder
+from .errors import ModelError
 from .fusion import reciprocal_rank_fusion
 from .llm import Generator
 from .query_parsing import parse_queries
@@ -89,7 +90,9 @@ class Pipeline:
             return GeneratedQueries((), (), None, "")
         try:
             raw = self._generator().complete(prompts.query_messages(question, n), max_tokens=24 * n + 16, temperature=0.0)
-        except Exception as exc:  # a failed model must not fail the question: search it alone
+        except ModelError:
+            raise  # a missing or broken model file is the user's to fix; the answer needs the model too
+        except Exception as exc:  # a model hiccup must not fail the question: search it alone
             return GeneratedQueries((), (), f"Query generation failed ({exc}); searched the question alone.", "")
         queries = parse_queries(raw, question, n)
         if not queries:
