@@ -13,7 +13,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from .core.errors import AppError  # noqa: E402
-from .core.types import AnswerDone, ImportProgress, QueriesGenerated, SourcesRanked, Token  # noqa: E402
+from .core.types import AnswerDone, QueriesGenerated, QuestionRewritten, SourcesRanked, Token  # noqa: E402
 
 
 class ProgressLine:
@@ -136,14 +136,26 @@ def cmd_ask(args, generate_answer: bool = True) -> int:
 
     library = _library(args)
     allowed = _allowed(library, args.doc)
+    if getattr(args, "collection", None):
+        allowed = sorted(set(allowed or []) | set(library.collection_documents(args.collection)))
     result = None
     out = sys.stdout
-    for event in library.ask(args.question, args.mode, allowed, generate_answer=generate_answer):
+    chat = getattr(args, "chat", None)
+    if chat and generate_answer:
+        chat_id = library.store.create_chat(args.question[:60]) if chat == "new" else int(chat)
+        if not args.json:
+            print(f"Chat {chat_id}", file=out)
+        events = library.ask_in_chat(chat_id, args.question, args.mode, allowed)
+    else:
+        events = library.ask(args.question, args.mode, allowed, generate_answer=generate_answer)
+    for event in events:
         if args.json:
             if isinstance(event, AnswerDone):
                 result = event.result
             continue
-        if isinstance(event, QueriesGenerated):
+        if isinstance(event, QuestionRewritten):
+            print(f"Searched as: {event.standalone}", file=out)
+        elif isinstance(event, QueriesGenerated):
             if event.queries:
                 print("Search queries:", file=out)
                 for q in event.queries:
@@ -165,7 +177,8 @@ def cmd_ask(args, generate_answer: bool = True) -> int:
             print("\n", file=out)
             for c in result.citations:
                 snippet = " ".join(c.text.split())[:100]
-                print(f"[{c.n}] {Path(c.file).name}, page {c.page}: {snippet}...", file=out)
+                flag = "" if c.supported else "  (unsupported?)"
+                print(f"[{c.n}] {Path(c.file).name}, page {c.page}{flag}: {snippet}...", file=out)
             for notice in result.notices:
                 print(f"Note: {notice}", file=out)
             tm = result.timings
@@ -178,6 +191,60 @@ def cmd_ask(args, generate_answer: bool = True) -> int:
 
 def cmd_search(args) -> int:
     return cmd_ask(args, generate_answer=False)
+
+
+def cmd_chats(args) -> int:
+    library = _library(args)
+    chats = library.store.chats()
+    if not chats:
+        print("No chats yet. Start one with: desktop-app-cli ask \"question\" --chat new")
+    for chat_id, title, updated in chats:
+        print(f"{chat_id:5}  {updated}  {title}")
+    return 0
+
+
+def cmd_export(args) -> int:
+    library = _library(args)
+    try:
+        markdown = library.export_chat(int(args.chat))
+    except (KeyError, ValueError):
+        print(f"No chat {args.chat}. List them with: desktop-app-cli chats", file=sys.stderr)
+        return 1
+    if args.output:
+        Path(args.output).write_text(markdown)
+        print(f"Wrote {args.output}")
+    else:
+        print(markdown, end="")
+    return 0
+
+
+def cmd_collection(args) -> int:
+    library = _library(args)
+    store = library.store
+    if args.action == "list":
+        for _, name, count in store.collections():
+            print(f"{name}: {count} document(s)")
+        return 0
+    if not args.name:
+        print("Name the collection.", file=sys.stderr)
+        return 1
+    if args.action == "delete":
+        store.delete_collection(args.name)
+        print(f"Deleted collection {args.name} (its documents stay in the library)")
+        return 0
+    docs = []
+    for ref in args.docs:
+        doc = library.find_document(ref)
+        if doc is None:
+            print(f"No document matches '{ref}'. List them with: desktop-app-cli docs", file=sys.stderr)
+            return 1
+        docs.append(doc)
+    if args.action == "add":
+        store.add_to_collection(args.name, [d.path for d in docs])
+    else:
+        store.remove_from_collection(args.name, [d.path for d in docs])
+    print(f"{args.name}: {len(library.collection_documents(args.name))} document(s)")
+    return 0
 
 
 def cmd_models(args) -> int:
@@ -244,8 +311,25 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--top-k", type=int, dest="top_k", help="passages in the answer prompt")
         p.add_argument("--model", help="catalog name or path of a GGUF file")
         p.add_argument("--doc", action="append", help="limit to this document (repeatable)")
+        p.add_argument("--collection", help="limit to the documents of this collection")
         p.add_argument("--json", action="store_true")
+        if name == "ask":
+            p.add_argument("--chat", help="continue chat ID (follow-ups are rewritten from its history), or 'new'")
         p.set_defaults(func=func)
+
+    p = sub.add_parser("chats", help="list the chats")
+    p.set_defaults(func=cmd_chats)
+
+    p = sub.add_parser("export", help="export a chat to Markdown with its citations")
+    p.add_argument("chat")
+    p.add_argument("-o", "--output", help="file to write (default: print)")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("collection", help="group documents into named collections")
+    p.add_argument("action", choices=["list", "add", "remove", "delete"])
+    p.add_argument("name", nargs="?")
+    p.add_argument("docs", nargs="*", help="documents (id, path or file name)")
+    p.set_defaults(func=cmd_collection)
 
     p = sub.add_parser("models", help="list or prepare the bundled models")
     p.add_argument("action", choices=["list", "prepare"])

@@ -5,12 +5,17 @@ Heavy things load late: the embedder and the LLM load on first use, so opening a
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from . import paths
 from .catalog import Catalog, load_catalog
+from .conversation import Turn
+from .errors import AppError
+from .export import chat_to_markdown
+from .serialize import result_to_json
 from .embedder import Embedder, SentenceTransformerEmbedder
 from .ingest import Importer
 from .llm import Generator, LlamaGenerator
@@ -18,7 +23,7 @@ from .model_files import ByteProgress, embedder_folder, resolve_llm
 from .pipeline import Pipeline
 from .settings import Settings, load_settings, save_settings
 from .store import Store
-from .types import Document, ImportProgress
+from .types import AnswerDone, Document, ImportProgress
 from .vector_index import IndexState, VectorIndex
 
 
@@ -125,6 +130,41 @@ class Library:
 
     def ask(self, question: str, mode: str | None = None, allowed_documents: Sequence[int] | None = None, **kwargs) -> Iterator[object]:
         return self.pipeline().ask(question, mode, allowed_documents, **kwargs)
+
+    # -- chats -----------------------------------------------------------------------------------
+    def chat_history(self, chat_id: int) -> list[Turn]:
+        """The chat's question/answer pairs, oldest first."""
+        turns: list[Turn] = []
+        pending: str | None = None
+        for _, role, content, _ in self.store.messages(chat_id):
+            if role == "user":
+                pending = content
+            elif pending is not None:
+                turns.append(Turn(pending, content))
+                pending = None
+        return turns
+
+    def ask_in_chat(self, chat_id: int, question: str, mode: str | None = None, allowed_documents: Sequence[int] | None = None, **kwargs) -> Iterator[object]:
+        """Ask with the chat's history (follow-ups are rewritten) and keep the question and the answer in the chat."""
+        result = None
+        for event in self.ask(question, mode, allowed_documents, history=self.chat_history(chat_id), **kwargs):
+            if isinstance(event, AnswerDone):
+                result = event.result
+            yield event
+        if result is not None:
+            self.store.add_message(chat_id, "user", question)
+            self.store.add_message(chat_id, "assistant", result.answer, json.dumps(result_to_json(result)))
+
+    def export_chat(self, chat_id: int) -> str:
+        return chat_to_markdown(self.store, chat_id)
+
+    # -- collections ------------------------------------------------------------------------------
+    def collection_documents(self, name: str) -> list[int]:
+        ids = self.store.collection_document_ids(name)
+        if ids is None:
+            known = ", ".join(n for _, n, _ in self.store.collections()) or "none yet"
+            raise AppError(f"No collection called '{name}'", hint=f"Collections: {known}.")
+        return ids
 
     def close(self) -> None:
         if self.index.dirty:

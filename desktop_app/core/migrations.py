@@ -77,6 +77,21 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX messages_chat ON messages(chat_id);
         """,
     ),
+    (
+        "collections: user-named groups of documents",
+        """
+        CREATE TABLE collections (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE
+        );
+        -- Membership is by path: a changed file is re-imported under a new document id and stays in its collections.
+        CREATE TABLE collection_documents (
+            collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            PRIMARY KEY (collection_id, path)
+        );
+        """,
+    ),
 ]
 
 

@@ -6,6 +6,7 @@ generate_queries -> retrieve (one ranked list per query) -> fuse (RRF) -> select
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import threading
 import time
@@ -16,6 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from . import prompts
+from .citation_check import check_citations
+from .conversation import Turn, rewrite_followup
 from .embedder import Embedder
 from .errors import ModelError
 from .fusion import reciprocal_rank_fusion
@@ -29,6 +32,7 @@ from .types import (
     Citation,
     FusedHit,
     QueriesGenerated,
+    QuestionRewritten,
     RankedList,
     Source,
     SourcesRanked,
@@ -156,16 +160,22 @@ class Pipeline:
         generate_answer: bool = True,
         cancel: threading.Event | None = None,
         queries: Sequence[str] | None = None,
+        history: Sequence[Turn] = (),
     ) -> Iterator[object]:
-        """Yields QueriesGenerated, SourcesRanked, Token..., AnswerDone.
+        """Yields [QuestionRewritten], QueriesGenerated, SourcesRanked, Token..., AnswerDone.
 
         `queries` replaces the generated queries (the panel's edited list is searched as given).
+        `history` holds the chat's earlier turns: a follow-up is rewritten into a standalone question first.
         """
         settings = self.settings
         mode = mode or settings.mode
         started = time.perf_counter()
         t = {}
         notices: list[str] = []
+        asked = question
+        if history:
+            question = rewrite_followup(self._generator(), history, question)
+            yield QuestionRewritten(asked, question)
 
         if mode == "fusion":
             if queries is None:
@@ -209,9 +219,14 @@ class Pipeline:
             else:
                 answer, found, first_token_at = yield from self._stream_answer(question, context, sources, cancel)
         end = time.perf_counter()
-        citations = self._citations(answer, context) if found else ()
+        citations = self._citations(answer, context) if found else []
         if generate_answer and found and not citations:
             notices.append("The answer cites no passage; check it against the sources.")
+        unsupported = {c.n for c in check_citations(answer, context) if not c.supported} if found else set()
+        if unsupported:
+            citations = [dataclasses.replace(c, supported=c.n not in unsupported) for c in citations]
+            marks = ", ".join(f"[{n}]" for n in sorted(unsupported))
+            notices.append(f"Citation {marks} may not support the sentence that cites it; check the passage.")
         timings = Timings(
             query_generation=t["query_generation"],
             embedding=t["embedding"],
@@ -223,7 +238,7 @@ class Pipeline:
             total=end - started,
         )
         result = AskResult(
-            question=question,
+            question=asked,
             mode=mode,
             queries=generated.queries,
             dropped_queries=generated.dropped,
@@ -236,6 +251,7 @@ class Pipeline:
             found=found,
             timings=timings,
             notices=tuple(notices),
+            standalone_question=question if question != asked else "",
         )
         yield AnswerDone(result)
 

@@ -49,5 +49,6 @@ def answer_messages(question: str, context: Sequence[Source], general_knowledge:
     passages = "\n\n".join(blocks)
     return [
         {"role": "system", "content": ANSWER_SYSTEM_GENERAL if general_knowledge else ANSWER_SYSTEM},
-        {"role": "user", "content": f"Passages:\n\n{passages}\n\nQuestion: {question}"},
+        # The reminder comes last: small models follow the most recent instruction best.
+        {"role": "user", "content": f"Passages:\n\n{passages}\n\nQuestion: {question}\n\nAnswer from the passages and cite them like [1]."},
     ]

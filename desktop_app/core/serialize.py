@@ -32,11 +32,15 @@ def result_to_json(result: AskResult) -> dict[str, Any]:
         "answer": result.answer,
         "found": result.found,
         "citations": [
-            {"n": c.n, "file": c.file, "page": c.page, "text": c.text, "chunk_id": c.chunk_id, "start": c.start, "end": c.end}
+            {
+                "n": c.n, "file": c.file, "page": c.page, "text": c.text,
+                "chunk_id": c.chunk_id, "start": c.start, "end": c.end, "supported": c.supported,
+            }
             for c in result.citations
         ],
         "timings": dataclasses.asdict(result.timings),
         "notices": list(result.notices),
+        "standalone_question": result.standalone_question,
     }
     weights = result.weights
     if any(w != 1.0 for w in weights.values()):

@@ -91,6 +91,7 @@ class Citation:
     chunk_id: int
     start: int
     end: int
+    supported: bool = True  # False when the cited sentence is not backed by the passage
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,7 @@ class AskResult:
     found: bool  # False when the documents do not answer the question
     timings: Timings
     notices: tuple[str, ...] = field(default_factory=tuple)
+    standalone_question: str = ""  # a follow-up rewritten from the chat history; what was searched
 
     @property
     def weights(self) -> dict[str, float]:
@@ -127,6 +129,14 @@ class AskResult:
 
 
 # Events that `ask` yields, in order; the window and the CLI consume the same stream.
+@dataclass(frozen=True)
+class QuestionRewritten:
+    """A follow-up was rewritten into a standalone question before searching (only with chat history)."""
+
+    original: str
+    standalone: str
+
+
 @dataclass(frozen=True)
 class QueriesGenerated:
     queries: tuple[str, ...]

@@ -1,0 +1,41 @@
+"""A chat as Markdown: each question, each answer, and the passages it cites (file, page, quoted text)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .store import Store
+
+QUOTE_CHARS = 500
+
+
+def _quote(text: str) -> str:
+    text = " ".join(text.split())
+    if len(text) > QUOTE_CHARS:
+        text = text[:QUOTE_CHARS].rsplit(" ", 1)[0] + " ..."
+    return "> " + text
+
+
+def chat_to_markdown(store: Store, chat_id: int) -> str:
+    title = next((t for i, t, _ in store.chats() if i == chat_id), None)
+    if title is None:
+        raise KeyError(chat_id)
+    lines = [f"# {title}", ""]
+    for _, role, content, result_json in store.messages(chat_id):
+        if role == "user":
+            lines += [f"## Question", "", content.strip(), ""]
+            continue
+        lines += ["### Answer", "", content.strip(), ""]
+        result = json.loads(result_json) if result_json else {}
+        if result.get("standalone_question") and result.get("standalone_question") != result.get("question"):
+            lines += [f"*Searched as:* {result['standalone_question']}", ""]
+        citations = result.get("citations") or []
+        if citations:
+            lines += ["**Sources**", ""]
+            for c in citations:
+                lines.append(f"[{c['n']}] {Path(c['file']).name}, page {c['page']}")
+                lines.append("")
+                lines.append(_quote(c.get("text", "")))
+                lines.append("")
+    return "\n".join(lines).rstrip() + "\n"

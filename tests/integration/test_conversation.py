@@ -1,0 +1,26 @@
+"""Follow-up questions with the real default model: the pronoun is resolved from the chat history."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.core.library import Library
+from desktop_app.core.samples import write_sample_datasheet
+from desktop_app.core.types import AnswerDone
+
+pytestmark = pytest.mark.integration
+
+
+def test_follow_up_about_its_ip_rating_is_answered_from_the_right_page(tmp_path, real_embedder, real_generator):
+    lib = Library(tmp_path / "home", embedder=real_embedder, generator=real_generator)
+    list(lib.import_paths([write_sample_datasheet(tmp_path / "px40.pdf")]))
+    chat = lib.store.create_chat("PX-40")
+    list(lib.ask_in_chat(chat, "What is the maximum operating temperature of the PX-40 pump?", "rag"))
+    events = list(lib.ask_in_chat(chat, "And what about its IP rating?", "rag"))
+    result = [e for e in events if isinstance(e, AnswerDone)][0].result
+    assert "PX-40" in result.standalone_question, result.standalone_question
+    assert "IP67" in result.answer, result.answer
+    assert any(c.page == 3 for c in result.citations), result.answer
+    markdown = lib.export_chat(chat)
+    assert "And what about its IP rating?" in markdown and "px40.pdf, page 3" in markdown
+    lib.close()

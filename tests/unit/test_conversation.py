@@ -1,0 +1,113 @@
+"""Follow-ups, chat export, collections and citation checks, with fast fake models on a real library."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.core.citation_check import check_citations
+from desktop_app.core.conversation import Turn, parse_rewrite, rewrite_messages
+from desktop_app.core.library import Library
+from desktop_app.core.samples import write_sample_datasheet
+from desktop_app.core.types import AnswerDone, Passage, QuestionRewritten, Source
+from tests.fakes import HashingEmbedder, ScriptedGenerator
+
+
+@pytest.fixture
+def generator():
+    return ScriptedGenerator()
+
+
+@pytest.fixture
+def library(data_home, generator, tmp_path):
+    lib = Library(data_home, embedder=HashingEmbedder(), generator=generator)
+    list(lib.import_paths([write_sample_datasheet(tmp_path / "px40.pdf")]))
+    other = tmp_path / "notes.txt"
+    other.write_text("Harbour Plant notes. The cooling tower was installed in 2011.")
+    list(lib.import_paths([other]))
+    yield lib
+    lib.close()
+
+
+def result_of(events):
+    return [e for e in events if isinstance(e, AnswerDone)][0].result
+
+
+def test_a_follow_up_is_rewritten_from_history_and_searched_as_rewritten(library, generator):
+    chat = library.store.create_chat("Pump")
+    generator.enqueue("PX-40 temperature", "It is 85 degrees Celsius [1].")
+    result_of(library.ask_in_chat(chat, "What is the maximum temperature of the PX-40?", "fusion"))
+    generator.enqueue("Standalone question: What is the IP rating of the PX-40 pump?", "PX-40 IP rating", "It is rated IP67 [1].")
+    events = list(library.ask_in_chat(chat, "and what about its IP rating?", "fusion"))
+    rewritten = [e for e in events if isinstance(e, QuestionRewritten)]
+    assert rewritten and rewritten[0].standalone == "What is the IP rating of the PX-40 pump?"
+    result = result_of(events)
+    assert result.question == "and what about its IP rating?"
+    assert result.standalone_question == "What is the IP rating of the PX-40 pump?"
+    assert result.lists[0].query == "What is the IP rating of the PX-40 pump?"
+    # The rewrite prompt carried the earlier turn.
+    rewrite_prompt = generator.prompts[2][-1]["content"]
+    assert "maximum temperature of the PX-40" in rewrite_prompt and "85 degrees" in rewrite_prompt
+    assert [role for _, role, _, _ in library.store.messages(chat)] == ["user", "assistant", "user", "assistant"]
+
+
+def test_the_first_question_of_a_chat_is_not_rewritten(library, generator):
+    chat = library.store.create_chat("Fresh")
+    generator.enqueue("PX-40 voltage", "24 V DC [1].")
+    events = list(library.ask_in_chat(chat, "What voltage does the PX-40 need?", "fusion"))
+    assert not [e for e in events if isinstance(e, QuestionRewritten)]
+    assert len(generator.prompts) == 2  # queries and answer, no rewrite
+
+
+def test_rewrite_parsing_keeps_the_question_when_the_model_rambles():
+    assert parse_rewrite('"What is the IP rating of the PX-40?"', "and its rating?") == "What is the IP rating of the PX-40?"
+    assert parse_rewrite("", "and its rating?") == "and its rating?"
+    assert parse_rewrite("x" * 2000, "and its rating?") == "and its rating?"
+    messages = rewrite_messages([Turn("q1", "a1"), Turn("q2", "a2"), Turn("q3", "a3"), Turn("q4", "a4")], "and?")
+    assert "q1" not in messages[-1]["content"] and "q4" in messages[-1]["content"]
+
+
+def test_export_to_markdown_has_questions_answers_and_quoted_sources(library, generator):
+    chat = library.store.create_chat("Pump questions")
+    generator.enqueue("PX-40 seals", "Every 2,000 operating hours [1].")
+    result_of(library.ask_in_chat(chat, "How often are the seals replaced?", "fusion"))
+    markdown = library.export_chat(chat)
+    assert markdown.startswith("# Pump questions")
+    assert "How often are the seals replaced?" in markdown
+    assert "Every 2,000 operating hours [1]." in markdown
+    assert "[1] px40.pdf, page" in markdown
+    assert "\n> " in markdown
+
+
+def test_collections_limit_questions_and_survive_a_changed_file(library, tmp_path, generator):
+    notes = library.find_document("notes.txt")
+    library.store.add_to_collection("Plant", [notes.path])
+    _, name, count = library.store.collections()[0]
+    assert (name, count) == ("Plant", 1)
+    ids = library.collection_documents("Plant")
+    result = result_of(library.ask("PX-40 pump voltage cooling", "rag", ids, generate_answer=False))
+    assert {s.passage.file for s in result.sources} == {notes.path}
+    (tmp_path / "notes.txt").write_text("Harbour Plant notes, revised. The cooling tower was installed in 2012.")
+    list(library.import_paths([tmp_path / "notes.txt"]))
+    assert len(library.collection_documents("Plant")) == 1
+    with pytest.raises(Exception, match="No collection called"):
+        library.collection_documents("Nope")
+
+
+def _source(n, text):
+    return Source(n, Passage(n, 1, "/x.pdf", "x", 1, 0, len(text), text), 0.1, {}, 0.5)
+
+
+def test_citation_check_flags_a_sentence_its_passage_does_not_support():
+    context = [_source(1, "The maximum operating temperature is 85 degrees Celsius."), _source(2, "Seals are replaced every 2,000 hours.")]
+    answer = "The maximum temperature is 85 degrees Celsius [1]. The pump is painted bright red [2]. Seals last 2000 hours. [2]"
+    checks = {(c.n, c.supported) for c in check_citations(answer, context)}
+    assert (1, True) in checks
+    assert (2, False) in checks and (2, True) in checks
+    assert [c.supported for c in check_citations("Made up [7].", context)] == [False]
+
+
+def test_unsupported_citations_are_flagged_in_the_result(library, generator):
+    generator.enqueue("The pump is painted bright purple with golden stripes [1].")
+    result = result_of(library.ask("What colour is the PX-40 pump?", "rag"))
+    assert result.citations and not result.citations[0].supported
+    assert any("may not support" in n for n in result.notices)
