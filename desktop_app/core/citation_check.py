@@ -69,3 +69,39 @@ def check_citations(answer: str, context: Sequence[Source]) -> list[CitationChec
             quoted_ok = bool(quotes) and all(" ".join(q.lower().split()) in " ".join(passage.lower().split()) for q in quotes)
             checks.append(CitationCheck(n, sentence, quoted_ok or overlap >= SUPPORT_THRESHOLD, overlap))
     return checks
+
+
+def repair_citations(answer: str, context: Sequence[Source]) -> tuple[str, dict[int, int]]:
+    """Point a citation at the passage that really holds the sentence, when exactly that is clear.
+
+    Small models often get the number wrong ("IP67 [3]" when passage [2] says IP67). When the cited
+    passage does not support the sentence but another passage does (and best), the marker is changed
+    in that sentence. Returns the new answer and {old number: new number} for the notice.
+    """
+    changes: dict[int, int] = {}
+    pieces = []
+    for match in _SENTENCE.finditer(answer) if answer else ():
+        pieces.append((match.start(), match.end()))
+    if not pieces:
+        return answer, changes
+    out = answer
+    # Work backwards so earlier offsets stay valid.
+    for start, end in reversed(pieces):
+        sentence = out[start:end]
+        numbers = [int(n) for m in _MARK.finditer(sentence) for n in m.group(1).split(",")]
+        if not numbers:
+            continue
+        words = content_words(_MARK.sub("", sentence))
+        if not words:
+            continue
+        overlaps = [len(words & content_words(s.passage.text)) / len(words) for s in context]
+        best = max(range(len(context)), key=lambda i: overlaps[i]) if context else -1
+        fixed = sentence
+        for n in dict.fromkeys(numbers):
+            cited_ok = 1 <= n <= len(context) and overlaps[n - 1] >= SUPPORT_THRESHOLD
+            if cited_ok or best < 0 or overlaps[best] < SUPPORT_THRESHOLD or best + 1 in numbers:
+                continue
+            fixed = re.sub(rf"\[{n}\]", f"[{best + 1}]", fixed)
+            changes[n] = best + 1
+        out = out[:start] + fixed + out[end:]
+    return out, changes

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from . import prompts
-from .citation_check import check_citations
+from .citation_check import check_citations, repair_citations
 from .conversation import Turn, rewrite_followup
 from .embedder import Embedder
 from .errors import ModelError
@@ -219,6 +219,10 @@ class Pipeline:
             else:
                 answer, found, first_token_at = yield from self._stream_answer(question, context, sources, cancel)
         end = time.perf_counter()
+        if found and answer:
+            answer, repaired = repair_citations(answer, context)
+            for old, new in sorted(repaired.items()):
+                notices.append(f"Citation [{old}] pointed at a passage that does not say this; it now points at [{new}].")
         citations = self._citations(answer, context) if found else []
         if generate_answer and found and not citations:
             notices.append("The answer cites no passage; check it against the sources.")

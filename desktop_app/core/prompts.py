@@ -38,7 +38,8 @@ def query_messages(question: str, n: int) -> list[dict[str, str]]:
 def passage_header(source_number: int, source: Source) -> str:
     from pathlib import Path
 
-    return f"[{source_number}] ({Path(source.passage.file).name}, page {source.passage.page})"
+    # No page number here: small models then cite "[3]" for "page 3" instead of the passage number.
+    return f"[{source_number}] (from {Path(source.passage.file).name})"
 
 
 def answer_messages(question: str, context: Sequence[Source], general_knowledge: bool = False) -> list[dict[str, str]]:

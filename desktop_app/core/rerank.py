@@ -7,11 +7,11 @@ points to, or the local LLM itself scoring each passage by the probability that 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
+from .llm import Generator
 from .types import Source
 
 JUDGE_SYSTEM = "You judge whether a passage helps answer a question. Reply with yes or no only."
@@ -44,10 +44,14 @@ class CrossEncoderReranker:
 
 
 class LlmJudgeReranker:
-    """Scores with log P("yes") from one token of the local LLM; the question comes first so its KV cache is reused."""
+    """The local LLM answers yes or no per passage; "yes" passages move up, the fused order breaks ties.
 
-    def __init__(self, llama):
-        self.llama = llama  # a llama_cpp.Llama
+    llama-cpp-python only returns log-probabilities for models loaded with logits_all=True, which slows every
+    other call, so the judgement is binary. The question comes first in each prompt so its KV cache is reused.
+    """
+
+    def __init__(self, generator: Generator):
+        self.generator = generator
 
     def scores(self, question: str, passages: Sequence[str]) -> list[float]:
         out = []
@@ -56,19 +60,6 @@ class LlmJudgeReranker:
                 {"role": "system", "content": JUDGE_SYSTEM},
                 {"role": "user", "content": f"Question: {question}\n\nPassage: {' '.join(passage.split())}\n\nDoes the passage help answer the question?"},
             ]
-            reply = self.llama.create_chat_completion(messages=messages, max_tokens=1, temperature=0.0, logprobs=True, top_logprobs=10)
-            out.append(_yes_score(reply))
+            reply = self.generator.complete(messages, max_tokens=2, temperature=0.0).strip().lower()
+            out.append(1.0 if reply.startswith("yes") else 0.0)
         return out
-
-
-def _yes_score(reply: dict) -> float:
-    choice = reply["choices"][0]
-    try:
-        top = choice["logprobs"]["content"][0]["top_logprobs"]
-    except (KeyError, IndexError, TypeError):
-        text = (choice.get("message", {}).get("content") or "").strip().lower()
-        return 0.0 if text.startswith("yes") else -10.0
-    yes = [math.exp(t["logprob"]) for t in top if t["token"].strip().lower() == "yes"]
-    no = [math.exp(t["logprob"]) for t in top if t["token"].strip().lower() == "no"]
-    p_yes, p_no = sum(yes), sum(no)
-    return math.log((p_yes + 1e-9) / (p_yes + p_no + 1e-9))

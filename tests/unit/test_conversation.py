@@ -73,8 +73,9 @@ def test_export_to_markdown_has_questions_answers_and_quoted_sources(library, ge
     markdown = library.export_chat(chat)
     assert markdown.startswith("# Pump questions")
     assert "How often are the seals replaced?" in markdown
-    assert "Every 2,000 operating hours [1]." in markdown
-    assert "[1] px40.pdf, page" in markdown
+    assert "Every 2,000 operating hours [" in markdown
+    # The cited source is the maintenance page (the repair points the marker at it if the number was off).
+    assert "px40.pdf, page 4" in markdown
     assert "\n> " in markdown
 
 
@@ -111,3 +112,24 @@ def test_unsupported_citations_are_flagged_in_the_result(library, generator):
     result = result_of(library.ask("What colour is the PX-40 pump?", "rag"))
     assert result.citations and not result.citations[0].supported
     assert any("may not support" in n for n in result.notices)
+
+
+def test_a_citation_with_the_wrong_number_is_pointed_at_the_passage_that_says_it():
+    from desktop_app.core.citation_check import repair_citations
+
+    context = [_source(1, "Electrical data: 24 V DC supply, 120 W."), _source(2, "The enclosure is rated IP67."), _source(3, "Seals every 2,000 hours.")]
+    fixed, changes = repair_citations("The pump is rated IP67 [3]. It needs 24 V DC [1].", context)
+    assert fixed == "The pump is rated IP67 [2]. It needs 24 V DC [1]."
+    assert changes == {3: 2}
+    same, none = repair_citations("Nothing here matches anything [1].", context)
+    assert same == "Nothing here matches anything [1]." and none == {}
+
+
+def test_the_answer_carries_the_repaired_citation(library, generator):
+    generator.enqueue("The enclosure is rated IP67 [4].")
+    result = result_of(library.ask("What is the IP rating of the PX-40?", "rag"))
+    assert "IP67" in result.answer
+    assert all(c.supported for c in result.citations)
+    cited_pages = {c.page for c in result.citations}
+    assert cited_pages == {3}, (result.answer, cited_pages)
+    assert any("now points at" in n for n in result.notices)
