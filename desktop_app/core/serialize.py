@@ -32,7 +32,7 @@ def result_to_json(result: AskResult) -> dict[str, Any]:
         "answer": result.answer,
         "found": result.found,
         "citations": [
-            {"n": c.n, "file": c.file, "page": c.page, "text": c.text, "chunk_id": c.chunk_id, "start": c.start, "end": c.end}
+            {"n": c.n, "file": c.file, "page": c.page, "text": c.text, "chunk_id": c.chunk_id, "start": c.start, "end": c.end, "ocr": c.ocr}
             for c in result.citations
         ],
         "timings": dataclasses.asdict(result.timings),

@@ -43,6 +43,7 @@ class Passage:
     start: int
     end: int
     text: str
+    ocr: bool = False  # the page's text came from OCR, so it may hold recognition errors
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,7 @@ class Citation:
     chunk_id: int
     start: int
     end: int
+    ocr: bool = False  # the cited text was read by OCR from a scanned page
 
 
 @dataclass(frozen=True)
