@@ -26,7 +26,7 @@ SYMBOL_SHARE = 0.5
 # OCR renders at this resolution, but never above OCR_MAX_PIXELS: a 35000x35000 scan must not become a 3 GB pixmap.
 OCR_DPI = 200
 OCR_MAX_PIXELS = 12_000_000
-OCR_MIN_DPI = 30
+OCR_MIN_DPI = 10
 OCR_HINT = "Install tesseract for OCR (Debian/Ubuntu: apt install tesseract-ocr) and import it again"
 
 
