@@ -93,6 +93,8 @@ def cmd_ingest(args) -> int:
             print(f"failed   {name}: {event.message}{hint}")
         elif event.stage == "cancelled":
             print(f"cancelled {name}")
+        elif event.stage == "warning":
+            print(f"warning  {event.message}")
     library.close()
     return 1 if failed else 0
 

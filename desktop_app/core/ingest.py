@@ -94,15 +94,18 @@ class Importer:
                     try:
                         self.index.save()
                     except StorageError as exc:
-                        yield ImportProgress(str(file), "failed", message=exc.user_message())
+                        yield ImportProgress(str(self.index.path.parent), "warning", message=exc.user_message())
+                        for rest in files[position + 1 :]:
+                            yield ImportProgress(str(rest), "failed", message=f"not imported: {exc}")
                         return
                     last_save = time.monotonic()
             if self.index.dirty:
                 try:
                     self.index.save()
                 except StorageError as exc:
-                    # The documents are committed in SQLite; only the index file lags, and it is rebuilt on the next open.
-                    yield ImportProgress(str(files[-1]), "failed", message=exc.user_message())
+                    # The documents are committed in SQLite and searchable now; only the index file lags,
+                    # and it is repaired from SQLite on the next open. A warning, not a failed file.
+                    yield ImportProgress(str(self.index.path.parent), "warning", message=exc.user_message())
         finally:
             if self.index.dirty:
                 try:

@@ -12,6 +12,7 @@ from pathlib import Path
 from . import paths
 from .catalog import Catalog, load_catalog
 from .embedder import Embedder, SentenceTransformerEmbedder
+from .errors import StorageError
 from .ingest import Importer
 from .llm import Generator, LlamaGenerator
 from .model_files import ByteProgress, embedder_folder, resolve_llm
@@ -154,6 +155,10 @@ class Library:
         return self.pipeline().ask(question, mode, allowed_documents, **kwargs)
 
     def close(self) -> None:
-        if self.index.dirty:
-            self.index.save()
-        self.store.close()
+        try:
+            if self.index.dirty:
+                self.index.save()
+        except StorageError:
+            pass  # closing has no one left to tell; SQLite holds everything and the next open repairs the index
+        finally:
+            self.store.close()
