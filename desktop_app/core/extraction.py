@@ -130,6 +130,7 @@ def _read_pages(doc, path: Path, title: str) -> ExtractedDocument:
     scanned: list[int] = []
     garbled: list[int] = []
     broken: list[int] = []
+    drawn: list[int] = []  # the subset of scanned pages with no image: text drawn as curves
     for index in range(page_count):
         try:
             page = doc.load_page(index)
@@ -137,8 +138,12 @@ def _read_pages(doc, path: Path, title: str) -> ExtractedDocument:
             if not text.strip():
                 if page.get_text().strip():
                     garbled.append(index)  # characters exist, but none that form words (control codes)
-                elif _has_marks(page):
-                    scanned.append(index)
+                else:
+                    marks = _marks(page)
+                    if marks:
+                        scanned.append(index)
+                        if marks == "drawings":
+                            drawn.append(index)
                 continue
             if looks_garbled(text):
                 garbled.append(index)
@@ -159,14 +164,18 @@ def _read_pages(doc, path: Path, title: str) -> ExtractedDocument:
         if broken and not scanned and not garbled:
             raise NotADocument(f"{path.name} is damaged: none of its {page_count} pages can be read", hint="Try re-saving or re-downloading it.")
         if garbled_left and len(garbled_left) >= len(scanned_left):
-            raise GarbledText(f"{path.name}: the text of {len(garbled_left)} of {page_count} pages extracts as garbage (fonts without a character map)")
+            raise GarbledText(
+                f"{path.name}: the text of {len(garbled_left)} of {page_count} pages extracts as garbage (fonts without a character map)",
+                hint=None if ocr_available() else f"{OCR_HINT}, or export it again as a text PDF",
+            )
         if scanned_left:
             if ocr_available():
                 raise NoTextLayer(
                     f"{path.name}: no text found on {len(scanned_left)} of {page_count} pages, even with OCR",
                     hint="The scan may be too faint or not contain text.",
                 )
-            raise NoTextLayer(f"{path.name}: no text layer on {len(scanned_left)} of {page_count} pages: scanned document", hint=OCR_HINT)
+            kind = "its text is drawn as shapes" if set(scanned_left) <= set(drawn) else "scanned document"
+            raise NoTextLayer(f"{path.name}: no text layer on {len(scanned_left)} of {page_count} pages: {kind}", hint=OCR_HINT)
         raise NotADocument(f"{path.name} has no text: its {page_count} page(s) are blank", hint="There is nothing to import.")
     if scanned_left:
         tail = "; install tesseract for OCR" if not ocr_available() else " (OCR found no text)"
@@ -178,12 +187,14 @@ def _read_pages(doc, path: Path, title: str) -> ExtractedDocument:
     return ExtractedDocument(title=title, pages=pages, page_count=page_count, notices=tuple(notices))
 
 
-def _has_marks(page) -> bool:
-    """An empty text layer over images or drawings is a scan (or text drawn as curves): OCR can read it."""
+def _marks(page) -> str:
+    """What an empty text layer sits over: "images" (a scan), "drawings" (text drawn as curves), or "" (blank). OCR reads the first two."""
     try:
-        return bool(page.get_images(full=False)) or bool(page.get_drawings())
+        if page.get_images(full=False):
+            return "images"
+        return "drawings" if page.get_drawings() else ""
     except Exception:
-        return True
+        return "images"
 
 
 def ocr_dpi(page) -> int:
