@@ -21,6 +21,7 @@ from tests.fakes import HashingEmbedder, ScriptedGenerator
 from tests.reliability.conftest import REPO, assert_index_matches_sqlite, subprocess_env
 
 KILLS = 12
+FILES = 16
 TOPICS = ["pump seals", "bearing grease", "valve torque", "motor current", "filter mesh", "coolant flow", "belt tension", "shaft alignment"]
 QUESTIONS = ["How often are the pump seals replaced?", "bearing grease interval", "valve torque for the flange bolts", "coolant flow rate", "belt tension check"]
 
@@ -121,44 +122,60 @@ def test_sigkill_at_random_points_then_restart(tmp_path):
         (folder / f"note{n:02}.txt").write_text(text)
         versions[hashlib.sha256(text.encode()).hexdigest()] = text
 
-    for n in range(30):
+    for n in range(FILES):
         write(n, "v0")
     write_sample_datasheet(folder / "px40.pdf")
 
-    # Calibrate: how long a whole import takes here, so the kills spread over it.
+    # Calibrate: how long opening the library takes here, so some kills land in start-up (migrations, index repair).
     calibration = tmp_path / "calibration-home"
     started = time.monotonic()
-    run_to_completion(calibration, folder)
-    full_run = time.monotonic() - started
+    proc = start_worker(calibration, folder)
+    assert proc.stdout.readline().strip() == "opened"
+    startup = time.monotonic() - started
+    proc.communicate(timeout=300)
 
     home = tmp_path / "home"
     kills = 0
     attempts = 0
-    log = [f"full import: {full_run:.2f} s"]
+    log = [f"start-up: {startup:.2f} s"]
     while kills < KILLS:
         attempts += 1
         assert attempts < 60, "the worker kept finishing before the kill"
         # Changed files are re-imported, so every run has work to interrupt, including replacements.
-        for n in rng.sample(range(30), 8):
+        changed = rng.sample(range(FILES), 5)
+        for n in changed:
             write(n, f"v{attempts}")
         proc = start_worker(home, folder)
         started_run = time.monotonic()
-        time.sleep(rng.uniform(0.0, full_run))
-        delay = time.monotonic()
+        imported = 0
+        if rng.random() < 0.25:
+            moment = "start-up"
+            time.sleep(rng.uniform(0.0, startup))
+        else:
+            # After a random number of files, plus a random few milliseconds: inside extraction, the
+            # SQLite transaction or the index save of the next file.
+            moment = "import"
+            target = rng.randint(0, len(changed) - 1)
+            line = proc.stdout.readline()
+            while line and imported < target:
+                imported += line.startswith("ready")
+                line = proc.stdout.readline()
+            time.sleep(rng.uniform(0.0, 0.08))
+        elapsed = time.monotonic() - started_run
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             kills += 1
-        out, _ = proc.communicate(timeout=60)
-        done = [line for line in out.splitlines() if line.startswith(("ready", "skipped"))]
+        rest, _ = proc.communicate(timeout=60)
+        imported += sum(line.startswith("ready") for line in rest.splitlines())
         state = "killed" if proc.returncode == -signal.SIGKILL else "finished"
-        log.append(f"run {attempts}: {state} after {delay - started_run:.2f} s, opened={'opened' in out}, files finished before the kill: {len(done)}")
+        log.append(f"run {attempts}: {state} during {moment} after {elapsed:.2f} s; files imported in this run before the end: {imported} of 5")
         check_database(home, versions)
         check_index_on_disk(home)
 
     (REPO / ".cache" / "reliability").mkdir(parents=True, exist_ok=True)
     (REPO / ".cache" / "reliability" / "crash-loop.txt").write_text("\n".join(log) + "\n")
     # The next start repairs the index from SQLite and finishes the job: every file ready, none failed.
-    for n in range(30):
+    for n in range(FILES):
         write(n, "final")
     lines = run_to_completion(home, folder)
     assert not [line for line in lines if line.startswith("failed")], lines
@@ -169,6 +186,6 @@ def test_sigkill_at_random_points_then_restart(tmp_path):
     run_to_completion(clean, folder)
     after_crashes = open_and_view(home)
     clean_import = open_and_view(clean)
-    assert len(after_crashes[0]) == 31
+    assert len(after_crashes[0]) == FILES + 1
     # Same documents, same ranked passages and scores, and so the same prompt for the model: the same answers.
     assert after_crashes == clean_import
