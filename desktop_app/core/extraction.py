@@ -7,12 +7,12 @@ what to do; the importer reports it and goes on with the next file.
 from __future__ import annotations
 
 import re
-import shutil
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import GarbledText, ImportFailed, NoTextLayer, NotADocument, PasswordProtected
+from .ocr import OCR_DPI, OCR_HINT, OCR_MAX_PIXELS, ocr_available, ocr_dpi, ocr_pages  # noqa: F401 - part of this module's API
 from .page_text import page_words
 from .types import PageText
 
@@ -23,11 +23,6 @@ SUPPORTED_SUFFIXES = PDF_SUFFIXES | TEXT_SUFFIXES
 GARBLED_SHARE = 0.3
 # Unmapped fonts often come out as ASCII punctuation ('"7+%-'); real text, even a table of numbers, is mostly letters and digits.
 SYMBOL_SHARE = 0.5
-# OCR renders at this resolution, but never above OCR_MAX_PIXELS: a 35000x35000 scan must not become a 3 GB pixmap.
-OCR_DPI = 200
-OCR_MAX_PIXELS = 12_000_000
-OCR_MIN_DPI = 10
-OCR_HINT = "Install tesseract for OCR (Debian/Ubuntu: apt install tesseract-ocr) and import it again"
 
 
 @dataclass(frozen=True)
@@ -62,10 +57,6 @@ def symbol_share(text: str) -> float:
 def looks_garbled(text: str) -> bool:
     """True when a text layer is mostly characters no font maps to words."""
     return garbled_share(text) > GARBLED_SHARE or symbol_share(text) > SYMBOL_SHARE
-
-
-def ocr_available() -> bool:
-    return shutil.which("tesseract") is not None
 
 
 def extract(path: Path, password: str | None = None) -> ExtractedDocument:
@@ -153,7 +144,7 @@ def _read_pages(doc, path: Path, title: str) -> ExtractedDocument:
             broken.append(index)
     ocr_done: set[int] = set()
     if (scanned or garbled) and ocr_available():
-        pages, ocr_done = _ocr_pages(doc, pages, scanned + garbled)
+        pages, ocr_done = ocr_pages(doc, pages, scanned + garbled, looks_garbled)
     notices: list[str] = []
     if ocr_done:
         notices.append(f"text of {len(ocr_done)} of {page_count} pages came from OCR")
@@ -195,27 +186,3 @@ def _marks(page) -> str:
         return "drawings" if page.get_drawings() else ""
     except Exception:
         return "images"
-
-
-def ocr_dpi(page) -> int:
-    """The OCR resolution for a page: OCR_DPI, lowered so the rendered page stays under OCR_MAX_PIXELS."""
-    width_in = max(page.rect.width, 1.0) / 72
-    height_in = max(page.rect.height, 1.0) / 72
-    fitting = int((OCR_MAX_PIXELS / (width_in * height_in)) ** 0.5)
-    return max(OCR_MIN_DPI, min(OCR_DPI, fitting))
-
-
-def _ocr_pages(doc, pages: list[PageText], indexes: list[int]) -> tuple[list[PageText], set[int]]:
-    out = list(pages)
-    done: set[int] = set()
-    for index in sorted(indexes):
-        try:
-            page = doc.load_page(index)
-            textpage = page.get_textpage_ocr(dpi=ocr_dpi(page), full=True)
-            text = page_words(page, textpage=textpage).text
-        except Exception:
-            continue  # OCR failing on one page leaves that page empty, not the document
-        if text.strip() and not looks_garbled(text):
-            out[index] = PageText(index + 1, text, ocr=True)
-            done.add(index)
-    return out, done
