@@ -158,7 +158,7 @@ class ImportProgress:
     """One step of an import: the UI shows a bar per file."""
 
     file: str
-    stage: str  # "queued" "extracting" "embedding" "ready" "skipped" "failed" "cancelled"
+    stage: str  # "queued" "extracting" "embedding" "ready" "skipped" "failed" "cancelled"; "warning" (file = data folder: the index file could not be saved)
     done: int = 0  # pages (or chunks while embedding)
     total: int = 0
     message: str = ""
