@@ -9,14 +9,28 @@ export TRANSFORMERS_OFFLINE := 1
 # Tests share one assembled copy of the default model instead of 1 GB per test data folder.
 TEST_MODELS_DIR := $(CURDIR)/.cache/models
 
-.PHONY: run test install models demo clean
+.PHONY: run test install system-deps models demo clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -e '.[models,dev]'
 	touch $@
 
-install: $(STAMP)
+install: system-deps $(STAMP)
+
+# OCR of scanned PDFs needs Debian's tesseract-ocr. Best effort: installed when we are root with apt-get;
+# otherwise the app still works and tells the user, per scanned file, how to get OCR.
+system-deps:
+	@if command -v tesseract >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing tesseract-ocr (OCR for scanned PDFs)"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -q --no-install-recommends tesseract-ocr >/dev/null 2>&1 \
+		|| { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q --no-install-recommends tesseract-ocr >/dev/null; } \
+		|| echo "Could not install tesseract-ocr: scanned PDFs will not be OCR'd"; \
+	else \
+		echo "Note: tesseract is not installed, so scanned PDFs cannot be OCR'd (Debian/Ubuntu: sudo apt install tesseract-ocr)"; \
+	fi
 
 models: install
 	$(BIN)/desktop-app-cli models prepare

@@ -74,6 +74,7 @@ def cmd_ingest(args) -> int:
     if args.password:
         for path in args.paths:
             passwords[str(Path(path).expanduser().resolve())] = args.password
+        passwords["*"] = args.password  # also for protected files inside the folders given
     bar = ProgressLine()
     failed = 0
     for event in library.import_paths(args.paths, passwords):
@@ -88,9 +89,12 @@ def cmd_ingest(args) -> int:
             print(f"skipped  {name}: {event.message}")
         elif event.stage == "failed":
             failed += 1
-            print(f"failed   {name}: {event.message}")
+            hint = " (give it with --password)" if "password" in event.message and not args.password else ""
+            print(f"failed   {name}: {event.message}{hint}")
         elif event.stage == "cancelled":
             print(f"cancelled {name}")
+        elif event.stage == "warning":
+            print(f"warning  {event.message}")
     library.close()
     return 1 if failed else 0
 

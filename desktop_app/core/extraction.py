@@ -6,12 +6,13 @@ what to do; the importer reports it and goes on with the next file.
 
 from __future__ import annotations
 
-import shutil
+import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import GarbledText, ImportFailed, NoTextLayer, NotADocument, PasswordProtected
+from .ocr import OCR_DPI, OCR_HINT, OCR_MAX_PIXELS, ocr_available, ocr_dpi, ocr_pages  # noqa: F401 - part of this module's API
 from .page_text import page_words
 from .types import PageText
 
@@ -20,8 +21,8 @@ TEXT_SUFFIXES = {".txt", ".md", ".markdown"}
 SUPPORTED_SUFFIXES = PDF_SUFFIXES | TEXT_SUFFIXES
 # Text layers this unreadable are unmapped fonts, not words worth indexing.
 GARBLED_SHARE = 0.3
-# Guards memory on giant scanned pages: OCR renders at this resolution at most.
-OCR_DPI = 200
+# Unmapped fonts often come out as ASCII punctuation ('"7+%-'); real text, even a table of numbers, is mostly letters and digits.
+SYMBOL_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ def is_supported(path: Path) -> bool:
 
 
 def garbled_share(text: str) -> float:
-    """Share of characters that are private-use, replacement or control characters."""
+    """Share of characters that are private-use, replacement, control or unassigned characters."""
     visible = [c for c in text if not c.isspace()]
     if not visible:
         return 0.0
@@ -45,8 +46,17 @@ def garbled_share(text: str) -> float:
     return bad / len(visible)
 
 
-def ocr_available() -> bool:
-    return shutil.which("tesseract") is not None
+def symbol_share(text: str) -> float:
+    """Share of visible characters that are neither letters nor digits (a run like a dot leader counts once)."""
+    visible = [c for c in re.sub(r"(\S)\1{2,}", r"\1", text) if not c.isspace()]
+    if not visible:
+        return 0.0
+    return sum(1 for c in visible if not c.isalnum()) / len(visible)
+
+
+def looks_garbled(text: str) -> bool:
+    """True when a text layer is mostly characters no font maps to words."""
+    return garbled_share(text) > GARBLED_SHARE or symbol_share(text) > SYMBOL_SHARE
 
 
 def extract(path: Path, password: str | None = None) -> ExtractedDocument:
@@ -82,60 +92,97 @@ def _extract_pdf(path: Path, password: str | None) -> ExtractedDocument:
     if b"%PDF" not in head:
         raise NotADocument(f"{path.name} is not a PDF (it has a .pdf name but other contents)")
     try:
-        doc = pymupdf.open(path)
+        doc = pymupdf.open(path, filetype="pdf")
     except Exception as exc:  # pymupdf raises several types for damaged files
-        raise NotADocument(f"{path.name} is damaged and cannot be opened ({exc})", hint="Try re-saving or re-downloading it.") from exc
+        raise NotADocument(f"{path.name} is damaged and cannot be opened", hint="Try re-saving or re-downloading it.") from exc
     with doc:
         if doc.needs_pass:
             if not password:
                 raise PasswordProtected(f"{path.name} is password protected")
             if not doc.authenticate(password):
-                raise PasswordProtected(f"The password for {path.name} is wrong")
-        title = (doc.metadata or {}).get("title") or path.stem
-        pages: list[PageText] = []
-        empty: list[int] = []
-        garbled = 0
+                raise PasswordProtected(f"The password for {path.name} is wrong", hint="Enter the right password, or skip it.")
+        if doc.page_count == 0:
+            raise NotADocument(f"{path.name} is damaged: it has no readable pages", hint="Try re-saving or re-downloading it.")
+        title = _title(doc, path)
+        return _read_pages(doc, path, title)
+
+
+def _title(doc, path: Path) -> str:
+    try:
+        return ((doc.metadata or {}).get("title") or "").strip() or path.stem
+    except Exception:  # a damaged info dictionary must not cost the document
+        return path.stem
+
+
+def _read_pages(doc, path: Path, title: str) -> ExtractedDocument:
+    """Each page is text, garbled, blank or image-only (scanned); OCR fills the last two kinds when it can."""
+    page_count = doc.page_count
+    pages = [PageText(i + 1, "") for i in range(page_count)]
+    scanned: list[int] = []
+    garbled: list[int] = []
+    broken: list[int] = []
+    drawn: list[int] = []  # the subset of scanned pages with no image: text drawn as curves
+    for index in range(page_count):
         try:
-            for index in range(doc.page_count):
-                page = doc.load_page(index)
-                text = page_words(page).text
-                if not text.strip():
-                    empty.append(index)
-                    pages.append(PageText(index + 1, ""))
-                    continue
-                if garbled_share(text) > GARBLED_SHARE:
-                    garbled += 1
-                    pages.append(PageText(index + 1, ""))
-                    continue
-                pages.append(PageText(index + 1, text))
-        except Exception as exc:
-            raise NotADocument(f"{path.name} is damaged (page {index + 1} cannot be read: {exc})", hint="Try re-saving or re-downloading it.") from exc
-        notices: list[str] = []
-        if empty and ocr_available():
-            pages = _ocr_pages(doc, pages, empty)
-            notices.append(f"text of {len(empty)} page(s) came from OCR")
-        page_count = doc.page_count
+            page = doc.load_page(index)
+            text = page_words(page).text
+            if not text.strip():
+                if page.get_text().strip():
+                    garbled.append(index)  # characters exist, but none that form words (control codes)
+                else:
+                    marks = _marks(page)
+                    if marks:
+                        scanned.append(index)
+                        if marks == "drawings":
+                            drawn.append(index)
+                continue
+            if looks_garbled(text):
+                garbled.append(index)
+                continue
+            pages[index] = PageText(index + 1, text)
+        except Exception:  # one unreadable page is reported, the rest of the document still imports
+            broken.append(index)
+    ocr_done: set[int] = set()
+    if (scanned or garbled) and ocr_available():
+        pages, ocr_done = ocr_pages(doc, pages, scanned + garbled, looks_garbled)
+    notices: list[str] = []
+    if ocr_done:
+        notices.append(f"text of {len(ocr_done)} of {page_count} pages came from OCR")
     with_text = sum(1 for p in pages if p.text.strip())
+    scanned_left = [i for i in scanned if i not in ocr_done]
+    garbled_left = [i for i in garbled if i not in ocr_done]
     if with_text == 0:
-        if garbled:
-            raise GarbledText(f"{path.name}: the text of {garbled} of {page_count} pages extracts as garbage (unmapped fonts)")
-        raise NoTextLayer(f"{path.name}: no text layer on {page_count} of {page_count} pages; scanned document")
-    if empty and not ocr_available():
-        notices.append(f"{len(empty)} of {page_count} pages have no text layer (scanned); install tesseract for OCR")
-    if garbled:
-        notices.append(f"{garbled} of {page_count} pages were skipped: their text extracts as garbage")
+        if broken and not scanned and not garbled:
+            raise NotADocument(f"{path.name} is damaged: none of its {page_count} pages can be read", hint="Try re-saving or re-downloading it.")
+        if garbled_left and len(garbled_left) >= len(scanned_left):
+            raise GarbledText(
+                f"{path.name}: the text of {len(garbled_left)} of {page_count} pages extracts as garbage (fonts without a character map)",
+                hint=None if ocr_available() else f"{OCR_HINT}, or export it again as a text PDF",
+            )
+        if scanned_left:
+            if ocr_available():
+                raise NoTextLayer(
+                    f"{path.name}: no text found on {len(scanned_left)} of {page_count} pages, even with OCR",
+                    hint="The scan may be too faint or not contain text.",
+                )
+            kind = "its text is drawn as shapes" if set(scanned_left) <= set(drawn) else "scanned document"
+            raise NoTextLayer(f"{path.name}: no text layer on {len(scanned_left)} of {page_count} pages: {kind}", hint=OCR_HINT)
+        raise NotADocument(f"{path.name} has no text: its {page_count} page(s) are blank", hint="There is nothing to import.")
+    if scanned_left:
+        tail = "; install tesseract for OCR" if not ocr_available() else " (OCR found no text)"
+        notices.append(f"{len(scanned_left)} of {page_count} pages have no text layer (scanned){tail}")
+    if garbled_left:
+        notices.append(f"{len(garbled_left)} of {page_count} pages were skipped: their text extracts as garbage")
+    if broken:
+        notices.append(f"{len(broken)} of {page_count} pages could not be read and were skipped")
     return ExtractedDocument(title=title, pages=pages, page_count=page_count, notices=tuple(notices))
 
 
-def _ocr_pages(doc, pages: list[PageText], indexes: list[int]) -> list[PageText]:
-    out = list(pages)
-    for index in indexes:
-        page = doc.load_page(index)
-        try:
-            textpage = page.get_textpage_ocr(dpi=OCR_DPI, full=True)
-        except Exception:
-            continue  # OCR failing on one page leaves that page empty, not the document
-        text = page_words(page, textpage=textpage).text
-        if text.strip():
-            out[index] = PageText(index + 1, text, ocr=True)
-    return out
+def _marks(page) -> str:
+    """What an empty text layer sits over: "images" (a scan), "drawings" (text drawn as curves), or "" (blank). OCR reads the first two."""
+    try:
+        if page.get_images(full=False):
+            return "images"
+        return "drawings" if page.get_drawings() else ""
+    except Exception:
+        return "images"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .chunking import chunk_pages
 from .embedder import Embedder
-from .errors import AppError, ImportCancelled
+from .errors import AppError, ImportCancelled, ImportFailed, StorageError
 from .extraction import extract, is_supported
 from .store import Store
 from .types import ImportProgress
@@ -61,6 +61,8 @@ class Importer:
         cancel: threading.Event | None = None,
     ) -> Iterator[ImportProgress]:
         passwords = passwords or {}
+        # "*" is the password to try for any protected file (the CLI's --password over a folder).
+        fallback_password = passwords.get("*")
         files = collect_files(paths)
         for file in files:
             yield ImportProgress(str(file), "queued")
@@ -72,21 +74,44 @@ class Importer:
                         yield ImportProgress(str(rest), "cancelled", message="Import cancelled")
                     return
                 try:
-                    yield from self._import_file(file, passwords.get(str(file)) or passwords.get(file.name), cancel)
+                    password = passwords.get(str(file)) or passwords.get(file.name) or fallback_password
+                    yield from self._import_file(file, password, cancel)
                 except ImportCancelled:
                     for rest in files[position:]:
                         yield ImportProgress(str(rest), "cancelled", message="Import cancelled")
+                    return
+                except StorageError as exc:
+                    # A full disk or read-only folder fails every later file the same way: stop and say so once.
+                    yield ImportProgress(str(file), "failed", message=exc.user_message())
+                    for rest in files[position + 1 :]:
+                        yield ImportProgress(str(rest), "failed", message=f"not imported: {exc}")
                     return
                 except AppError as exc:
                     yield ImportProgress(str(file), "failed", message=exc.user_message())
                 except Exception as exc:  # one file's surprise must not stop the batch
                     yield ImportProgress(str(file), "failed", message=f"{file.name} could not be imported: unexpected error ({exc!r})")
                 if self.index.dirty and time.monotonic() - last_save > INDEX_SAVE_INTERVAL_S:
-                    self.index.save()
+                    try:
+                        self.index.save()
+                    except StorageError as exc:
+                        yield ImportProgress(str(self.index.path.parent), "warning", message=exc.user_message())
+                        for rest in files[position + 1 :]:
+                            yield ImportProgress(str(rest), "failed", message=f"not imported: {exc}")
+                        return
                     last_save = time.monotonic()
+            if self.index.dirty:
+                try:
+                    self.index.save()
+                except StorageError as exc:
+                    # The documents are committed in SQLite and searchable now; only the index file lags,
+                    # and it is repaired from SQLite on the next open. A warning, not a failed file.
+                    yield ImportProgress(str(self.index.path.parent), "warning", message=exc.user_message())
         finally:
             if self.index.dirty:
-                self.index.save()
+                try:
+                    self.index.save()
+                except StorageError:
+                    pass  # the consumer stopped early; the next open repairs the index from SQLite
 
     def _import_file(self, file: Path, password: str | None, cancel: threading.Event | None) -> Iterator[ImportProgress]:
         name = str(file)
@@ -96,7 +121,11 @@ class Importer:
         if not is_supported(file):
             yield ImportProgress(name, "failed", message=f"{file.name} is not a PDF, .txt or .md file. Only those can be imported.")
             return
-        content_hash = file_hash(file)
+        try:
+            content_hash = file_hash(file)
+        except OSError as exc:
+            # The file vanished or became unreadable after it was listed.
+            raise ImportFailed(f"{file.name} could not be read ({exc.strerror or exc})", hint="Check that the file still exists and you may read it, then import it again.") from exc
         existing = self.store.document_by_path(name)
         if existing and existing[1] == content_hash and existing[0].status == "ready":
             yield ImportProgress(name, "skipped", existing[0].pages, existing[0].pages, "unchanged, already in the library", existing[0].id)

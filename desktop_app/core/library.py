@@ -17,6 +17,7 @@ from .errors import AppError
 from .export import chat_to_markdown
 from .serialize import result_to_json
 from .embedder import Embedder, SentenceTransformerEmbedder
+from .errors import StorageError
 from .ingest import Importer
 from .llm import Generator, LlamaGenerator
 from .model_files import ByteProgress, embedder_folder, resolve_llm
@@ -52,6 +53,7 @@ class Library:
         self._fixed_generator = generator is not None
         self._generator_lock = threading.Lock()
         self.model_progress: ByteProgress | None = None
+        self._index_fingerprint: tuple[int, int] | None = None
         notice = self.sync_index()
         if notice:
             self.notices.append(notice)
@@ -60,6 +62,7 @@ class Library:
     def sync_index(self) -> str | None:
         """Load the index and make it hold exactly the chunks in SQLite. Returns a notice if it had to be repaired."""
         reason = self.index.load()
+        self._index_fingerprint = self.store.chunks_fingerprint()
         db_ids = set(self.store.chunk_ids())
         fresh_library = reason == "missing" and not db_ids
         if reason and not fresh_library:
@@ -79,6 +82,28 @@ class Library:
         self.index.save()
         # An interrupted import leaves the index behind SQLite; catching up is routine, not news.
         return None
+
+    def refresh_index(self) -> bool:
+        """Bring the in-memory index up to SQLite when another process (a second window, the CLI) changed it.
+
+        SQLite is the source of truth and its own locking keeps it whole; each process keeps its own
+        hnswlib copy and re-syncs it here, cheaply, only when the chunks' fingerprint moved.
+        Returns True when the index changed.
+        """
+        fingerprint = self.store.chunks_fingerprint()
+        if fingerprint == self._index_fingerprint:
+            return False
+        # Index ids first, then SQLite: an id added to the index in between is already committed,
+        # so it can never be mistaken for one that was deleted.
+        index_ids = self.index.ids()
+        db_ids = set(self.store.chunk_ids())
+        missing = db_ids - index_ids
+        extra = index_ids - db_ids
+        for ids, vectors in self.store.embeddings(sorted(missing)):
+            self.index.add(ids, vectors)
+        self.index.remove(extra)
+        self._index_fingerprint = fingerprint
+        return bool(missing or extra)
 
     # -- models ----------------------------------------------------------------------------------
     def generator(self) -> Generator:
@@ -105,9 +130,11 @@ class Library:
         return self.store.documents()
 
     def import_paths(self, paths_: Iterable[Path | str], passwords: dict[str, str] | None = None, cancel: threading.Event | None = None) -> Iterator[ImportProgress]:
+        self.refresh_index()
         return Importer(self.store, self.index, self.embedder).import_paths(paths_, passwords, cancel)
 
     def remove_document(self, document_id: int) -> None:
+        self.refresh_index()
         ids = self.store.delete_document(document_id)
         self.index.remove(ids)
         self.index.save()
@@ -126,6 +153,7 @@ class Library:
 
     # -- questions --------------------------------------------------------------------------------
     def pipeline(self, settings: Settings | None = None) -> Pipeline:
+        self.refresh_index()
         return Pipeline(self.store, self.index, self.embedder, self.generator, settings or self.settings)
 
     def ask(self, question: str, mode: str | None = None, allowed_documents: Sequence[int] | None = None, **kwargs) -> Iterator[object]:
@@ -167,6 +195,10 @@ class Library:
         return ids
 
     def close(self) -> None:
-        if self.index.dirty:
-            self.index.save()
-        self.store.close()
+        try:
+            if self.index.dirty:
+                self.index.save()
+        except StorageError:
+            pass  # closing has no one left to tell; SQLite holds everything and the next open repairs the index
+        finally:
+            self.store.close()

@@ -306,5 +306,5 @@ class Pipeline:
         for n in cited_numbers(answer):
             if 1 <= n <= len(context):
                 p = context[n - 1].passage
-                out.append(Citation(n=n, file=p.file, page=p.page, text=p.text, chunk_id=p.chunk_id, start=p.start, end=p.end))
+                out.append(Citation(n=n, file=p.file, page=p.page, text=p.text, chunk_id=p.chunk_id, start=p.start, end=p.end, ocr=p.ocr))
         return out

@@ -34,7 +34,7 @@ def result_to_json(result: AskResult) -> dict[str, Any]:
         "citations": [
             {
                 "n": c.n, "file": c.file, "page": c.page, "text": c.text,
-                "chunk_id": c.chunk_id, "start": c.start, "end": c.end, "supported": c.supported,
+                "chunk_id": c.chunk_id, "start": c.start, "end": c.end, "supported": c.supported, "ocr": c.ocr,
             }
             for c in result.citations
         ],

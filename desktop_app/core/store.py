@@ -6,6 +6,7 @@ WAL lets a question read while an import writes.
 
 from __future__ import annotations
 
+import errno
 import json
 import re
 import sqlite3
@@ -16,6 +17,11 @@ from pathlib import Path
 
 import numpy as np
 import sqlite_utils
+
+try:
+    import fcntl
+except ImportError:  # Windows: SQLite's own locking still applies; only first-open migration is unguarded
+    fcntl = None
 
 from .errors import StorageError
 from .migrations import migrate
@@ -30,13 +36,26 @@ _STOPWORDS = frozenset(
 )
 
 
+def _rollback(conn: sqlite3.Connection) -> None:
+    # A rollback after a full disk can fail too; SQLite then rolls back on the next open.
+    try:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+    except sqlite3.Error:
+        pass
+
+
 def _storage_error(exc: Exception, path: Path) -> StorageError:
     text = str(exc).lower()
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+        text = "disk full"
+    elif isinstance(exc, OSError) and exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        text = "readonly"
     if "locked" in text or "busy" in text:
         return StorageError("The library is busy: another window or command is writing to it", hint="Wait a moment and try again.")
-    if "readonly" in text or "read-only" in text:
-        return StorageError(f"The data folder {path.parent} is read-only", hint="Make it writable or set DESKTOP_APP_HOME to another folder.")
-    if "full" in text:
+    if "readonly" in text or "read-only" in text or "unable to open" in text:
+        return StorageError(f"The data folder {path.parent} is read-only or cannot be written", hint="Make it writable or set DESKTOP_APP_HOME to another folder.")
+    if "full" in text or "no space" in text:
         return StorageError("The disk is full", hint="Free some disk space and try again; nothing was changed.")
     return StorageError(f"The library database failed: {exc}", hint="Nothing was changed; try again.")
 
@@ -58,11 +77,27 @@ class Store:
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA foreign_keys=ON")
                 conn.execute("PRAGMA synchronous=NORMAL")
-                migrate(conn)
+                with self._migration_lock():
+                    migrate(conn)
             except sqlite3.Error as exc:
+                raise _storage_error(exc, self.path) from exc
+            except OSError as exc:
                 raise _storage_error(exc, self.path) from exc
             self._local.conn = conn
         return conn
+
+    @contextmanager
+    def _migration_lock(self) -> Iterator[None]:
+        # Two processes opening a new library at once would both read user_version 0 and both create tables.
+        if fcntl is None:
+            yield
+            return
+        with open(self.path.with_name(self.path.name + ".lock"), "a+") as handle:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
     @property
     def db(self) -> sqlite_utils.Database:
@@ -87,12 +122,10 @@ class Store:
             yield conn
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
+            _rollback(conn)
             raise _storage_error(exc, self.path) from exc
         except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
+            _rollback(conn)
             raise
 
     # -- meta ----------------------------------------------------------------------------------
@@ -189,6 +222,20 @@ class Store:
     def chunk_ids(self) -> list[int]:
         return [r[0] for r in self.conn.execute("SELECT id FROM chunks ORDER BY id")]
 
+    def chunks_fingerprint(self) -> tuple[int, int]:
+        """Changes whenever any connection (this process or another) adds or removes chunks.
+
+        Chunk ids come from AUTOINCREMENT and are never reused, so (count, last id handed out)
+        differs after every insert or delete.
+        """
+        count = self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        row = self.conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'").fetchone()
+        return count, (row[0] if row else 0)
+
+    def integrity_problems(self) -> list[str]:
+        rows = self.conn.execute("PRAGMA integrity_check").fetchall()
+        return [] if rows == [("ok",)] else [r[0] for r in rows]
+
     def chunk_count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
 
@@ -227,12 +274,13 @@ class Store:
             part = ids[i : i + 900]
             marks = ",".join("?" * len(part))
             rows = self.conn.execute(
-                f'SELECT c.id, c.document_id, d.path, d.title, c.page, c.start, c."end", c.text '
-                f"FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id IN ({marks})",
+                f'SELECT c.id, c.document_id, d.path, d.title, c.page, c.start, c."end", c.text, coalesce(p.ocr, 0) '
+                f"FROM chunks c JOIN documents d ON d.id = c.document_id "
+                f"LEFT JOIN pages p ON p.document_id = c.document_id AND p.number = c.page WHERE c.id IN ({marks})",
                 part,
             ).fetchall()
             for r in rows:
-                out[r[0]] = Passage(*r)
+                out[r[0]] = Passage(*r[:8], ocr=bool(r[8]))
         return out
 
     def keyword_search(self, query: str, limit: int, allowed: set[int] | None = None) -> list[SearchHit]:

@@ -43,6 +43,7 @@ class Passage:
     start: int
     end: int
     text: str
+    ocr: bool = False  # the page's text came from OCR, so it may hold recognition errors
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ class Citation:
     start: int
     end: int
     supported: bool = True  # False when the cited sentence is not backed by the passage
+    ocr: bool = False  # the cited text was read by OCR from a scanned page
 
 
 @dataclass(frozen=True)
@@ -166,7 +168,7 @@ class ImportProgress:
     """One step of an import: the UI shows a bar per file."""
 
     file: str
-    stage: str  # "queued" "extracting" "embedding" "ready" "skipped" "failed" "cancelled"
+    stage: str  # "queued" "extracting" "embedding" "ready" "skipped" "failed" "cancelled"; "warning" (file = data folder: the index file could not be saved)
     done: int = 0  # pages (or chunks while embedding)
     total: int = 0
     message: str = ""

@@ -95,7 +95,7 @@ def test_reimport_is_a_no_op(library):
 def test_rebuilt_index_gives_the_same_results(library, tmp_path):
     question = "How often must the shaft seals be replaced?"
     before, _ = ask(library, question, mode="rag", generate_answer=False)
-    library.index.path.unlink()
+    library.index.data_path.unlink()
     notice = library.sync_index()
     assert notice and "rebuilt" in notice
     after, _ = ask(library, question, mode="rag", generate_answer=False)

@@ -176,7 +176,7 @@ def test_a_deleted_index_is_rebuilt_from_sqlite_with_the_same_results(data_home,
     list(lib.import_paths([datasheet]))
     _, before = run(lib.ask("maximum operating temperature", "rag", generate_answer=False))
     lib.close()
-    (data_home / "chunks.hnsw").unlink()
+    lib.index.data_path.unlink()
     again = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator())
     assert any("rebuilt" in n for n in again.notices)
     _, after = run(again.ask("maximum operating temperature", "rag", generate_answer=False))
@@ -186,13 +186,14 @@ def test_a_deleted_index_is_rebuilt_from_sqlite_with_the_same_results(data_home,
 def test_an_index_behind_sqlite_catches_up_on_open(data_home, datasheet, tmp_path):
     lib = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator())
     list(lib.import_paths([datasheet]))
-    saved = (data_home / "chunks.hnsw").read_bytes(), (data_home / "chunks.json").read_text()
+    saved_path = lib.index.data_path
+    saved = saved_path.read_bytes(), (data_home / "chunks.json").read_text()
     other = tmp_path / "later.txt"
     other.write_text("A later note about the seals.")
     list(lib.import_paths([other]))
     lib.close()
     # Simulate a crash after the SQLite commit but before the index was saved.
-    (data_home / "chunks.hnsw").write_bytes(saved[0])
+    saved_path.write_bytes(saved[0])
     (data_home / "chunks.json").write_text(saved[1])
     again = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator())
     assert again.index.ids() == set(again.store.chunk_ids())
