@@ -88,8 +88,12 @@ class FusionPanel(QWidget):
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(22)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(True)
+        # Fixed widths: measuring every cell (ResizeToContents) costs tens of ms per update on the GUI thread.
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setMinimumSectionSize(28)
+        self.fused.modelReset.connect(self._size_columns)
         self.table.clicked.connect(self._row_clicked)
         self.table.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._row_clicked(cur))
         self.table.setToolTip("Fused passages: RRF score = sum of 1/(k + rank) over the lists that found the passage")
@@ -111,6 +115,12 @@ class FusionPanel(QWidget):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.legend)
         layout.addWidget(self.timings)
+
+    def _size_columns(self) -> None:
+        n_keys = len(self.fused.query_keys)
+        widths = [30, 62] + [68 if i == 0 else 38 for i in range(n_keys)] + [130, 40]
+        for column, width in enumerate(widths):
+            self.table.setColumnWidth(column, width)
 
     def edited_queries(self) -> list[str]:
         return [q.strip() for q in self.queries.stringList() if q.strip()]

@@ -8,6 +8,7 @@ Their callbacks run on the GUI thread; nothing here blocks the event loop for lo
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
@@ -42,6 +43,7 @@ from .settings_dialog import SettingsDialog
 from .workers import Job, JobRunner
 
 APP_NAME = "Desktop App"
+GIL_SWITCH_INTERVAL_S = 0.001
 ICON_PATH = Path(__file__).resolve().parents[2] / "resources" / "desktop-app.png"
 
 
@@ -60,6 +62,9 @@ def _passage_json(source) -> dict:
 class MainWindow(QMainWindow):
     def __init__(self, library: Library | None = None, home: Path | None = None, warm_up: bool = True):
         super().__init__()
+        # Workers run Python between native calls; a short switch interval hands the GUI thread the
+        # interpreter sooner (the default 5 ms, times several busy threads, shows as stutter).
+        sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
         self._owns_library = library is None
         self.library = library or Library(home)
         self.setWindowTitle(APP_NAME)
@@ -188,7 +193,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.model_bar)
         self.statusBar().addPermanentWidget(self.model_status)
         self._relay = _ProgressRelay(self)
-        self._relay.progressed.connect(self._model_progress)
+        self._relay.progressed.connect(self._model_progress, Qt.ConnectionType.QueuedConnection)
 
     def _about(self) -> None:
         QMessageBox.about(self, APP_NAME, f"<b>{APP_NAME}</b><p>Chat with your documents, locally. RAG-Fusion over your PDFs with a local LLM.</p><p>Data folder: {self.library.home}</p>")
@@ -203,6 +208,8 @@ class MainWindow(QMainWindow):
 
         def work(job: Job):
             yield "Loading the search model..."
+            import pymupdf  # noqa: F401  (seconds on first import; better here than in the first import job)
+
             load = getattr(self.library.embedder, "load", None)
             if load:
                 load()

@@ -7,11 +7,12 @@ Widgets are never touched from the worker: the job's callbacks run on the GUI th
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 
 @dataclass(eq=False)
@@ -26,6 +27,17 @@ class Job:
     finished: bool = False
 
 
+BACKGROUND_NICENESS = 5
+
+
+def _lower_thread_priority() -> None:
+    """Background work yields the CPU to the GUI thread; threads it starts (llama.cpp's) inherit this on Linux."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICENESS)
+    except (AttributeError, OSError):
+        pass  # per-thread priority is a Linux feature; elsewhere the default scheduling is fine
+
+
 class _Worker(QObject):
     item = Signal(object, object)
     failed = Signal(object, object)
@@ -34,6 +46,9 @@ class _Worker(QObject):
 
     @Slot(object)
     def run(self, job: Job) -> None:
+        if not getattr(self, "_prioritised", False):
+            _lower_thread_priority()
+            self._prioritised = True
         if job.cancel.is_set():
             self.done.emit(job)
             return
@@ -65,10 +80,12 @@ class JobRunner(QObject):
         self._worker = _Worker()
         self._worker.moveToThread(self._thread)
         self._submit.connect(self._worker.run)
-        self._worker.item.connect(self._on_item)
-        self._worker.failed.connect(self._on_failed)
-        self._worker.done.connect(self._on_done)
-        self._worker.began.connect(self._on_began)
+        # Queued explicitly: the callbacks must run on the GUI thread, whatever PySide guesses.
+        queued = Qt.ConnectionType.QueuedConnection
+        self._worker.item.connect(self._on_item, queued)
+        self._worker.failed.connect(self._on_failed, queued)
+        self._worker.done.connect(self._on_done, queued)
+        self._worker.began.connect(self._on_began, queued)
         self._pending: list[Job] = []
         self.current: Job | None = None
         self._thread.start()
@@ -94,20 +111,24 @@ class JobRunner(QObject):
         self._thread.wait(wait_ms)
 
     # Slots below run on the GUI thread (the runner lives there).
+    @Slot(object)
     def _on_began(self, job: Job) -> None:
         job.started = True
         self.current = job
 
+    @Slot(object, object)
     def _on_item(self, job: Job, value: object) -> None:
         if job.on_item:
             job.on_item(value)
 
+    @Slot(object, object)
     def _on_failed(self, job: Job, exc: BaseException) -> None:
         if job.on_error:
             job.on_error(exc)
         else:
             raise exc
 
+    @Slot(object)
     def _on_done(self, job: Job) -> None:
         job.finished = True
         if self.current is job:
