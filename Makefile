@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 # Tests share one assembled copy of the default model instead of 1 GB per test data folder.
 TEST_MODELS_DIR := $(CURDIR)/.cache/models
 
-.PHONY: run test install models demo clean
+.PHONY: run test install models demo screenshot package clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,8 +21,9 @@ install: $(STAMP)
 models: install
 	$(BIN)/desktop-app-cli models prepare
 
-run: models
-	$(BIN)/desktop-app-cli demo
+# The window prepares the bundled model itself on first use, with a progress bar.
+run: install
+	$(BIN)/desktop-app
 
 demo: models
 	$(BIN)/desktop-app-cli demo
@@ -30,6 +31,17 @@ demo: models
 test: install
 	DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) $(BIN)/desktop-app-cli models prepare
 	QT_QPA_PLATFORM=offscreen DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) $(BIN)/python -m pytest
+
+# Starts the window under Xvfb, imports the sample PDF, asks a question and saves docs/screenshot.png.
+screenshot: install
+	command -v xvfb-run >/dev/null || (apt-get update && apt-get install -y xvfb) || \
+		(echo "xvfb-run is missing: install the xvfb package" && false)
+	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python -m desktop_app.ui.screenshot docs/screenshot.png
+
+# A one-folder app in dist/desktop-app (PyInstaller, from the optional `package` extra).
+package: install
+	$(BIN)/python -m pip install -e '.[models,dev,package]'
+	packaging/build.sh
 
 clean:
 	rm -rf $(VENV) .cache build dist *.egg-info

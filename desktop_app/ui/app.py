@@ -50,7 +50,27 @@ def main(argv: list[str] | None = None) -> int:
     install_excepthook()
     window = MainWindow()
     window.show()
+    if os.environ.get("DESKTOP_APP_SMOKE_TEST"):
+        _quit_when_models_load(app, window)
     return app.exec()
+
+
+def _quit_when_models_load(app, window) -> None:
+    """For packaging checks: exit 0 once the window is up and the models loaded, 1 if they fail."""
+    from PySide6.QtCore import QTimer
+
+    timer = QTimer(window)
+
+    def check() -> None:
+        if window.models_ready:
+            print(f"smoke test: window open, models loaded ({window.model_status.text()})", flush=True)
+            app.exit(0)
+        elif window.model_status.text() == "Model: not available":
+            print("smoke test: the models failed to load", flush=True)
+            app.exit(1)
+
+    timer.timeout.connect(check)
+    timer.start(200)
 
 
 if __name__ == "__main__":

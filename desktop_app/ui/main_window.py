@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core import paths
 from ..core.ingest import collect_files
 from ..core.library import Library
 from ..core.serialize import result_to_json
@@ -44,7 +45,7 @@ from .workers import Job, JobRunner
 
 APP_NAME = "Desktop App"
 GIL_SWITCH_INTERVAL_S = 0.001
-ICON_PATH = Path(__file__).resolve().parents[2] / "resources" / "desktop-app.png"
+ICON_PATH = paths.REPO_ROOT / "resources" / "desktop-app.png"
 
 
 class _ProgressRelay(QObject):
