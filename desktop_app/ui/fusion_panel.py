@@ -54,7 +54,7 @@ class FusionPanel(QWidget):
             QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed | QAbstractItemView.EditTrigger.SelectedClicked
         )
         self.query_list.setToolTip("Generated search queries. Double-click to edit; re-run searches with the edited list.")
-        self.query_list.setMaximumHeight(120)
+        self.query_list.setMaximumHeight(96)
         style = self.style()
         self.add_query = QToolButton()
         self.add_query.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_FileDialogNewFolder))
@@ -118,7 +118,7 @@ class FusionPanel(QWidget):
 
     def _size_columns(self) -> None:
         n_keys = len(self.fused.query_keys)
-        widths = [30, 62] + [68 if i == 0 else 38 for i in range(n_keys)] + [130, 40]
+        widths = [30, 62] + [78 if i == 0 else 38 for i in range(n_keys)] + [150, 44]
         for column, width in enumerate(widths):
             self.table.setColumnWidth(column, width)
 

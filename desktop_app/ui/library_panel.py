@@ -138,8 +138,11 @@ class LibraryPanel(QWidget):
         self.table.setWordWrap(False)
         h = self.table.horizontalHeader()
         h.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col in (1, 2, 3):
-            h.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        for col, width in ((1, 50), (2, 62), (3, 64)):
+            h.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
+            self.table.setColumnWidth(col, width)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self.remove_button.setEnabled(self.table.selectionModel().hasSelection()))
         QShortcut(QKeySequence.StandardKey.Delete, self.table, self._remove_selected)
 

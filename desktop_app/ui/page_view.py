@@ -38,6 +38,7 @@ class PageView(QWidget):
         self.scroll = QScrollArea()
         self.scroll.setWidget(self.image)
         self.scroll.setWidgetResizable(True)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.scroll.setAlignment(Qt.AlignmentFlag.AlignHCenter)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 8)
@@ -63,7 +64,7 @@ class PageView(QWidget):
     def _fit(self) -> None:
         if self._pixmap is None or self._pixmap.isNull():
             return
-        width = max(200, self.scroll.viewport().width() - 4)
+        width = max(200, self.scroll.viewport().width() - self.scroll.verticalScrollBar().sizeHint().width() - 4)
         scaled = self._pixmap.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
         self.image.setPixmap(scaled)
         if self._highlight_top is not None:

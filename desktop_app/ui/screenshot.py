@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
-QUESTION = "What is the maximum operating temperature of the PX-40, and how often must the seals be replaced?"
+QUESTION = "What is the maximum operating temperature of the PX-40?"
 
 
 def wait_until(app, condition, timeout_s: float) -> None:
@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
 
     app = create_application(sys.argv[:1])
     window = MainWindow()
-    window.resize(1500, 920)
+    window.resize(1560, 960)
     window.show()
     pdf = write_sample_datasheet(home / "documents" / "PX-40 datasheet.pdf")
     window.import_paths([str(pdf)])
@@ -52,7 +52,6 @@ def main(argv: list[str] | None = None) -> int:
     result = entries[-1].result or {}
     if result.get("citations"):
         window.show_citation(len(entries) - 1, result["citations"][0]["n"])
-    window.fusion_panel.table.selectRow(0) if not result.get("citations") else None
     for _ in range(20):
         app.processEvents()
         time.sleep(0.02)

@@ -82,3 +82,51 @@ def test_an_app_error_is_shown_with_what_to_do(make_window, data_home, qtbot):
     assert box is not None and "Enter the password" in box.text()
     assert "password protected" in window.statusBar().currentMessage()
     box.close()
+
+
+def test_keyboard_shortcuts(make_window, data_home):
+    from PySide6.QtGui import QKeySequence
+
+    window = make_window(fake_library(data_home))
+    assert window.add_action.shortcut() == QKeySequence("Ctrl+O")
+    assert window.new_chat_action.shortcut() == QKeySequence("Ctrl+N")
+    assert window.stop_action.shortcut() == QKeySequence("Esc")
+
+
+def test_ctrl_n_starts_a_new_chat_and_the_old_one_stays_listed(make_window, data_home, sample_pdf, qtbot):
+    library = fake_library(data_home, "PX-40 limits", "The maximum is 85 degrees Celsius [1].")
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library)
+    window.ask("What is the maximum temperature?")
+    qtbot.waitUntil(lambda: window.ask_job is None, timeout=30_000)
+    assert "[1]" in window.chat_panel.view.entries[-1].text
+    first_chat = window.chat_id
+    qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    assert window.chat_id is None and window.chat_panel.view.entries == []
+    assert window.chats.rowCount() == 1 and window.chats.chat_id(0) == first_chat
+    window.open_chat(first_chat)
+    assert [e.role for e in window.chat_panel.view.entries] == ["user", "assistant"]
+
+
+def test_model_preparation_shows_a_progress_bar(make_window, data_home, qtbot):
+    window = make_window(fake_library(data_home), warm_up=False)
+    window._relay.progressed.emit(250, 1000)
+    qtbot.waitUntil(lambda: window.model_bar.isVisible(), timeout=2000)
+    assert window.model_bar.value() == 250
+    window._relay.progressed.emit(1000, 1000)
+    qtbot.waitUntil(lambda: not window.model_bar.isVisible(), timeout=2000)
+
+
+def test_an_unexpected_exception_shows_the_crash_dialog(make_window, data_home):
+    from PySide6.QtWidgets import QMessageBox
+
+    from desktop_app.ui.errors import show_crash
+
+    window = make_window(fake_library(data_home))
+    try:
+        raise RuntimeError("boom")
+    except RuntimeError as exc:
+        show_crash(type(exc), exc, exc.__traceback__, window)
+    box = window.findChild(QMessageBox, "crashDialog")
+    assert box is not None and "RuntimeError: boom" in box.text() and "Traceback" in box.detailedText()
+    box.close()
