@@ -142,7 +142,7 @@ class LibraryPanel(QWidget):
             h.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
             self.table.setColumnWidth(col, width)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self.remove_button.setEnabled(self.table.selectionModel().hasSelection()))
         QShortcut(QKeySequence.StandardKey.Delete, self.table, self._remove_selected)
 
