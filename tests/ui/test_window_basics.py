@@ -130,3 +130,18 @@ def test_an_unexpected_exception_shows_the_crash_dialog(make_window, data_home):
     box = window.findChild(QMessageBox, "crashDialog")
     assert box is not None and "RuntimeError: boom" in box.text() and "Traceback" in box.detailedText()
     box.close()
+
+
+def test_ticked_documents_limit_the_search(make_window, data_home, sample_pdf, qtbot):
+    notes = sample_pdf.parent / "notes.md"
+    notes.write_text("# Pump notes\n\nThe PX-40 maximum operating temperature was checked on site at 80 degrees.\n")
+    library = fake_library(data_home, "PX-40 temperature", "It was checked at 80 degrees [1].")
+    list(library.import_paths([sample_pdf, notes]))
+    window = make_window(library)
+    row = next(r for r in range(window.documents.rowCount()) if window.documents.document(r).path.endswith("notes.md"))
+    window.documents.setData(window.documents.index(row, 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
+    assert "1 ticked of 2" in window.library_panel.scope.text()
+    window.ask("What is the maximum operating temperature?")
+    qtbot.waitUntil(lambda: window.ask_job is None, timeout=30_000)
+    files = {window.fusion_panel.fused.hit(r)["file"] for r in range(window.fusion_panel.fused.rowCount())}
+    assert files == {str(notes.resolve())}
