@@ -33,7 +33,7 @@ from ..core import paths
 from ..core.ingest import collect_files
 from ..core.library import Library
 from ..core.serialize import result_to_json
-from ..core.types import AnswerDone, QueriesGenerated, SourcesRanked, Token
+from ..core.types import AnswerDone, ImportProgress, QueriesGenerated, SourcesRanked, Token
 from .chat_panel import ChatEntry, ChatPanel
 from .errors import show_error
 from .fusion_panel import FusionPanel
@@ -299,8 +299,6 @@ class MainWindow(QMainWindow):
         job = self.import_by_file.get(name)
         row = self.library_panel.rows.get(name)
         if job is not None and job.cancel.is_set() and row is not None and not row.finished:
-            from ..core.types import ImportProgress
-
             row.update_progress(ImportProgress(name, "cancelled", message="Import cancelled"))
         if not self.import_jobs.busy:
             self.refresh_documents()
