@@ -3,7 +3,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}
-"$PY" -m PyInstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller packaging/desktop-app.spec
+"$PY" -m PyInstaller --noconfirm --distpath dist --workpath build/pyinstaller packaging/desktop-app.spec
 cp packaging/desktop-app.desktop dist/desktop-app/
 cp resources/desktop-app.png dist/desktop-app/desktop-app.png
 # Smoke test: the built app opens its window offscreen and quits by itself.

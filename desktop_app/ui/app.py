@@ -52,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     window.show()
     if os.environ.get("DESKTOP_APP_SMOKE_TEST"):
         _quit_when_models_load(app, window)
-    return app.exec()
+    code = app.exec()
+    window.close()  # stops the worker threads if the loop ended without closing the window
+    return code
 
 
 def _quit_when_models_load(app, window) -> None:

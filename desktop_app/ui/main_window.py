@@ -79,6 +79,7 @@ class MainWindow(QMainWindow):
         self.ask_job: Job | None = None
         self.chat_id: int | None = None
         self.models_ready = False
+        self._closed = False
 
         self.documents = DocumentsModel(self)
         self.chats = ChatsModel(self)
@@ -531,6 +532,9 @@ class MainWindow(QMainWindow):
             self.warm_up()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if self._closed:
+            return super().closeEvent(event)
+        self._closed = True
         self.stop()
         self.import_jobs.cancel_all()
         self.model_jobs.shutdown()
