@@ -127,7 +127,6 @@ def test_asking_streams_the_answer_fills_the_panel_and_citations_show_their_page
     assert window.page_view.file == first["file"] and window.page_view.page == 3
     assert window.page_view.highlighted > 0
     assert not window.page_view.image.pixmap().isNull()
-    print(f"max event-loop gap during the answer: {gap * 1000:.0f} ms")
     assert gap < MAX_LOOP_GAP_S
 
     # Edit the queries and re-run: the fused table follows the new list.
