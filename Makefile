@@ -32,11 +32,15 @@ test: install
 	DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) $(BIN)/desktop-app-cli models prepare
 	QT_QPA_PLATFORM=offscreen DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) $(BIN)/python -m pytest
 
-# Starts the window under Xvfb, imports the sample PDF, asks a question and saves docs/screenshot.png.
+# Qt's xcb platform plugin needs libxcb-cursor0 and friends besides Xvfb itself.
+SCREENSHOT_APT := xvfb libxcb-cursor0 libxkbcommon-x11-0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-image0 libxcb-render-util0
+# Starts the window under Xvfb, imports the sample PDF, asks a question and saves docs/screenshot.png
+# (a scratch data folder; the shared assembled model copy, as for the tests).
 screenshot: install
-	command -v xvfb-run >/dev/null || (apt-get update && apt-get install -y xvfb) || \
-		(echo "xvfb-run is missing: install the xvfb package" && false)
-	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python -m desktop_app.ui.screenshot docs/screenshot.png
+	(command -v xvfb-run >/dev/null && dpkg -s libxcb-cursor0 >/dev/null 2>&1) || \
+		(apt-get update && apt-get install -y $(SCREENSHOT_APT)) || \
+		(echo "install these packages first: $(SCREENSHOT_APT)" && false)
+	DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python -m desktop_app.ui.screenshot docs/screenshot.png
 
 # A one-folder app in dist/desktop-app (PyInstaller, from the optional `package` extra).
 package: install
