@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 # Tests share one assembled copy of the default model instead of 1 GB per test data folder.
 TEST_MODELS_DIR := $(CURDIR)/.cache/models
 
-.PHONY: run test install system-deps models demo clean
+.PHONY: run test install system-deps models demo screenshot package clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,8 +35,9 @@ system-deps:
 models: install
 	$(BIN)/desktop-app-cli models prepare
 
-run: models
-	$(BIN)/desktop-app-cli demo
+# The window prepares the bundled model itself on first use, with a progress bar.
+run: install
+	$(BIN)/desktop-app
 
 demo: models
 	$(BIN)/desktop-app-cli demo
@@ -44,6 +45,21 @@ demo: models
 test: install
 	DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) $(BIN)/desktop-app-cli models prepare
 	QT_QPA_PLATFORM=offscreen DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) $(BIN)/python -m pytest
+
+# Qt's xcb platform plugin needs libxcb-cursor0 and friends besides Xvfb itself.
+SCREENSHOT_APT := xvfb libxcb-cursor0 libxkbcommon-x11-0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-image0 libxcb-render-util0
+# Starts the window under Xvfb, imports the sample PDF, asks a question and saves docs/screenshot.png
+# (a scratch data folder; the shared assembled model copy, as for the tests).
+screenshot: install
+	(command -v xvfb-run >/dev/null && dpkg -s libxcb-cursor0 >/dev/null 2>&1) || \
+		(apt-get update && apt-get install -y $(SCREENSHOT_APT)) || \
+		(echo "install these packages first: $(SCREENSHOT_APT)" && false)
+	DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python -m desktop_app.ui.screenshot docs/screenshot.png
+
+# A one-folder app in dist/desktop-app (PyInstaller, from the optional `package` extra).
+package: install
+	$(BIN)/python -m pip install -e '.[models,dev,package]'
+	packaging/build.sh
 
 clean:
 	rm -rf $(VENV) .cache build dist *.egg-info

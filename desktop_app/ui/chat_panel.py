@@ -1,0 +1,194 @@
+"""The conversation: the transcript with clickable citations, the question box, Send/Stop and the mode switch."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QStyle,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+CITATION = re.compile(r"\[(\d{1,2})\]")
+MODES = (("fusion", "RAG-Fusion"), ("rag", "Plain RAG"))
+
+
+@dataclass
+class ChatEntry:
+    role: str  # "user" or "assistant"
+    text: str
+    result: dict | None = None  # serialize.result_to_json of the answer
+    streaming: bool = False
+    notices: list[str] = field(default_factory=list)
+
+
+class QuestionEdit(QPlainTextEdit):
+    """Enter sends, Shift+Enter adds a line."""
+
+    submitted = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            self.submitted.emit()
+            return
+        super().keyPressEvent(event)
+
+
+def answer_html(text: str, entry_index: int) -> str:
+    escaped = html.escape(text).replace("\n", "<br>")
+    return CITATION.sub(lambda m: f'<a href="cite:{entry_index}:{m.group(1)}" style="text-decoration:none"><b>[{m.group(1)}]</b></a>', escaped)
+
+
+class ChatView(QTextBrowser):
+    """The transcript. Citations are links `cite:<entry>:<n>`; re-rendering is coalesced so streaming stays cheap."""
+
+    citation_clicked = Signal(int, int)  # entry index, citation number
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.anchorClicked.connect(self._anchor)
+        self.entries: list[ChatEntry] = []
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(40)
+        self._timer.timeout.connect(self.render)
+        self.document().setDefaultStyleSheet(
+            ".user { background:#e8f0fe; } .who { color:#5f6368; font-size:11px; } .meta { color:#5f6368; font-size:11px; }"
+        )
+
+    def _anchor(self, url: QUrl) -> None:
+        parts = url.toString().split(":")
+        if len(parts) == 3 and parts[0] == "cite":
+            self.citation_clicked.emit(int(parts[1]), int(parts[2]))
+
+    def set_entries(self, entries: list[ChatEntry]) -> None:
+        self.entries = entries
+        self.render()
+
+    def add(self, entry: ChatEntry) -> int:
+        self.entries.append(entry)
+        self.render()
+        return len(self.entries) - 1
+
+    def schedule_render(self) -> None:
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def render(self) -> None:
+        self._timer.stop()
+        bar = self.verticalScrollBar()
+        at_bottom = bar.value() >= bar.maximum() - 4
+        parts = []
+        for i, entry in enumerate(self.entries):
+            if entry.role == "user":
+                parts.append(
+                    "<table width='100%' cellpadding='8' style='margin-top:10px'><tr><td class='user'>"
+                    f"<span class='who'>You</span><br>{html.escape(entry.text).replace(chr(10), '<br>')}</td></tr></table>"
+                )
+                continue
+            body = answer_html(entry.text, i) if entry.text else "<i style='color:#5f6368'>thinking...</i>"
+            if entry.streaming and entry.text:
+                body += " <span style='color:#1a73e8'>&#9612;</span>"
+            meta = ""
+            if entry.result and not entry.streaming:
+                cites = entry.result.get("citations", [])
+                if cites:
+                    links = " &nbsp; ".join(
+                        f'<a href="cite:{i}:{c["n"]}" style="text-decoration:none">[{c["n"]}] {html.escape(Path(c["file"]).name)}, p.&nbsp;{c["page"]}</a>'
+                        for c in cites
+                    )
+                    meta += f"<div class='meta'>Sources: {links}</div>"
+                total = entry.result.get("timings", {}).get("total")
+                mode = "RAG-Fusion" if entry.result.get("mode") == "fusion" else "plain RAG"
+                if total:
+                    meta += f"<div class='meta'>{mode} &middot; {total:.1f} s</div>"
+            for notice in entry.notices:
+                meta += f"<div class='meta'>&#9432; {html.escape(notice)}</div>"
+            parts.append(f"<div style='margin:10px 8px 4px 8px'><span class='who'>Assistant</span><br>{body}{meta}</div>")
+        if not self.entries:
+            parts.append(
+                "<div style='color:#5f6368; margin:40px; text-align:center'>"
+                "<p style='font-size:16px'>Ask a question about your documents.</p>"
+                "<p>Answers cite the file and page; click a citation to see the passage on its page.</p></div>"
+            )
+        self.setHtml("".join(parts))
+        if at_bottom:
+            bar.setValue(bar.maximum())
+
+
+class ChatPanel(QWidget):
+    send_requested = Signal(str)
+    stop_requested = Signal()
+    mode_changed = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.title = QLabel("New chat")
+        self.title.setObjectName("panelTitle")
+        self.mode = QComboBox()
+        for key, label in MODES:
+            self.mode.addItem(label, key)
+        self.mode.setToolTip("RAG-Fusion asks the model for several search queries and merges their results;\nplain RAG searches the question alone.")
+        self.mode.currentIndexChanged.connect(lambda _: self.mode_changed.emit(self.mode.currentData()))
+        header = QHBoxLayout()
+        header.addWidget(self.title, 1)
+        header.addWidget(QLabel("Mode:"))
+        header.addWidget(self.mode)
+
+        self.view = ChatView()
+        self.input = QuestionEdit()
+        self.input.setPlaceholderText("Ask about your documents...  (Enter sends, Shift+Enter adds a line)")
+        self.input.setFixedHeight(72)
+        self.input.submitted.connect(self._send)
+        self.send_button = QPushButton(self.style().standardIcon(QStyle.StandardPixmap.SP_ArrowRight), "Send")
+        self.send_button.setDefault(True)
+        self.send_button.clicked.connect(self._send)
+        self.stop_button = QPushButton(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaStop), "Stop")
+        self.stop_button.setToolTip("Stop the answer (Esc)")
+        self.stop_button.clicked.connect(self.stop_requested)
+        self.stop_button.hide()
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.send_button)
+        buttons.addWidget(self.stop_button)
+        buttons.addStretch(1)
+        row = QHBoxLayout()
+        row.addWidget(self.input, 1)
+        row.addLayout(buttons)
+
+        self.generating = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addLayout(header)
+        layout.addWidget(self.view, 1)
+        layout.addLayout(row)
+
+    def set_mode(self, mode: str) -> None:
+        index = self.mode.findData(mode)
+        if index >= 0:
+            self.mode.blockSignals(True)
+            self.mode.setCurrentIndex(index)
+            self.mode.blockSignals(False)
+
+    def set_generating(self, generating: bool) -> None:
+        self.generating = generating
+        self.send_button.setVisible(not generating)
+        self.stop_button.setVisible(generating)
+
+    def _send(self) -> None:
+        text = self.input.toPlainText().strip()
+        if text and not self.generating:
+            self.send_requested.emit(text)

@@ -1,0 +1,171 @@
+"""The fusion panel: the generated queries (editable, removable, re-run), the fused passages and the timings."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSortFilterProxyModel, QStringListModel, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListView,
+    QPushButton,
+    QStyle,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .models import SORT_ROLE, FusedPassagesModel
+
+_STAGES = (
+    ("query_generation", "queries"),
+    ("embedding", "embed"),
+    ("retrieval", "search"),
+    ("fusion", "fuse"),
+    ("first_token", "first token"),
+    ("generation", "answer"),
+    ("total", "total"),
+)
+
+
+def timings_text(timings: dict) -> str:
+    return "  ·  ".join(f"{label} {timings.get(key, 0.0):.2f} s" for key, label in _STAGES if key in timings)
+
+
+class FusionPanel(QWidget):
+    rerun_requested = Signal(str, list)  # question, edited queries
+    passage_selected = Signal(dict)  # one fused hit of the result JSON
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.result: dict | None = None
+        title = QLabel("How the answer was found")
+        title.setObjectName("panelTitle")
+        self.question = QLabel("Ask a question to see the search queries and how their results were fused.")
+        self.question.setWordWrap(True)
+        self.question.setObjectName("hint")
+
+        self.queries = QStringListModel(self)
+        self.query_list = QListView()
+        self.query_list.setModel(self.queries)
+        self.query_list.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed | QAbstractItemView.EditTrigger.SelectedClicked
+        )
+        self.query_list.setToolTip("Generated search queries. Double-click to edit; re-run searches with the edited list.")
+        self.query_list.setMaximumHeight(96)
+        style = self.style()
+        self.add_query = QToolButton()
+        self.add_query.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_FileDialogNewFolder))
+        self.add_query.setToolTip("Add a query")
+        self.add_query.clicked.connect(self._add_query)
+        self.remove_query = QToolButton()
+        self.remove_query.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_TrashIcon))
+        self.remove_query.setToolTip("Remove the selected query")
+        self.remove_query.clicked.connect(self._remove_query)
+        self.rerun = QPushButton(style.standardIcon(QStyle.StandardPixmap.SP_BrowserReload), "Re-run search")
+        self.rerun.setToolTip("Search again with the edited queries and fuse the results")
+        self.rerun.clicked.connect(self._rerun)
+        self.rerun.setEnabled(False)
+        query_buttons = QHBoxLayout()
+        query_buttons.addWidget(QLabel("Search queries"), 1)
+        query_buttons.addWidget(self.add_query)
+        query_buttons.addWidget(self.remove_query)
+        query_buttons.addWidget(self.rerun)
+
+        self.fused = FusedPassagesModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.fused)
+        self.proxy.setSortRole(SORT_ROLE)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setAlternatingRowColors(True)
+        self.table.setShowGrid(False)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(True)
+        # Fixed widths: measuring every cell (ResizeToContents) costs tens of ms per update on the GUI thread.
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setMinimumSectionSize(28)
+        self.fused.modelReset.connect(self._size_columns)
+        self.table.clicked.connect(self._row_clicked)
+        self.table.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._row_clicked(cur))
+        self.table.setToolTip("Fused passages: RRF score = sum of 1/(k + rank) over the lists that found the passage")
+
+        self.legend = QLabel()
+        self.legend.setObjectName("hint")
+        self.legend.setWordWrap(True)
+        self.timings = QLabel()
+        self.timings.setObjectName("hint")
+        self.timings.setWordWrap(True)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 4)
+        layout.addWidget(title)
+        layout.addWidget(self.question)
+        layout.addLayout(query_buttons)
+        layout.addWidget(self.query_list)
+        layout.addWidget(QLabel("Fused passages (click a row to see its page)"))
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.legend)
+        layout.addWidget(self.timings)
+
+    def _size_columns(self) -> None:
+        n_keys = len(self.fused.query_keys)
+        widths = [30, 62] + [78 if i == 0 else 38 for i in range(n_keys)] + [150, 44]
+        for column, width in enumerate(widths):
+            self.table.setColumnWidth(column, width)
+
+    def edited_queries(self) -> list[str]:
+        return [q.strip() for q in self.queries.stringList() if q.strip()]
+
+    def show_queries(self, question: str, queries: list[str]) -> None:
+        self.question.setText(f"Question: <b>{question}</b>")
+        self.queries.setStringList(list(queries))
+
+    def show_result(self, result: dict | None, update_queries: bool = True) -> None:
+        self.result = result
+        self.fused.set_result(result)
+        self.proxy.sort(-1)  # back to fused order
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        if result is None:
+            self.queries.setStringList([])
+            self.timings.setText("")
+            self.legend.setText("")
+            self.rerun.setEnabled(False)
+            return
+        if update_queries:
+            self.show_queries(result["question"], result.get("queries", []))
+        keys = self.fused.query_keys
+        legend = [f"<b>Question</b>: {keys[0]}"] + [f"<b>Q{i}</b>: {k}" for i, k in enumerate(keys[1:], 1)]
+        self.legend.setText(f"RRF k = {result.get('rrf_k', 60):g}. Ranks under " + "; ".join(legend))
+        self.timings.setText(("Timings: " + timings_text(result["timings"])) if result.get("timings", {}).get("total") else "")
+        self.rerun.setEnabled(result.get("mode") == "fusion")
+
+    def _add_query(self) -> None:
+        row = self.queries.rowCount()
+        self.queries.insertRows(row, 1)
+        index = self.queries.index(row)
+        self.queries.setData(index, "new query")
+        self.query_list.setCurrentIndex(index)
+        self.query_list.edit(index)
+
+    def _remove_query(self) -> None:
+        index = self.query_list.currentIndex()
+        if index.isValid():
+            self.queries.removeRows(index.row(), 1)
+
+    def _rerun(self) -> None:
+        if self.result:
+            self.rerun_requested.emit(self.result["question"], self.edited_queries())
+
+    def _row_clicked(self, index) -> None:
+        if index.isValid():
+            source = self.proxy.mapToSource(index)
+            self.passage_selected.emit(self.fused.hit(source.row()))

@@ -1,0 +1,222 @@
+"""The library side panel: documents with their status, per-file import progress, the drop hint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QStackedWidget,
+    QStyle,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.types import ImportProgress
+from .models import DocumentsModel
+
+_STAGE_TEXT = {
+    "queued": "waiting",
+    "extracting": "reading pages",
+    "embedding": "indexing",
+    "ready": "ready",
+    "skipped": "already in the library",
+    "failed": "failed",
+    "cancelled": "cancelled",
+}
+FINISHED_STAGES = ("ready", "skipped", "failed", "cancelled")
+
+
+class ImportRow(QWidget):
+    """One importing file: its name, a bar, what is happening, and a cancel button."""
+
+    cancel_requested = Signal()
+    dismissed = Signal()
+
+    def __init__(self, file: str, parent=None):
+        super().__init__(parent)
+        self.file = file
+        self.stage = "queued"
+        self.name = QLabel(Path(file).name)
+        self.name.setToolTip(file)
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 0)
+        self.bar.setTextVisible(False)
+        self.bar.setFixedHeight(8)
+        self.status = QLabel(_STAGE_TEXT["queued"])
+        self.status.setObjectName("importStatus")
+        self.status.setWordWrap(True)
+        self.button = QToolButton()
+        self.button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogCancelButton))
+        self.button.setToolTip("Cancel this import")
+        self.button.setAutoRaise(True)
+        self.button.clicked.connect(self._clicked)
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.name, 1)
+        top.addWidget(self.button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.setSpacing(2)
+        layout.addLayout(top)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.status)
+
+    @property
+    def finished(self) -> bool:
+        return self.stage in FINISHED_STAGES
+
+    def _clicked(self) -> None:
+        if self.finished:
+            self.dismissed.emit()
+        else:
+            self.cancel_requested.emit()
+
+    def update_progress(self, event: ImportProgress) -> None:
+        self.stage = event.stage
+        text = _STAGE_TEXT.get(event.stage, event.stage)
+        if event.stage == "extracting" and event.total:
+            text = f"read {event.done} of {event.total} pages"
+        elif event.stage == "embedding" and event.total:
+            text = f"indexing: {event.done} of {event.total} passages"
+        elif event.stage == "ready":
+            text = f"ready: {event.total} pages" + (f" ({event.message})" if event.message else "")
+        elif event.stage in ("failed", "skipped") and event.message:
+            text = f"{text}: {event.message}"
+        self.status.setText(text)
+        if event.stage in FINISHED_STAGES:
+            self.bar.setRange(0, 1)
+            self.bar.setValue(1 if event.stage in ("ready", "skipped") else 0)
+            self.bar.setVisible(event.stage in ("ready", "skipped"))
+            self.button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_TitleBarCloseButton))
+            self.button.setToolTip("Dismiss")
+            color = {"failed": "#b3261e", "cancelled": "#7a5d00"}.get(event.stage, "#1b6e2b")
+            self.status.setStyleSheet(f"color: {color};")
+        elif event.total:
+            self.bar.setRange(0, event.total)
+            self.bar.setValue(event.done)
+
+
+class LibraryPanel(QWidget):
+    add_requested = Signal()
+    remove_requested = Signal(list)  # document ids
+    cancel_import = Signal(str)  # file
+
+    def __init__(self, model: DocumentsModel, parent=None):
+        super().__init__(parent)
+        self.model = model
+        title = QLabel("Library")
+        title.setObjectName("panelTitle")
+        self.add_button = QPushButton(self.style().standardIcon(QStyle.StandardPixmap.SP_FileDialogNewFolder), "Add documents...")
+        self.add_button.setToolTip("Add PDF, .txt or .md files (Ctrl+O). You can also drop files or folders anywhere on the window.")
+        self.add_button.clicked.connect(self.add_requested)
+        self.remove_button = QToolButton()
+        self.remove_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_TrashIcon))
+        self.remove_button.setToolTip("Remove the selected documents from the library (Delete)")
+        self.remove_button.setEnabled(False)
+        self.remove_button.clicked.connect(self._remove_selected)
+        header = QHBoxLayout()
+        header.addWidget(title, 1)
+        header.addWidget(self.add_button)
+        header.addWidget(self.remove_button)
+
+        self.table = QTableView()
+        self.table.setModel(model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setAlternatingRowColors(True)
+        self.table.setShowGrid(False)
+        self.table.verticalHeader().hide()
+        self.table.setWordWrap(False)
+        h = self.table.horizontalHeader()
+        h.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col, width in ((1, 50), (2, 62), (3, 64)):
+            h.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
+            self.table.setColumnWidth(col, width)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self.remove_button.setEnabled(self.table.selectionModel().hasSelection()))
+        QShortcut(QKeySequence.StandardKey.Delete, self.table, self._remove_selected)
+
+        self.drop_hint = QLabel(
+            "<div style='font-size:15px; font-weight:600'>Drop PDFs or folders here</div>"
+            "<div>or click <b>Add documents...</b> (Ctrl+O).<br>They stay on this computer.</div>"
+        )
+        self.drop_hint.setObjectName("dropHint")
+        self.drop_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.drop_hint.setWordWrap(True)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.drop_hint)
+        self.stack.addWidget(self.table)
+
+        self.scope = QLabel()
+        self.scope.setObjectName("hint")
+        self.scope.setWordWrap(True)
+        self.imports = QVBoxLayout()
+        self.imports.setContentsMargins(0, 0, 0, 0)
+        self.imports.setSpacing(2)
+        self.rows: dict[str, ImportRow] = {}
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 4)
+        layout.addLayout(header)
+        layout.addWidget(self.stack, 1)
+        layout.addLayout(self.imports)
+        layout.addWidget(self.scope)
+        model.modelReset.connect(self._refresh)
+        model.checked_changed.connect(self._refresh)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        self.stack.setCurrentWidget(self.table if self.model.rowCount() else self.drop_hint)
+        checked = len(self.model.checked_ids())
+        total = self.model.rowCount()
+        if not total:
+            self.scope.setText("")
+        elif checked:
+            self.scope.setText(f"Questions search the {checked} ticked of {total} documents.")
+        else:
+            self.scope.setText(f"Questions search all {total} documents; tick some to limit them.")
+
+    def _remove_selected(self) -> None:
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        if rows:
+            self.remove_requested.emit([self.model.document(r).id for r in rows])
+
+    # -- import rows ----------------------------------------------------------------------------
+    def import_row(self, file: str) -> ImportRow:
+        row = self.rows.get(file)
+        if row is None or row.finished:
+            if row is not None:
+                self._drop_row(file)
+            row = ImportRow(file)
+            row.cancel_requested.connect(lambda f=file: self.cancel_import.emit(f))
+            row.dismissed.connect(lambda f=file: self._drop_row(f))
+            self.rows[file] = row
+            self.imports.addWidget(row)
+        return row
+
+    def show_progress(self, event: ImportProgress) -> None:
+        row = self.rows.get(event.file)
+        if row is None or (event.stage == "queued" and row.finished):
+            row = self.import_row(event.file)
+        row.update_progress(event)
+
+    def _drop_row(self, file: str) -> None:
+        row = self.rows.pop(file, None)
+        if row is not None:
+            self.imports.removeWidget(row)
+            row.deleteLater()
+
+    def clear_finished(self, keep_failed: bool = True) -> None:
+        for file, row in list(self.rows.items()):
+            if row.finished and not (keep_failed and row.stage == "failed"):
+                self._drop_row(file)

@@ -1,0 +1,207 @@
+"""Qt item models over the core's plain data: documents, chats and the fused passages of an answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+
+from ..core.types import Document
+
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+ID_ROLE = Qt.ItemDataRole.UserRole + 2
+_Index = QModelIndex | QPersistentModelIndex
+_STATUS_TEXT = {"ready": "ready", "failed": "failed"}
+
+
+class DocumentsModel(QAbstractTableModel):
+    """The library: one row per document; the tick box limits questions to the ticked documents."""
+
+    HEADERS = ("Title", "Pages", "Chunks", "Status")
+    checked_changed = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._docs: list[Document] = []
+        self._checked: set[int] = set()
+
+    def set_documents(self, docs: list[Document]) -> None:
+        self.beginResetModel()
+        self._docs = list(docs)
+        self._checked &= {d.id for d in docs}
+        self.endResetModel()
+        self.checked_changed.emit()
+
+    def document(self, row: int) -> Document:
+        return self._docs[row]
+
+    @property
+    def documents(self) -> list[Document]:
+        return list(self._docs)
+
+    def checked_ids(self) -> list[int]:
+        return [d.id for d in self._docs if d.id in self._checked]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._docs)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._docs):
+            return None
+        doc = self._docs[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (doc.title, str(doc.pages), str(doc.chunks), _STATUS_TEXT.get(doc.status, doc.status))[column]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return doc.error or doc.path
+        if role == Qt.ItemDataRole.CheckStateRole and column == 0:
+            return Qt.CheckState.Checked if doc.id in self._checked else Qt.CheckState.Unchecked
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (1, 2):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == ID_ROLE:
+            return doc.id
+        return None
+
+    def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if not index.isValid() or index.column() != 0 or role != Qt.ItemDataRole.CheckStateRole:
+            return False
+        doc = self._docs[index.row()]
+        checked = Qt.CheckState(value) == Qt.CheckState.Checked if not isinstance(value, bool) else value
+        if checked:
+            self._checked.add(doc.id)
+        else:
+            self._checked.discard(doc.id)
+        self.dataChanged.emit(index, index, [Qt.ItemDataRole.CheckStateRole])
+        self.checked_changed.emit()
+        return True
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if index.column() == 0:
+            flags |= Qt.ItemFlag.ItemIsUserCheckable
+        return flags
+
+
+class ChatsModel(QAbstractListModel):
+    """Saved conversations, newest first."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._chats: list[tuple[int, str, str]] = []
+
+    def set_chats(self, chats: list[tuple[int, str, str]]) -> None:
+        self.beginResetModel()
+        self._chats = list(chats)
+        self.endResetModel()
+
+    def chat_id(self, row: int) -> int:
+        return self._chats[row][0]
+
+    def row_of(self, chat_id: int) -> int:
+        for row, chat in enumerate(self._chats):
+            if chat[0] == chat_id:
+                return row
+        return -1
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._chats)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._chats):
+            return None
+        chat_id, title, updated = self._chats[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return title
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{title}\nlast message {updated} UTC"
+        if role == ID_ROLE:
+            return chat_id
+        return None
+
+
+def list_keys(result: dict) -> list[str]:
+    """The ranked lists of an answer in a stable order: the question, each generated query, then any others."""
+    keys = [result["question"], *result.get("queries", [])]
+    for hit in result.get("fused", []):
+        for key in hit["ranks"]:
+            if key not in keys:
+                keys.append(key)
+    return keys
+
+
+class FusedPassagesModel(QAbstractTableModel):
+    """The fused list of one answer: RRF score, rank under each query (blank where it missed), file, page, snippet."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._rows: list[dict] = []
+        self._keys: list[str] = []
+
+    def set_result(self, result: dict | None) -> None:
+        self.beginResetModel()
+        self._rows = list(result.get("fused", [])) if result else []
+        self._keys = list_keys(result) if result else []
+        self.endResetModel()
+
+    def hit(self, row: int) -> dict:
+        return self._rows[row]
+
+    @property
+    def query_keys(self) -> list[str]:
+        return list(self._keys)
+
+    def _headers(self) -> list[str]:
+        queries = ["Question" if i == 0 else f"Q{i}" for i in range(len(self._keys))]
+        return ["#", "RRF", *queries, "File", "Page", "Passage"]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else (len(self._keys) + 5 if self._rows or self._keys else 0)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < self.columnCount():
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._headers()[section]
+        if role == Qt.ItemDataRole.ToolTipRole and 2 <= section < 2 + len(self._keys):
+            return f"Rank under: {self._keys[section - 2]}"
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        hit = self._rows[index.row()]
+        column = index.column()
+        n_keys = len(self._keys)
+        if 2 <= column < 2 + n_keys:
+            rank = hit["ranks"].get(self._keys[column - 2])
+            if role == Qt.ItemDataRole.DisplayRole:
+                return "" if rank is None else str(rank)
+            if role == SORT_ROLE:
+                return 10**6 if rank is None else rank  # missing ranks sort last
+        elif role in (Qt.ItemDataRole.DisplayRole, SORT_ROLE):
+            name = Path(hit["file"]).name
+            snippet = " ".join(hit["text"].split())
+            display = {0: str(index.row() + 1), 1: f"{hit['rrf_score']:.4f}", n_keys + 2: name, n_keys + 3: str(hit["page"]), n_keys + 4: snippet[:160]}
+            sort = {0: index.row() + 1, 1: -hit["rrf_score"], n_keys + 2: name.lower(), n_keys + 3: hit["page"], n_keys + 4: snippet.lower()}
+            return (display if role == Qt.ItemDataRole.DisplayRole else sort).get(column)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return " ".join(hit["text"].split())
+        if role == Qt.ItemDataRole.TextAlignmentRole and column < 2 + n_keys + 0 or (role == Qt.ItemDataRole.TextAlignmentRole and column == n_keys + 3):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == ID_ROLE:
+            return hit["chunk_id"]
+        return None

@@ -1,0 +1,79 @@
+"""The cited page as an image, with the passage highlighted, and a button to open the file itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QPixmap
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QStyle, QVBoxLayout, QWidget
+
+from ..core.errors import AppError
+from ..core.page_render import render_page
+
+
+class PageView(QWidget):
+    failed = Signal(object)  # an AppError for the status bar
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.file: str | None = None
+        self.page: int | None = None
+        self.highlighted = 0
+        self._pixmap: QPixmap | None = None
+        self._highlight_top: float | None = None
+        self.caption = QLabel("Click a citation or a passage to see it on its page.")
+        self.caption.setObjectName("hint")
+        self.caption.setWordWrap(True)
+        self.open_button = QPushButton(self.style().standardIcon(QStyle.StandardPixmap.SP_DirOpenIcon), "Open PDF")
+        self.open_button.setToolTip("Open the file in your PDF viewer")
+        self.open_button.setEnabled(False)
+        self.open_button.clicked.connect(self.open_file)
+        header = QHBoxLayout()
+        header.addWidget(self.caption, 1)
+        header.addWidget(self.open_button)
+        self.image = QLabel()
+        self.image.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        self.image.setObjectName("pageImage")
+        self.scroll = QScrollArea()
+        self.scroll.setWidget(self.image)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 8)
+        layout.addLayout(header)
+        layout.addWidget(self.scroll, 1)
+
+    def show_passage(self, file: str, page: int, start: int | None, end: int | None, label: str = "") -> bool:
+        try:
+            rendered = render_page(file, page, start, end)
+        except AppError as exc:
+            self.failed.emit(exc)
+            return False
+        self.file, self.page, self.highlighted = file, page, rendered.highlighted
+        self._pixmap = QPixmap()
+        self._pixmap.loadFromData(rendered.png, "PNG")
+        self._highlight_top = rendered.highlight_top
+        prefix = f"{label} " if label else ""
+        self.caption.setText(f"{prefix}<b>{Path(file).name}</b>, page {page} of {rendered.page_count}")
+        self.open_button.setEnabled(True)
+        self._fit()
+        return True
+
+    def _fit(self) -> None:
+        if self._pixmap is None or self._pixmap.isNull():
+            return
+        width = max(200, self.scroll.viewport().width() - self.scroll.verticalScrollBar().sizeHint().width() - 4)
+        scaled = self._pixmap.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
+        self.image.setPixmap(scaled)
+        if self._highlight_top is not None:
+            self.scroll.verticalScrollBar().setValue(max(0, int(self._highlight_top * scaled.height()) - 40))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def open_file(self) -> None:
+        if self.file:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(self.file))

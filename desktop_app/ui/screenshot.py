@@ -1,0 +1,68 @@
+"""`python -m desktop_app.ui.screenshot OUT.png`: start the window, import the sample PDF, ask, click a citation, save a PNG.
+
+`make screenshot` runs it under Xvfb, so it needs no desktop; it uses a scratch data folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+QUESTION = "What is the maximum operating temperature of the PX-40?"
+
+
+def wait_until(app, condition, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the window did not get there in time")
+        app.processEvents()
+        time.sleep(0.01)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--question", default=QUESTION)
+    parser.add_argument("--timeout", type=float, default=900.0)
+    args = parser.parse_args(argv)
+    home = Path(tempfile.mkdtemp(prefix="desktop-app-screenshot-"))
+    os.environ["DESKTOP_APP_HOME"] = str(home)
+
+    from ..core.samples import write_sample_datasheet
+    from .app import create_application
+    from .main_window import MainWindow
+
+    app = create_application(sys.argv[:1])
+    window = MainWindow()
+    window.resize(1560, 960)
+    window.show()
+    pdf = write_sample_datasheet(home / "documents" / "PX-40 datasheet.pdf")
+    window.import_paths([str(pdf)])
+    wait_until(app, lambda: window.documents.rowCount() == 1 and not window.import_jobs.busy, args.timeout)
+    wait_until(app, lambda: window.models_ready, args.timeout)
+    window.chat_panel.input.setPlainText(args.question)
+    window.chat_panel.send_requested.emit(args.question)
+    wait_until(app, lambda: window.ask_job is None, args.timeout)
+    entries = window.chat_panel.view.entries
+    result = entries[-1].result or {}
+    if result.get("citations"):
+        window.show_citation(len(entries) - 1, result["citations"][0]["n"])
+    for _ in range(20):
+        app.processEvents()
+        time.sleep(0.02)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    if not window.grab().save(str(args.out)):
+        print(f"could not write {args.out}", file=sys.stderr)
+        return 1
+    print(f"saved {args.out} ({args.out.stat().st_size // 1024} KB); answer: {entries[-1].text!r}")
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
