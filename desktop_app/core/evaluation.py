@@ -219,7 +219,14 @@ def run_modes(
                 "total": tm.total - tm.query_generation + generation,
             }
             reports[spec.label].add(metrics, timings, len(result.queries), len(result.dropped_queries))
-            row["modes"][spec.label] = {"queries": list(result.queries), "dropped": list(result.dropped_queries), "top": ranked[:10], **metrics}
+            best = result.lists[0].hits[0].score if result.lists and result.lists[0].hits else 0.0  # the question's best hit
+            row["modes"][spec.label] = {
+                "queries": list(result.queries),
+                "dropped": list(result.dropped_queries),
+                "question_best_similarity": round(best, 4),
+                "top": ranked[:10],
+                **metrics,
+            }
         yield done, None, row
     for report in reports.values():
         yield len(queries), report, {}

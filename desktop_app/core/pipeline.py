@@ -89,7 +89,7 @@ class Pipeline:
             return GeneratedQueries((), (), None, "")
         style = self.settings.query_style
         # One query per entity: a question naming five countries may get five, up to max_queries.
-        limit = max(n, self.settings.max_queries) if style == "decompose" else n
+        limit = n if style == "naive" else max(n, self.settings.max_queries)
         try:
             raw = self._generator().complete(prompts.query_messages(question, n, style), max_tokens=24 * limit + 16, temperature=0.0)
         except Exception as exc:  # a failed model must not fail the question: search it alone
@@ -225,7 +225,9 @@ class Pipeline:
         if generated.queries:
             lists += self.retrieve(generated.queries, query_vectors, allowed_documents, [1.0] * len(generated.queries))
         if fusion and settings.keyword_weight > 0:
-            lists.append(self.keyword_list(question, allowed_documents))
+            keyword_texts = {"question": [question], "queries": list(generated.queries), "both": [question, *generated.queries]}
+            for text in keyword_texts[settings.keyword_source]:
+                lists.append(self.keyword_list(text, allowed_documents))
         t["retrieval"] += time.perf_counter() - mark
 
         mark = time.perf_counter()

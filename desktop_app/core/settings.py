@@ -10,6 +10,7 @@ from pathlib import Path
 
 MODES = ("fusion", "rag", "naive-fusion")
 QUERY_STYLES = ("decompose", "naive")
+KEYWORD_SOURCES = ("question", "queries", "both")
 
 
 @dataclass(frozen=True)
@@ -28,8 +29,10 @@ class Settings:
     max_queries: int = 6
     # Generated queries whose cosine similarity to the question is below this are dropped (0: keep all).
     drift_guard: float = 0.0
-    # RRF weight of an extra FTS5 keyword list for the question (0: vector lists only).
+    # RRF weight of extra FTS5 keyword lists (0: vector lists only), searched for the question,
+    # the generated queries, or both (keyword_source).
     keyword_weight: float = 0.0
+    keyword_source: str = "question"
     # Adaptive fusion: when the question's best passage is at least this similar, skip query generation (0: never).
     confident_similarity: float = 0.0
     temperature: float = 0.0
@@ -56,6 +59,8 @@ class Settings:
             raise ValueError("RRF k must be 0 or more")
         if self.query_style not in QUERY_STYLES:
             raise ValueError(f"query style must be one of {', '.join(QUERY_STYLES)}")
+        if self.keyword_source not in KEYWORD_SOURCES:
+            raise ValueError(f"keyword source must be one of {', '.join(KEYWORD_SOURCES)}")
         if not 1 <= self.top_k <= 20:
             raise ValueError("passages in the answer must be between 1 and 20")
         return self
