@@ -215,9 +215,11 @@ def cmd_eval(args) -> int:
             print(f"Error: unknown mode '{spec.mode}': use one of {', '.join(MODES)}", file=sys.stderr)
             return 2
 
+    embedder = evaluation.MemoEmbedder(library.embedder)  # the first mode embeds a text, the others reuse it
+
     def pipeline_for(spec):
         settings = library.settings.replace(**spec.overrides).validated()
-        return Pipeline(library.store, library.index, library.embedder, lambda: cache, settings)
+        return Pipeline(library.store, library.index, embedder, lambda: cache, settings)
 
     questions = evaluation.sample_queries(beir.queries, args.sample, args.seed)
     rows, summaries = [], []

@@ -129,6 +129,26 @@ def ranked_records(result: AskResult, names: dict[str, str]) -> list[str]:
     return out
 
 
+class MemoEmbedder:
+    """Remembers vectors by text: every mode embeds the same question (and often the same queries),
+    and on a shared two-core machine embedding is most of an eval run's time."""
+
+    def __init__(self, embedder):
+        self.embedder = embedder
+        self.name = embedder.name
+        self.dimension = embedder.dimension
+        self._vectors: dict[str, object] = {}
+
+    def embed(self, texts: Sequence[str]):
+        import numpy as np
+
+        missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if missing:
+            for text, vector in zip(missing, self.embedder.embed(missing)):
+                self._vectors[text] = vector
+        return np.stack([self._vectors[t] for t in texts]) if texts else self.embedder.embed(texts)
+
+
 # -- modes ----------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ModeSpec:

@@ -81,3 +81,14 @@ def test_sample_is_fixed_by_seed_and_keeps_file_order():
     assert len(first) == 10 and first == sorted(first, key=lambda q: int(q[0]))
     assert set(first) <= set(evaluation.sample_queries(queries, 20, seed=3))
     assert evaluation.sample_queries(queries, None) == queries
+
+
+def test_memo_embedder_embeds_each_text_once_and_keeps_order():
+    from tests.fakes import HashingEmbedder
+
+    inner = HashingEmbedder()
+    memo = evaluation.MemoEmbedder(inner)
+    first = memo.embed(["a b", "c"])
+    again = memo.embed(["c", "a b"])
+    assert inner.calls == 1
+    assert (again[0] == first[1]).all() and (again[1] == first[0]).all()

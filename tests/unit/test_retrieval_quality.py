@@ -56,7 +56,7 @@ def test_reimporting_unchanged_records_embeds_nothing(library, tmp_path):
 
 def test_drift_guard_drops_queries_far_from_the_question_and_reports_them(library, generator):
     generator.enqueue("capital of Norway\npasta boiling water al dente")
-    events, result = ask(library, "What is the capital of Norway?", "fusion", drift_guard=0.3)
+    events, result = ask(library, "What is the capital of Norway?", "fusion", drift_guard=0.3, keyword_weight=0.0)
     assert result.queries == ("capital of Norway",)
     assert result.dropped_queries == ("pasta boiling water al dente",)
     assert events[0] == QueriesGenerated(result.queries, result.dropped_queries, None)
@@ -65,7 +65,7 @@ def test_drift_guard_drops_queries_far_from_the_question_and_reports_them(librar
 
 def test_keyword_list_is_fused_with_its_weight_and_the_scores_show_it(library, generator):
     generator.enqueue("Norway capital city")
-    _, result = ask(library, "What is the capital of Norway?", "fusion", keyword_weight=0.5, question_weight=2.0, rrf_k=5.0)
+    _, result = ask(library, "What is the capital of Norway?", "fusion", keyword_weight=0.5, keyword_source="question", question_weight=2.0, rrf_k=5.0)
     assert [(lst.kind, lst.weight) for lst in result.lists] == [("vector", 2.0), ("vector", 1.0), ("keyword", 0.5)]
     assert result.rrf_k == 5.0
     weights = result.weights
@@ -75,7 +75,7 @@ def test_keyword_list_is_fused_with_its_weight_and_the_scores_show_it(library, g
 
 
 def test_a_confident_question_skips_query_generation(library, generator):
-    _, result = ask(library, "Pasta is cooked in salted boiling water until al dente.", "fusion", confident_similarity=0.9)
+    _, result = ask(library, "Pasta is cooked in salted boiling water until al dente.", "fusion", confident_similarity=0.9, keyword_weight=0.0)
     assert generator.prompts == [] and result.queries == ()
     assert len(result.lists) == 1
 
