@@ -253,13 +253,13 @@ def run_modes(
 
 
 def format_table(summaries: Sequence[dict], title: str = "") -> str:
-    header = f"{'mode':44} {'N':>4} {'R@5':>6} {'R@10':>6} {'MRR@10':>6} {'nDCG@10':>7} {'q/Q':>4} {'qgen s':>6} {'qgen md':>7} {'emb s':>6} {'ret s':>6} {'fuse s':>6} {'total s':>7}"
+    header = f"{'mode':60} {'N':>4} {'R@5':>6} {'R@10':>6} {'MRR@10':>6} {'nDCG@10':>7} {'q/Q':>4} {'qgen s':>6} {'qgen md':>7} {'emb s':>6} {'ret s':>6} {'fuse s':>6} {'total s':>7}"
     lines = [title] if title else []
     lines += [header, "-" * len(header)]
     for s in summaries:
         t = s["mean_seconds"]
         lines.append(
-            f"{s['mode'][:44]:44} {s['n']:4} {s['recall@5']:6.3f} {s['recall@10']:6.3f} {s['mrr@10']:6.3f} {s['ndcg@10']:7.3f} "
+            f"{s['mode'][:60]:60} {s['n']:4} {s['recall@5']:6.3f} {s['recall@10']:6.3f} {s['mrr@10']:6.3f} {s['ndcg@10']:7.3f} "
             f"{s['mean_queries']:4.1f} {t['query_generation']:6.2f} {s['median_query_generation_seconds']:7.2f} {t['embedding']:6.3f} "
             f"{t['retrieval']:6.3f} {t['fusion']:6.3f} {t['total']:7.2f}"
         )
