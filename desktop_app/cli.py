@@ -56,7 +56,7 @@ def _library(args):
     library = _OPEN.get("library") or Library()
     _OPEN["library"] = library
     overrides = {}
-    for field, attr in (("n_queries", "queries"), ("rrf_k", "rrf_k"), ("top_k", "top_k"), ("model", "model"), ("mode", "mode")):
+    for field, attr in (("n_queries", "queries"), ("rrf_k", "rrf_k"), ("top_k", "top_k"), ("model", "model"), ("mode", "mode"), ("reranker", "rerank")):
         value = getattr(args, attr, None)
         if value is not None:
             overrides[field] = value
@@ -374,6 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--model", help="catalog name or path of a GGUF file")
         p.add_argument("--doc", action="append", help="limit to this document (repeatable)")
         p.add_argument("--collection", help="limit to the documents of this collection")
+        p.add_argument("--rerank", help="rerank the fused passages: 'llm', or a CrossEncoder model folder")
         p.add_argument("--json", action="store_true")
         if name == "ask":
             p.add_argument("--chat", help="continue chat ID (follow-ups are rewritten from its history), or 'new'")

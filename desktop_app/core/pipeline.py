@@ -19,12 +19,14 @@ import numpy as np
 from . import prompts
 from .citation_check import check_citations, repair_citations
 from .conversation import Turn, rewrite_followup
+from .rerank import CrossEncoderReranker, LlmJudgeReranker, Reranker, rerank
+from .strategies import hypothetical_passage, rewrite_query, union
 from .embedder import Embedder
-from .errors import ModelError
+from .errors import AppError, ModelError
 from .fusion import reciprocal_rank_fusion
 from .llm import Generator
 from .query_parsing import parse_queries
-from .settings import Settings
+from .settings import FUSION_MODES, Settings
 from .store import Store
 from .types import (
     AnswerDone,
@@ -42,6 +44,7 @@ from .types import (
 from .vector_index import VectorIndex
 
 NOT_FOUND_TEXT = "Not found in your documents."
+_CROSS_ENCODERS: dict[str, Reranker] = {}  # loaded once per process: loading takes seconds
 _CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 
 
@@ -162,6 +165,18 @@ class Pipeline:
     def is_answerable(self, context: Sequence[Source]) -> bool:
         return bool(context) and max(s.similarity for s in context) >= self.settings.min_similarity
 
+    def reranker(self) -> Reranker:
+        """The judge named in settings: "llm" (the local model) or a CrossEncoder model folder."""
+        name = self.settings.reranker
+        if name == "llm":
+            return LlmJudgeReranker(self._generator())
+        if name not in _CROSS_ENCODERS:
+            folder = Path(name).expanduser()
+            if not folder.is_dir():
+                raise AppError(f"The reranker folder {folder} does not exist", hint="Point Settings at a sentence-transformers CrossEncoder folder, or use 'llm'.")
+            _CROSS_ENCODERS[name] = CrossEncoderReranker(folder)
+        return _CROSS_ENCODERS[name]
+
     # -- stage 5 -------------------------------------------------------------------------------
     def answer(self, question: str, context: Sequence[Source]) -> Iterator[str]:
         messages = prompts.answer_messages(question, context, self.settings.general_knowledge)
@@ -195,7 +210,7 @@ class Pipeline:
             )
             return
         settings = self.settings
-        fusion = mode != "rag"
+        fusion = mode in FUSION_MODES  # these search the question plus generated queries
         started = time.perf_counter()
         t = {}
         notices: list[str] = []
@@ -204,26 +219,40 @@ class Pipeline:
             question = rewrite_followup(self._generator(), history, question)
             yield QuestionRewritten(asked, question)
 
+        # Rewrite-retrieve-read and HyDE search one text the LLM writes instead of the question.
+        strategy_text = None
+        strategy_time = 0.0
+        if mode in ("rewrite", "hyde"):
+            mark = time.perf_counter()
+            write = rewrite_query if mode == "rewrite" else hypothetical_passage
+            strategy_text = write(self._generator(), question)
+            strategy_time = time.perf_counter() - mark
+        searched = strategy_text or question
+
         # The question is searched first: its list decides whether generated queries are worth their time.
-        question_vector = self.embedder.embed([question])
-        t["embedding"] = time.perf_counter() - started
         mark = time.perf_counter()
-        lists = self.retrieve([question], question_vector, allowed_documents, [settings.question_weight if fusion else 1.0])
+        question_vector = self.embedder.embed([searched])
+        t["embedding"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        lists = self.retrieve([searched], question_vector, allowed_documents, [settings.question_weight if fusion else 1.0])
         t["retrieval"] = time.perf_counter() - mark
 
         mark = time.perf_counter()
         generated = GeneratedQueries((), (), None, "")
-        if fusion and queries is not None:
+        if strategy_text is not None:
+            generated = GeneratedQueries((strategy_text,), (), None, "")
+        elif fusion and queries is not None:
             generated = GeneratedQueries(tuple(q for q in queries if q.strip()), (), None, "")
         elif fusion and self.is_confident(lists[0]):
             generated = GeneratedQueries((), (), "The question alone found a close match; no extra queries were generated.", "")
         elif fusion:
             generated = self.generate_queries(question)
-        t["query_generation"] = time.perf_counter() - mark
+        t["query_generation"] = time.perf_counter() - mark + strategy_time
 
         mark = time.perf_counter()
-        query_vectors = self.embedder.embed(list(generated.queries)) if generated.queries else np.zeros((0, 1), dtype=np.float32)
-        if generated.queries and queries is None:  # what the user typed is searched as given
+        extra = generated.queries if fusion else ()
+        query_vectors = self.embedder.embed(list(extra)) if extra else np.zeros((0, 1), dtype=np.float32)
+        if extra and queries is None:  # what the user typed is searched as given
             kept, dropped = self.drift_guard(generated.queries, query_vectors, question_vector[0])
             generated = GeneratedQueries(
                 tuple(generated.queries[i] for i in kept), tuple(generated.queries[i] for i in dropped), generated.notice, generated.raw
@@ -235,19 +264,25 @@ class Pipeline:
         yield QueriesGenerated(generated.queries, generated.dropped, generated.notice)
 
         mark = time.perf_counter()
-        if generated.queries:
+        if fusion and generated.queries:
             lists += self.retrieve(generated.queries, query_vectors, allowed_documents, [1.0] * len(generated.queries))
-        if fusion and settings.keyword_weight > 0:
+        # Union orders by cosine similarity, which keyword scores do not share: multi-query stays vector-only.
+        if fusion and settings.keyword_weight > 0 and mode != "multi-query":
             keyword_texts = {"question": [question], "queries": list(generated.queries), "both": [question, *generated.queries]}
             for text in keyword_texts[settings.keyword_source]:
                 lists.append(self.keyword_list(text, allowed_documents))
         t["retrieval"] += time.perf_counter() - mark
 
         mark = time.perf_counter()
-        fused = self.fuse(lists)
+        fused = union(lists) if mode == "multi-query" else self.fuse(lists)
         sources = self.sources(fused, lists)
-        context = self.select_context(sources)
         t["fusion"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        if settings.reranker:
+            context = rerank(self.reranker(), question, sources[: settings.rerank_candidates], settings.top_k)
+        else:
+            context = self.select_context(sources)
+        t["rerank"] = time.perf_counter() - mark
         yield SourcesRanked(tuple(lists), tuple(sources), tuple(context))
 
         answer = ""
@@ -280,6 +315,7 @@ class Pipeline:
             embedding=t["embedding"],
             retrieval=t["retrieval"],
             fusion=t["fusion"],
+            rerank=t["rerank"],
             prompt_processing=(first_token_at - answer_started) if first_token_at else 0.0,
             first_token=(first_token_at - started) if first_token_at else 0.0,
             generation=(end - first_token_at) if first_token_at else 0.0,

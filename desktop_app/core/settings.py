@@ -8,7 +8,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-MODES = ("fusion", "rag", "naive-fusion")
+# fusion: RAG-Fusion (the default); rag: the question alone; naive-fusion: the paper's recipe, for comparison;
+# multi-query: fusion's queries merged by union (no RRF); rewrite: rewrite-retrieve-read; hyde: a hypothetical passage.
+MODES = ("fusion", "rag", "naive-fusion", "multi-query", "rewrite", "hyde")
+FUSION_MODES = ("fusion", "naive-fusion", "multi-query")
 QUERY_STYLES = ("decompose", "naive")
 KEYWORD_SOURCES = ("question", "queries", "both")
 
@@ -37,6 +40,10 @@ class Settings:
     keyword_source: str = "both"
     # Adaptive fusion: when the question's best passage is at least this similar, skip query generation (0: never).
     confident_similarity: float = 0.0
+    # Rerank the fused top passages before answering: "" (off), "llm" (the local model judges each passage),
+    # or the folder of a sentence-transformers CrossEncoder model.
+    reranker: str = ""
+    rerank_candidates: int = 10  # fused passages the reranker sees; it keeps top_k
     temperature: float = 0.0
     n_ctx: int = 4096
     n_threads: int = 0  # 0: all cores
