@@ -13,6 +13,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from .core.errors import AppError  # noqa: E402
+from .core.settings import MODES  # noqa: E402
 from .core.types import AnswerDone, QueriesGenerated, QuestionRewritten, SourcesRanked, Token  # noqa: E402
 
 
@@ -55,7 +56,7 @@ def _library(args):
     library = _OPEN.get("library") or Library()
     _OPEN["library"] = library
     overrides = {}
-    for field, attr in (("n_queries", "queries"), ("rrf_k", "rrf_k"), ("top_k", "top_k"), ("model", "model"), ("mode", "mode")):
+    for field, attr in (("n_queries", "queries"), ("rrf_k", "rrf_k"), ("top_k", "top_k"), ("model", "model"), ("mode", "mode"), ("reranker", "rerank")):
         value = getattr(args, attr, None)
         if value is not None:
             overrides[field] = value
@@ -251,6 +252,63 @@ def cmd_collection(args) -> int:
     return 0
 
 
+def cmd_eval(args) -> int:
+    """Retrieval quality on a BEIR folder, through the app's own importer and pipeline."""
+    from .core import evaluation
+    from .core.ingest import Importer
+    from .core.library import Library
+    from .core.pipeline import Pipeline
+    from .core.query_cache import CachedGenerator
+
+    folder = Path(args.dir)
+    try:
+        beir = evaluation.load_beir(folder)
+        modes = [evaluation.parse_mode(m) for m in args.modes.split(",") if m.strip()]
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 2
+    home = Path(args.home) if args.home else folder / "eval-library"
+    library = Library(home=home)
+    for notice in library.notices:
+        print(notice, file=sys.stderr)
+    records, names = evaluation.corpus_records(beir, folder)
+    bar = ProgressLine()
+    added = 0
+    for done, event in enumerate(Importer(library.store, library.index, library.embedder).import_texts(records), start=1):
+        added += event.stage == "ready"
+        bar.show(f"Importing {folder.name}", done, len(records))
+    bar.end()
+    print(f"{len(records)} records in the library ({added} newly imported) at {home}", file=sys.stderr)
+
+    cache = CachedGenerator(library.generator, Path(args.query_cache) if args.query_cache else home / "query-cache.sqlite", library.settings.model)
+    for spec in modes:
+        if spec.mode not in MODES:
+            print(f"Error: unknown mode '{spec.mode}': use one of {', '.join(MODES)}", file=sys.stderr)
+            return 2
+
+    embedder = evaluation.MemoEmbedder(library.embedder)  # the first mode embeds a text, the others reuse it
+
+    def pipeline_for(spec):
+        settings = library.settings.replace(**spec.overrides).validated()
+        return Pipeline(library.store, library.index, embedder, lambda: cache, settings)
+
+    questions = evaluation.sample_queries(beir.queries, args.sample, args.seed)
+    rows, summaries = [], []
+    for done, report, row in evaluation.run_modes(beir, names, pipeline_for, modes, questions, cache.take_replayed):
+        if report is None:
+            rows.append(row)
+            bar.show("Questions", done, len(questions))
+        else:
+            summaries.append(report.summary())
+    bar.end()
+    print(evaluation.format_table(summaries, f"{folder.name}: {len(questions)} questions, {len(beir.corpus)} records (LLM cache: {cache.hits} hits, {cache.misses} misses)"))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"dir": str(folder), "n": len(questions), "sample": args.sample, "seed": args.seed, "summaries": summaries, "questions": rows}, indent=1))
+    cache.close()
+    library.close()
+    return 0
+
+
 def cmd_models(args) -> int:
     from .core.catalog import load_catalog, user_gguf_files
     from .core.model_files import resolve_llm
@@ -309,13 +367,14 @@ def build_parser() -> argparse.ArgumentParser:
     for name, func, help_ in (("ask", cmd_ask, "answer a question from your documents"), ("search", cmd_search, "show the queries and fused passages without answering")):
         p = sub.add_parser(name, help=help_)
         p.add_argument("question")
-        p.add_argument("--mode", choices=["rag", "fusion"])
+        p.add_argument("--mode", choices=list(MODES))
         p.add_argument("--queries", type=int, help="number of generated queries")
         p.add_argument("--rrf-k", type=float, dest="rrf_k")
         p.add_argument("--top-k", type=int, dest="top_k", help="passages in the answer prompt")
         p.add_argument("--model", help="catalog name or path of a GGUF file")
         p.add_argument("--doc", action="append", help="limit to this document (repeatable)")
         p.add_argument("--collection", help="limit to the documents of this collection")
+        p.add_argument("--rerank", help="rerank the fused passages: 'llm', or a CrossEncoder model folder")
         p.add_argument("--json", action="store_true")
         if name == "ask":
             p.add_argument("--chat", help="continue chat ID (follow-ups are rewritten from its history), or 'new'")
@@ -334,6 +393,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", nargs="?")
     p.add_argument("docs", nargs="*", help="documents (id, path or file name)")
     p.set_defaults(func=cmd_collection)
+    p = sub.add_parser("eval", help="measure retrieval quality on a BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv)")
+    p.add_argument("dir")
+    p.add_argument("--modes", default="rag,naive-fusion,fusion", help="comma-separated; a variant sets Settings fields: fusion+rrf_k=60+question_weight=2")
+    p.add_argument("--sample", type=int, help="score a fixed random sample of N questions")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--home", help="data folder of the eval library (default: DIR/eval-library); reused across runs")
+    p.add_argument("--query-cache", dest="query_cache", help="SQLite file caching generated queries (default: in the eval library)")
+    p.add_argument("--json", help="also write summaries and per-question results to this file")
+    p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("models", help="list or prepare the bundled models")
     p.add_argument("action", choices=["list", "prepare"])

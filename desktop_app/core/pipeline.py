@@ -19,12 +19,14 @@ import numpy as np
 from . import prompts
 from .citation_check import check_citations, repair_citations
 from .conversation import Turn, rewrite_followup
+from .rerank import CrossEncoderReranker, LlmJudgeReranker, Reranker, rerank
+from .strategies import hypothetical_passage, rewrite_query, union
 from .embedder import Embedder
-from .errors import ModelError
+from .errors import AppError, ModelError
 from .fusion import reciprocal_rank_fusion
 from .llm import Generator
 from .query_parsing import parse_queries
-from .settings import Settings
+from .settings import FUSION_MODES, Settings
 from .store import Store
 from .types import (
     AnswerDone,
@@ -42,6 +44,7 @@ from .types import (
 from .vector_index import VectorIndex
 
 NOT_FOUND_TEXT = "Not found in your documents."
+_CROSS_ENCODERS: dict[str, Reranker] = {}  # loaded once per process: loading takes seconds
 _CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 
 
@@ -92,13 +95,16 @@ class Pipeline:
         n = self.settings.n_queries if n is None else n
         if n <= 0:
             return GeneratedQueries((), (), None, "")
+        style = self.settings.query_style
+        # One query per entity: a question naming five countries may get five, up to max_queries.
+        limit = n if style == "naive" else max(n, self.settings.max_queries)
         try:
-            raw = self._generator().complete(prompts.query_messages(question, n), max_tokens=24 * n + 16, temperature=0.0)
+            raw = self._generator().complete(prompts.query_messages(question, n, style), max_tokens=24 * limit + 16, temperature=0.0)
         except ModelError:
             raise  # a missing or broken model file is the user's to fix; the answer needs the model too
         except Exception as exc:  # a model hiccup must not fail the question: search it alone
             return GeneratedQueries((), (), f"Query generation failed ({exc}); searched the question alone.", "")
-        queries = parse_queries(raw, question, n)
+        queries = parse_queries(raw, question, limit)
         if not queries:
             return GeneratedQueries((), (), "The model wrote no usable search queries; searched the question alone.", raw)
         return GeneratedQueries(tuple(queries), (), None, raw)
@@ -115,6 +121,23 @@ class Pipeline:
             weight = weights[i] if weights else 1.0
             lists.append(RankedList(query=text, kind="vector", hits=tuple(hits), weight=weight))
         return lists
+
+    def drift_guard(self, queries: Sequence[str], vectors: np.ndarray, question_vector: np.ndarray) -> tuple[list[int], list[int]]:
+        """Indices of the queries kept and dropped: a query far from the question searches for something else."""
+        threshold = self.settings.drift_guard
+        similarities = vectors @ question_vector if len(queries) else np.zeros(0)
+        kept = [i for i, sim in enumerate(similarities) if sim >= threshold]
+        return kept, [i for i in range(len(queries)) if i not in kept]
+
+    def keyword_list(self, question: str, allowed_documents: Sequence[int] | None = None) -> RankedList:
+        allowed = set(self.store.chunk_ids_of_documents(allowed_documents)) if allowed_documents is not None else None
+        hits = self.store.keyword_search(question, self.settings.list_depth, allowed)
+        return RankedList(query=question, kind="keyword", hits=tuple(hits), weight=self.settings.keyword_weight)
+
+    def is_confident(self, question_list: RankedList) -> bool:
+        """Adaptive fusion: a question whose best passage is already this close needs no generated queries."""
+        threshold = self.settings.confident_similarity
+        return threshold > 0 and bool(question_list.hits) and question_list.hits[0].score >= threshold
 
     # -- stage 3 -------------------------------------------------------------------------------
     def fuse(self, lists: Sequence[RankedList], k: float | None = None) -> list[FusedHit]:
@@ -142,6 +165,18 @@ class Pipeline:
     def is_answerable(self, context: Sequence[Source]) -> bool:
         return bool(context) and max(s.similarity for s in context) >= self.settings.min_similarity
 
+    def reranker(self) -> Reranker:
+        """The judge named in settings: "llm" (the local model) or a CrossEncoder model folder."""
+        name = self.settings.reranker
+        if name == "llm":
+            return LlmJudgeReranker(self._generator())
+        if name not in _CROSS_ENCODERS:
+            folder = Path(name).expanduser()
+            if not folder.is_dir():
+                raise AppError(f"The reranker folder {folder} does not exist", hint="Point Settings at a sentence-transformers CrossEncoder folder, or use 'llm'.")
+            _CROSS_ENCODERS[name] = CrossEncoderReranker(folder)
+        return _CROSS_ENCODERS[name]
+
     # -- stage 5 -------------------------------------------------------------------------------
     def answer(self, question: str, context: Sequence[Source]) -> Iterator[str]:
         messages = prompts.answer_messages(question, context, self.settings.general_knowledge)
@@ -167,8 +202,15 @@ class Pipeline:
         `queries` replaces the generated queries (the panel's edited list is searched as given).
         `history` holds the chat's earlier turns: a follow-up is rewritten into a standalone question first.
         """
+        mode = mode or self.settings.mode
+        effective = self.settings.for_mode(mode)
+        if effective != self.settings:  # naive-fusion runs the same stages with the paper's settings
+            yield from Pipeline(self.store, self.index, self.embedder, self._generator, effective).ask(
+                question, mode, allowed_documents, generate_answer, cancel, queries, history
+            )
+            return
         settings = self.settings
-        mode = mode or settings.mode
+        fusion = mode in FUSION_MODES  # these search the question plus generated queries
         started = time.perf_counter()
         t = {}
         notices: list[str] = []
@@ -177,33 +219,70 @@ class Pipeline:
             question = rewrite_followup(self._generator(), history, question)
             yield QuestionRewritten(asked, question)
 
-        if mode == "fusion":
-            if queries is None:
-                generated = self.generate_queries(question)
-            else:
-                generated = GeneratedQueries(tuple(q for q in queries if q.strip()), (), None, "")
-        else:
-            generated = GeneratedQueries((), (), None, "")
-        t["query_generation"] = time.perf_counter() - started
+        # Rewrite-retrieve-read and HyDE search one text the LLM writes instead of the question.
+        strategy_text = None
+        strategy_time = 0.0
+        if mode in ("rewrite", "hyde"):
+            mark = time.perf_counter()
+            write = rewrite_query if mode == "rewrite" else hypothetical_passage
+            strategy_text = write(self._generator(), question)
+            strategy_time = time.perf_counter() - mark
+        searched = strategy_text or question
+
+        # The question is searched first: its list decides whether generated queries are worth their time.
+        mark = time.perf_counter()
+        question_vector = self.embedder.embed([searched])
+        t["embedding"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        lists = self.retrieve([searched], question_vector, allowed_documents, [settings.question_weight if fusion else 1.0])
+        t["retrieval"] = time.perf_counter() - mark
+
+        mark = time.perf_counter()
+        generated = GeneratedQueries((), (), None, "")
+        if strategy_text is not None:
+            generated = GeneratedQueries((strategy_text,), (), None, "")
+        elif fusion and queries is not None:
+            generated = GeneratedQueries(tuple(q for q in queries if q.strip()), (), None, "")
+        elif fusion and self.is_confident(lists[0]):
+            generated = GeneratedQueries((), (), "The question alone found a close match; no extra queries were generated.", "")
+        elif fusion:
+            generated = self.generate_queries(question)
+        t["query_generation"] = time.perf_counter() - mark + strategy_time
+
+        mark = time.perf_counter()
+        extra = generated.queries if fusion else ()
+        query_vectors = self.embedder.embed(list(extra)) if extra else np.zeros((0, 1), dtype=np.float32)
+        if extra and queries is None:  # what the user typed is searched as given
+            kept, dropped = self.drift_guard(generated.queries, query_vectors, question_vector[0])
+            generated = GeneratedQueries(
+                tuple(generated.queries[i] for i in kept), tuple(generated.queries[i] for i in dropped), generated.notice, generated.raw
+            )
+            query_vectors = query_vectors[kept]
+        t["embedding"] += time.perf_counter() - mark
         if generated.notice:
             notices.append(generated.notice)
         yield QueriesGenerated(generated.queries, generated.dropped, generated.notice)
 
         mark = time.perf_counter()
-        texts = [question, *generated.queries]
-        vectors = self.embedder.embed(texts)
-        t["embedding"] = time.perf_counter() - mark
+        if fusion and generated.queries:
+            lists += self.retrieve(generated.queries, query_vectors, allowed_documents, [1.0] * len(generated.queries))
+        # Union orders by cosine similarity, which keyword scores do not share: multi-query stays vector-only.
+        if fusion and settings.keyword_weight > 0 and mode != "multi-query":
+            keyword_texts = {"question": [question], "queries": list(generated.queries), "both": [question, *generated.queries]}
+            for text in keyword_texts[settings.keyword_source]:
+                lists.append(self.keyword_list(text, allowed_documents))
+        t["retrieval"] += time.perf_counter() - mark
 
         mark = time.perf_counter()
-        weights = [settings.question_weight] + [1.0] * len(generated.queries)
-        lists = self.retrieve(texts, vectors, allowed_documents, weights)
-        t["retrieval"] = time.perf_counter() - mark
-
-        mark = time.perf_counter()
-        fused = self.fuse(lists) if mode == "fusion" else self.fuse(lists[:1])
+        fused = union(lists) if mode == "multi-query" else self.fuse(lists)
         sources = self.sources(fused, lists)
-        context = self.select_context(sources)
         t["fusion"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        if settings.reranker:
+            context = rerank(self.reranker(), question, sources[: settings.rerank_candidates], settings.top_k)
+        else:
+            context = self.select_context(sources)
+        t["rerank"] = time.perf_counter() - mark
         yield SourcesRanked(tuple(lists), tuple(sources), tuple(context))
 
         answer = ""
@@ -236,6 +315,7 @@ class Pipeline:
             embedding=t["embedding"],
             retrieval=t["retrieval"],
             fusion=t["fusion"],
+            rerank=t["rerank"],
             prompt_processing=(first_token_at - answer_started) if first_token_at else 0.0,
             first_token=(first_token_at - started) if first_token_at else 0.0,
             generation=(end - first_token_at) if first_token_at else 0.0,

@@ -11,7 +11,8 @@ NOT_FOUND_MARK = "NOT FOUND"
 QUERY_SYSTEM = (
     "You write search queries for a search engine over the user's documents. "
     "Split the question into the separate facts, entities or sub-questions that must be looked up, "
-    "and write one short keyword query (2 to 8 words) for each. "
+    "and write one short keyword query (2 to 8 words) for each: one query per person, place, thing or fact, "
+    "naming it explicitly. Do not repeat or paraphrase the whole question. "
     "Write only the queries, one per line, with no numbering and no explanations."
 )
 
@@ -28,11 +29,35 @@ ANSWER_SYSTEM_GENERAL = (
 )
 
 
-def query_messages(question: str, n: int) -> list[dict[str, str]]:
-    return [
-        {"role": "system", "content": QUERY_SYSTEM},
-        {"role": "user", "content": f"Write at most {n} search queries for this question:\n{question}"},
-    ]
+# Worked examples teach a small model the format and the split better than instructions alone.
+# They are deliberately outside any test domain: one multi-part question, one single-fact question.
+QUERY_EXAMPLES = (
+    (
+        "Which of the three largest cities in Canada has the oldest university, and when was it founded?",
+        "largest cities in Canada\nToronto oldest university founded\nMontreal oldest university founded\nVancouver oldest university founded",
+    ),
+    (
+        "How often should the filter of the PX-40 pump be replaced?",
+        "PX-40 pump filter replacement interval\nPX-40 maintenance schedule",
+    ),
+)
+
+# The RAG-Fusion paper's prompt (Raudaschl, 2023), kept for the naive-fusion comparison.
+NAIVE_QUERY_SYSTEM = "You are a helpful assistant that generates multiple search queries based on a single input query."
+
+
+def query_messages(question: str, n: int, style: str = "decompose") -> list[dict[str, str]]:
+    if style == "naive":
+        return [
+            {"role": "system", "content": NAIVE_QUERY_SYSTEM},
+            {"role": "user", "content": f"Generate multiple search queries related to: {question}\nOUTPUT ({n} queries):"},
+        ]
+    messages = [{"role": "system", "content": QUERY_SYSTEM}]
+    for example_question, example_queries in QUERY_EXAMPLES:
+        messages.append({"role": "user", "content": f"Question: {example_question}"})
+        messages.append({"role": "assistant", "content": example_queries})
+    messages.append({"role": "user", "content": f"Question: {question}"})
+    return messages
 
 
 def passage_header(source_number: int, source: Source) -> str:

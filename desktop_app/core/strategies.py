@@ -8,11 +8,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from .llm import Generator
 from .query_parsing import clean_line
 from .types import FusedHit, RankedList
+
+_LABEL = re.compile(r"^(search query|query|rewritten query|rewritten question)\s*:\s*", re.IGNORECASE)
 
 REWRITE_SYSTEM = (
     "Rewrite the user's question into one short search query (3 to 10 words) for a search engine over their "
@@ -29,7 +32,7 @@ def rewrite_query(generator: Generator, question: str) -> str:
         [{"role": "system", "content": REWRITE_SYSTEM}, {"role": "user", "content": question}], max_tokens=32, temperature=0.0
     )
     for line in raw.splitlines():
-        line = clean_line(line)
+        line = _LABEL.sub("", clean_line(line)).strip()
         if line and not line.endswith(":"):
             return line
     return question

@@ -102,6 +102,7 @@ class Timings:
     embedding: float = 0.0
     retrieval: float = 0.0
     fusion: float = 0.0
+    rerank: float = 0.0
     prompt_processing: float = 0.0
     first_token: float = 0.0
     generation: float = 0.0

@@ -1,0 +1,113 @@
+"""Retrieval-quality stages (drift guard, keyword lists, adaptive fusion, naive-fusion) and the eval runner, with fakes."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.core import evaluation, prompts
+from desktop_app.core.ingest import Importer
+from desktop_app.core.library import Library
+from desktop_app.core.pipeline import Pipeline
+from desktop_app.core.settings import Settings
+from desktop_app.core.types import AnswerDone, QueriesGenerated
+from tests.fakes import HashingEmbedder, ScriptedGenerator
+
+RECORDS = {
+    "oslo": ("Oslo", "Oslo is the capital of Norway and its largest city."),
+    "bergen": ("Bergen", "Bergen is a rainy city on the west coast of Norway."),
+    "lima": ("Lima", "Lima is the capital of Peru, on the Pacific coast."),
+    "pasta": ("Pasta", "Pasta is cooked in salted boiling water until al dente."),
+}
+
+
+@pytest.fixture
+def generator():
+    return ScriptedGenerator()
+
+
+@pytest.fixture
+def library(data_home, generator, tmp_path):
+    lib = Library(data_home, embedder=HashingEmbedder(), generator=generator)
+    beir = evaluation.BeirSet({k: v for k, v in RECORDS.items()}, [], {})
+    records, names = evaluation.corpus_records(beir, tmp_path / "set")
+    events = list(Importer(lib.store, lib.index, lib.embedder).import_texts(records))
+    assert [e.stage for e in events] == ["ready"] * len(RECORDS)
+    lib.names = names
+    yield lib
+    lib.close()
+
+
+def result_of(events):
+    return [e for e in events if isinstance(e, AnswerDone)][0].result
+
+
+def ask(library, question, mode, **settings):
+    pipeline = Pipeline(library.store, library.index, library.embedder, library.generator, library.settings.replace(**settings))
+    events = list(pipeline.ask(question, mode, generate_answer=False))
+    return events, result_of(events)
+
+
+def test_reimporting_unchanged_records_embeds_nothing(library, tmp_path):
+    calls = library.embedder.calls
+    records, _ = evaluation.corpus_records(evaluation.BeirSet(RECORDS, [], {}), tmp_path / "set")
+    stages = [e.stage for e in Importer(library.store, library.index, library.embedder).import_texts(records)]
+    assert stages == ["skipped"] * len(RECORDS) and library.embedder.calls == calls
+
+
+def test_drift_guard_drops_queries_far_from_the_question_and_reports_them(library, generator):
+    generator.enqueue("capital of Norway\npasta boiling water al dente")
+    events, result = ask(library, "What is the capital of Norway?", "fusion", drift_guard=0.3, keyword_weight=0.0)
+    assert result.queries == ("capital of Norway",)
+    assert result.dropped_queries == ("pasta boiling water al dente",)
+    assert events[0] == QueriesGenerated(result.queries, result.dropped_queries, None)
+    assert [lst.query for lst in result.lists] == ["What is the capital of Norway?", "capital of Norway"]
+
+
+def test_keyword_list_is_fused_with_its_weight_and_the_scores_show_it(library, generator):
+    generator.enqueue("Norway capital city")
+    _, result = ask(library, "What is the capital of Norway?", "fusion", keyword_weight=0.5, keyword_source="question", question_weight=2.0, rrf_k=5.0)
+    assert [(lst.kind, lst.weight) for lst in result.lists] == [("vector", 2.0), ("vector", 1.0), ("keyword", 0.5)]
+    assert result.rrf_k == 5.0
+    weights = result.weights
+    for source in result.sources:
+        assert source.rrf_score == pytest.approx(sum(weights[key] / (5.0 + rank) for key, rank in source.ranks.items()))
+    assert {library.names[s.passage.file.rsplit("/", 1)[-1]] for s in result.sources if "keyword: " + result.question in s.ranks} >= {"oslo"}
+
+
+def test_a_confident_question_skips_query_generation(library, generator):
+    _, result = ask(library, "Pasta is cooked in salted boiling water until al dente.", "fusion", confident_similarity=0.9, keyword_weight=0.0)
+    assert generator.prompts == [] and result.queries == ()
+    assert len(result.lists) == 1
+
+
+def test_naive_fusion_uses_the_papers_prompt_and_k_60(library, generator):
+    generator.enqueue("1. capital of Norway\n2. Norway capital\n3. Oslo\n4. Norwegian capital city")
+    _, result = ask(library, "What is the capital of Norway?", "naive-fusion", rrf_k=5.0, question_weight=3.0, drift_guard=0.99)
+    [messages] = generator.prompts
+    assert messages[0]["content"] == prompts.NAIVE_QUERY_SYSTEM
+    assert "Generate multiple search queries related to: What is the capital of Norway?" in messages[1]["content"]
+    assert result.rrf_k == 60.0 and len(result.queries) == 4 and result.dropped_queries == ()
+    assert {lst.weight for lst in result.lists} == {1.0}
+
+
+def test_decomposition_may_write_one_query_per_entity_beyond_n_queries(library, generator):
+    generator.enqueue("Oslo\nBergen\nLima\nTrondheim\nCusco\nStavanger\nArequipa")
+    _, result = ask(library, "Which of these cities are capitals?", "fusion", n_queries=2, max_queries=6)
+    assert len(result.queries) == 6
+
+
+def test_eval_runner_scores_each_mode_through_the_pipeline(library, generator):
+    beir = evaluation.BeirSet(RECORDS, [("q1", "What is the capital of Peru?")], {"q1": {"lima": 1}})
+    generator.enqueue("Peru capital city")
+
+    def pipeline_for(spec):
+        return Pipeline(library.store, library.index, library.embedder, library.generator, Settings().replace(**spec.overrides))
+
+    modes = [evaluation.parse_mode("rag"), evaluation.parse_mode("fusion+rrf_k=5")]
+    out = list(evaluation.run_modes(beir, library.names, pipeline_for, modes, beir.queries))
+    rows = [row for _, report, row in out if report is None]
+    reports = {report.label: report.summary() for _, report, _ in out if report is not None}
+    assert rows[0]["modes"]["rag"]["top"][0] == "lima"
+    assert reports["rag"]["n"] == 1 and reports["rag"]["recall@10"] == 1.0 and reports["rag"]["mrr@10"] == 1.0
+    assert reports["fusion+rrf_k=5"]["mean_queries"] == 1.0
+    assert "fusion+rrf_k=5" in evaluation.format_table(list(reports.values()))
