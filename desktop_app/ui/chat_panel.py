@@ -22,7 +22,43 @@ from PySide6.QtWidgets import (
 )
 
 CITATION = re.compile(r"\[(\d{1,2})\]")
-MODES = (("fusion", "RAG-Fusion"), ("rag", "Plain RAG"))
+# Every mode of core.settings.MODES, with the name a person reads.
+MODES = (
+    ("fusion", "RAG-Fusion"),
+    ("rag", "Plain RAG"),
+    ("naive-fusion", "Naive fusion (paper)"),
+    ("multi-query", "Multi-query (union)"),
+    ("rewrite", "Rewrite-retrieve-read"),
+    ("hyde", "HyDE"),
+)
+MODE_NAMES = dict(MODES)
+MODE_TIP = (
+    "RAG-Fusion: the model writes several search queries; their results are merged by reciprocal rank fusion.\n"
+    "Plain RAG: the question alone is searched.\n"
+    "Naive fusion (paper): RAG-Fusion with the paper's original recipe, for comparison.\n"
+    "Multi-query (union): the same queries, results merged by union and best similarity (no RRF).\n"
+    "Rewrite-retrieve-read: the model rewrites the question into one search query.\n"
+    "HyDE: the model writes a hypothetical passage, and passages like it are searched."
+)
+UNSUPPORTED_COLOR = "#b3261e"
+
+
+def source_link(entry_index: int, citation: dict) -> str:
+    """One citation in the sources line: a link, "(OCR)" when read from a scan, a warning when unsupported."""
+    label = f'[{citation["n"]}] {html.escape(Path(citation["file"]).name)}, p.&nbsp;{citation["page"]}'
+    if citation.get("ocr"):
+        label += " (OCR)"
+    tips = []
+    if citation.get("ocr"):
+        tips.append("The text of this page was read by OCR from a scan; it may hold recognition errors.")
+    style = "text-decoration:none"
+    if citation.get("supported", True) is False:
+        label = "&#9888; " + label
+        style += f"; color:{UNSUPPORTED_COLOR}"
+        tips.insert(0, "This passage may not support the sentence that cites it; check it.")
+    title = f' title="{html.escape(" ".join(tips))}"' if tips else ""
+    return f'<a href="cite:{entry_index}:{citation["n"]}" style="{style}"{title}>{label}</a>'
+
 
 
 @dataclass
@@ -46,9 +82,17 @@ class QuestionEdit(QPlainTextEdit):
         super().keyPressEvent(event)
 
 
-def answer_html(text: str, entry_index: int) -> str:
+def answer_html(text: str, entry_index: int, unsupported: frozenset[int] = frozenset()) -> str:
     escaped = html.escape(text).replace("\n", "<br>")
-    return CITATION.sub(lambda m: f'<a href="cite:{entry_index}:{m.group(1)}" style="text-decoration:none"><b>[{m.group(1)}]</b></a>', escaped)
+
+    def link(m: re.Match) -> str:
+        n = int(m.group(1))
+        if n in unsupported:
+            return (f'<a href="cite:{entry_index}:{n}" style="text-decoration:none; color:{UNSUPPORTED_COLOR}" '
+                    f'title="This passage may not support this sentence"><b>[{n}]&#9888;</b></a>')
+        return f'<a href="cite:{entry_index}:{n}" style="text-decoration:none"><b>[{n}]</b></a>'
+
+    return CITATION.sub(link, escaped)
 
 
 class ChatView(QTextBrowser):
@@ -100,20 +144,18 @@ class ChatView(QTextBrowser):
                     f"<span class='who'>You</span><br>{html.escape(entry.text).replace(chr(10), '<br>')}</td></tr></table>"
                 )
                 continue
-            body = answer_html(entry.text, i) if entry.text else "<i style='color:#5f6368'>thinking...</i>"
+            cites = entry.result.get("citations", []) if entry.result and not entry.streaming else []
+            unsupported = frozenset(c["n"] for c in cites if c.get("supported", True) is False)
+            body = answer_html(entry.text, i, unsupported) if entry.text else "<i style='color:#5f6368'>thinking...</i>"
             if entry.streaming and entry.text:
                 body += " <span style='color:#1a73e8'>&#9612;</span>"
             meta = ""
             if entry.result and not entry.streaming:
-                cites = entry.result.get("citations", [])
                 if cites:
-                    links = " &nbsp; ".join(
-                        f'<a href="cite:{i}:{c["n"]}" style="text-decoration:none">[{c["n"]}] {html.escape(Path(c["file"]).name)}, p.&nbsp;{c["page"]}</a>'
-                        for c in cites
-                    )
+                    links = " &nbsp; ".join(source_link(i, c) for c in cites)
                     meta += f"<div class='meta'>Sources: {links}</div>"
                 total = entry.result.get("timings", {}).get("total")
-                mode = "RAG-Fusion" if entry.result.get("mode") == "fusion" else "plain RAG"
+                mode = MODE_NAMES.get(entry.result.get("mode", ""), entry.result.get("mode", ""))
                 if total:
                     meta += f"<div class='meta'>{mode} &middot; {total:.1f} s</div>"
             for notice in entry.notices:
@@ -142,7 +184,9 @@ class ChatPanel(QWidget):
         self.mode = QComboBox()
         for key, label in MODES:
             self.mode.addItem(label, key)
-        self.mode.setToolTip("RAG-Fusion asks the model for several search queries and merges their results;\nplain RAG searches the question alone.")
+        for row, line in enumerate(MODE_TIP.splitlines()):
+            self.mode.setItemData(row, line, Qt.ItemDataRole.ToolTipRole)
+        self.mode.setToolTip(MODE_TIP)
         self.mode.currentIndexChanged.connect(lambda _: self.mode_changed.emit(self.mode.currentData()))
         header = QHBoxLayout()
         header.addWidget(self.title, 1)

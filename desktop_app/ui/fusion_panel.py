@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import QSortFilterProxyModel, QStringListModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -46,6 +48,12 @@ class FusionPanel(QWidget):
         self.question = QLabel("Ask a question to see the search queries and how their results were fused.")
         self.question.setWordWrap(True)
         self.question.setObjectName("hint")
+        # A follow-up ("and its IP rating?") is searched as a standalone question rewritten from the chat.
+        self.searched_as = QLabel()
+        self.searched_as.setObjectName("searchedAs")
+        self.searched_as.setWordWrap(True)
+        self.searched_as.setToolTip("The follow-up question, rewritten from the chat history so it stands alone; this is what was searched")
+        self.searched_as.hide()
 
         self.queries = QStringListModel(self)
         self.query_list = QListView()
@@ -109,6 +117,7 @@ class FusionPanel(QWidget):
         layout.setContentsMargins(8, 8, 8, 4)
         layout.addWidget(title)
         layout.addWidget(self.question)
+        layout.addWidget(self.searched_as)
         layout.addLayout(query_buttons)
         layout.addWidget(self.query_list)
         layout.addWidget(QLabel("Fused passages (click a row to see its page)"))
@@ -126,8 +135,19 @@ class FusionPanel(QWidget):
         return [q.strip() for q in self.queries.stringList() if q.strip()]
 
     def show_queries(self, question: str, queries: list[str]) -> None:
-        self.question.setText(f"Question: <b>{question}</b>")
+        self.question.setText(f"Question: <b>{html.escape(question)}</b>")
         self.queries.setStringList(list(queries))
+
+    def show_searched_as(self, standalone: str) -> None:
+        """Shows the rewritten follow-up; an empty text (not a follow-up, or left unchanged) hides the line."""
+        self.searched_as.setText(f"Searched as: <b>{html.escape(standalone)}</b>" if standalone else "")
+        self.searched_as.setVisible(bool(standalone))
+
+    def searched_question(self) -> str:
+        """What the question's own list searched: the standalone rewrite of a follow-up, else the question."""
+        if not self.result:
+            return ""
+        return self.result.get("standalone_question") or self.result["question"]
 
     def show_result(self, result: dict | None, update_queries: bool = True) -> None:
         self.result = result
@@ -135,6 +155,7 @@ class FusionPanel(QWidget):
         self.proxy.sort(-1)  # back to fused order
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         if result is None:
+            self.show_searched_as("")
             self.queries.setStringList([])
             self.timings.setText("")
             self.legend.setText("")
@@ -142,9 +163,14 @@ class FusionPanel(QWidget):
             return
         if update_queries:
             self.show_queries(result["question"], result.get("queries", []))
+            self.show_searched_as(result.get("standalone_question", ""))
         keys = self.fused.query_keys
-        legend = [f"<b>Question</b>: {keys[0]}"] + [f"<b>Q{i}</b>: {k}" for i, k in enumerate(keys[1:], 1)]
-        self.legend.setText(f"RRF k = {result.get('rrf_k', 60):g}. Ranks under " + "; ".join(legend))
+        legend = [f"<b>Question</b>: {html.escape(keys[0])}"] + [f"<b>Q{i}</b>: {html.escape(k)}" for i, k in enumerate(keys[1:], 1)]
+        if result.get("mode") == "multi-query":
+            scoring = "Multi-query: lists merged by union, Score = best similarity."
+        else:
+            scoring = f"RRF k = {result.get('rrf_k', 60):g}."
+        self.legend.setText(f"{scoring} Ranks under " + "; ".join(legend))
         self.timings.setText(("Timings: " + timings_text(result["timings"])) if result.get("timings", {}).get("total") else "")
         self.rerun.setEnabled(result.get("mode") == "fusion")
 
@@ -163,7 +189,7 @@ class FusionPanel(QWidget):
 
     def _rerun(self) -> None:
         if self.result:
-            self.rerun_requested.emit(self.result["question"], self.edited_queries())
+            self.rerun_requested.emit(self.searched_question(), self.edited_queries())
 
     def _row_clicked(self, index) -> None:
         if index.isValid():

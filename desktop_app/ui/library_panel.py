@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -22,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.types import ImportProgress
-from .models import DocumentsModel
+from .models import CollectionsModel, DocumentsModel
 
 _STAGE_TEXT = {
     "queued": "waiting",
@@ -110,10 +111,14 @@ class LibraryPanel(QWidget):
     add_requested = Signal()
     remove_requested = Signal(list)  # document ids
     cancel_import = Signal(str)  # file
+    collection_requested = Signal(list)  # ticked document ids to make a collection of
+    delete_collection_requested = Signal(str)  # collection name
+    scope_changed = Signal()
 
-    def __init__(self, model: DocumentsModel, parent=None):
+    def __init__(self, model: DocumentsModel, collections: CollectionsModel | None = None, parent=None):
         super().__init__(parent)
         self.model = model
+        self.collections = collections or CollectionsModel(self)
         title = QLabel("Library")
         title.setObjectName("panelTitle")
         self.add_button = QPushButton(self.style().standardIcon(QStyle.StandardPixmap.SP_FileDialogNewFolder), "Add documents...")
@@ -157,9 +162,34 @@ class LibraryPanel(QWidget):
         self.stack.addWidget(self.drop_hint)
         self.stack.addWidget(self.table)
 
+        # "Search in": all documents or a saved collection; ticks narrow either further.
+        self.collection = QComboBox()
+        self.collection.setModel(self.collections)
+        self.collection.setToolTip("Limit questions to a collection of documents")
+        self.collection.currentIndexChanged.connect(self._collection_changed)
+        self.new_collection = QToolButton()
+        self.new_collection.setText("New collection...")
+        self.new_collection.setToolTip("Make a collection of the ticked documents")
+        self.new_collection.clicked.connect(lambda: self.collection_requested.emit(self.model.checked_ids()))
+        self.delete_collection = QToolButton()
+        self.delete_collection.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_TrashIcon))
+        self.delete_collection.setToolTip("Delete this collection (its documents stay in the library)")
+        self.delete_collection.clicked.connect(lambda: self.delete_collection_requested.emit(self.collection_name()))
+        scope_row = QHBoxLayout()
+        scope_row.addWidget(QLabel("Search in:"))
+        scope_row.addWidget(self.collection, 1)
+        scope_row.addWidget(self.new_collection)
+        scope_row.addWidget(self.delete_collection)
         self.scope = QLabel()
         self.scope.setObjectName("hint")
         self.scope.setWordWrap(True)
+        # Problems that concern the whole library, not one file (the index could not be saved).
+        self.warning = QLabel()
+        self.warning.setObjectName("libraryWarning")
+        self.warning.setWordWrap(True)
+        self.warning.setStyleSheet("color: #7a5d00;")
+        self.warning.hide()
+        self.collection_ids: list[int] | None = None  # the selected collection's documents; None for all
         self.imports = QVBoxLayout()
         self.imports.setContentsMargins(0, 0, 0, 0)
         self.imports.setSpacing(2)
@@ -170,17 +200,53 @@ class LibraryPanel(QWidget):
         layout.addLayout(header)
         layout.addWidget(self.stack, 1)
         layout.addLayout(self.imports)
+        layout.addWidget(self.warning)
+        layout.addLayout(scope_row)
         layout.addWidget(self.scope)
         model.modelReset.connect(self._refresh)
         model.checked_changed.connect(self._refresh)
         self._refresh()
 
+    def collection_name(self) -> str:
+        return self.collections.name(self.collection.currentIndex())
+
+    def select_collection(self, name: str, ids: list[int] | None) -> None:
+        """Selects a collection by name ("" for all documents) with its document ids."""
+        self.collection.blockSignals(True)
+        self.collection.setCurrentIndex(self.collections.row_of(name))
+        self.collection.blockSignals(False)
+        self.collection_ids = ids if name else None
+        self._refresh()
+
+    def _collection_changed(self, _row: int) -> None:
+        self.scope_changed.emit()  # the window looks the collection's documents up and calls select_collection
+
+    def allowed_documents(self) -> list[int] | None:
+        """The documents questions may use: the collection's (or all), narrowed by the ticks; None means all."""
+        checked = self.model.checked_ids()
+        if self.collection_ids is None:
+            return checked or None
+        if checked:
+            return [i for i in checked if i in set(self.collection_ids)]
+        return list(self.collection_ids)
+
+    def show_warning(self, text: str) -> None:
+        self.warning.setText("\u26a0 " + text if text else "")
+        self.warning.setVisible(bool(text))
+
     def _refresh(self) -> None:
         self.stack.setCurrentWidget(self.table if self.model.rowCount() else self.drop_hint)
         checked = len(self.model.checked_ids())
         total = self.model.rowCount()
+        self.new_collection.setEnabled(checked > 0)
+        self.delete_collection.setEnabled(self.collection.currentIndex() > 0)
+        name = self.collection_name()
         if not total:
             self.scope.setText("")
+        elif name and self.collection_ids is not None:
+            allowed = self.allowed_documents() or []
+            narrowed = " (narrowed by the ticks)" if checked else ""
+            self.scope.setText(f"Questions search {len(allowed)} document{'s' if len(allowed) != 1 else ''} of the collection '{name}'{narrowed}.")
         elif checked:
             self.scope.setText(f"Questions search the {checked} ticked of {total} documents.")
         else:

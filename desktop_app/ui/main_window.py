@@ -16,7 +16,9 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIc
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
+    QLineEdit,
     QListView,
     QMainWindow,
     QMessageBox,
@@ -30,15 +32,16 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import paths
+from ..core.errors import AppError
 from ..core.ingest import collect_files
 from ..core.library import Library
 from ..core.serialize import result_to_json
-from ..core.types import AnswerDone, ImportProgress, QueriesGenerated, SourcesRanked, Token
+from ..core.types import AnswerDone, ImportProgress, QueriesGenerated, QuestionRewritten, SourcesRanked, Token
 from .chat_panel import ChatEntry, ChatPanel
 from .errors import show_error
 from .fusion_panel import FusionPanel
 from .library_panel import LibraryPanel
-from .models import ChatsModel, DocumentsModel
+from .models import ChatsModel, CollectionsModel, DocumentsModel
 from .page_view import PageView
 from .settings_dialog import SettingsDialog
 from .workers import Job, JobRunner
@@ -46,6 +49,7 @@ from .workers import Job, JobRunner
 APP_NAME = "Desktop App"
 GIL_SWITCH_INTERVAL_S = 0.001
 ICON_PATH = paths.REPO_ROOT / "resources" / "desktop-app.png"
+PASSWORD_PROTECTED = "password protected"  # in the ImportProgress message of a PasswordProtected failure
 
 
 class _ProgressRelay(QObject):
@@ -80,10 +84,13 @@ class MainWindow(QMainWindow):
         self.chat_id: int | None = None
         self.models_ready = False
         self._closed = False
+        self._passwords_tried: set[str] = set()  # files re-imported with a password, so a wrong one says so
+        self._needs_password: set[str] = set()  # failed as password protected; asked when their job ends
 
         self.documents = DocumentsModel(self)
         self.chats = ChatsModel(self)
-        self.library_panel = LibraryPanel(self.documents)
+        self.collections = CollectionsModel(self)
+        self.library_panel = LibraryPanel(self.documents, self.collections)
         self.chat_panel = ChatPanel()
         self.fusion_panel = FusionPanel()
         self.page_view = PageView()
@@ -94,6 +101,9 @@ class MainWindow(QMainWindow):
         self.library_panel.add_requested.connect(self.choose_files)
         self.library_panel.remove_requested.connect(self.confirm_remove)
         self.library_panel.cancel_import.connect(self.cancel_import)
+        self.library_panel.collection_requested.connect(self.create_collection)
+        self.library_panel.delete_collection_requested.connect(self.delete_collection)
+        self.library_panel.scope_changed.connect(self._collection_selected)
         self.chat_panel.send_requested.connect(self.ask)
         self.chat_panel.stop_requested.connect(self.stop)
         self.chat_panel.mode_changed.connect(self._mode_changed)
@@ -107,6 +117,7 @@ class MainWindow(QMainWindow):
         self.chat_panel.view.setAcceptDrops(False)
 
         self.refresh_documents()
+        self.refresh_collections()
         self.refresh_chats()
         self.chat_panel.view.render()
         for notice in self.library.notices:
@@ -180,8 +191,13 @@ class MainWindow(QMainWindow):
         self.stop_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
         self.stop_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.stop_action.triggered.connect(self.stop)
+        self.export_action = QAction("&Export to Markdown...", self)
+        self.export_action.setToolTip("Save the open chat, with its citations and quoted passages, as a Markdown file")
+        self.export_action.triggered.connect(lambda: self.export_chat())
         chat_menu.addAction(self.new_chat_action)
         chat_menu.addAction(self.stop_action)
+        chat_menu.addSeparator()
+        chat_menu.addAction(self.export_action)
         self.addAction(self.stop_action)
         help_menu = self.menuBar().addMenu("&Help")
         about = QAction("&About", self)
@@ -270,9 +286,10 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             self.import_paths(paths)
 
-    def import_paths(self, paths: list[str]) -> None:
+    def import_paths(self, paths: list[str], passwords: dict[str, str] | None = None) -> None:
         """One job per file, so each can be cancelled alone; they run one after another on the import thread."""
         self.library_panel.clear_finished()
+        self.library_panel.show_warning("")
         files = collect_files(paths)
         if not files:
             self.statusBar().showMessage("No PDF, .txt or .md files there.", 8000)
@@ -281,7 +298,7 @@ class MainWindow(QMainWindow):
             name = str(file)
             if name in self.import_by_file and not self.import_by_file[name].finished:
                 continue
-            job = Job(f"import {file.name}", lambda job, f=file: self.library.import_paths([f], cancel=job.cancel))
+            job = Job(f"import {file.name}", lambda job, f=file: self.library.import_paths([f], passwords=passwords, cancel=job.cancel))
             job.on_item = self._import_progress
             job.on_error = self.report
             job.on_done = lambda name=name: self._import_finished(name)
@@ -290,13 +307,49 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Importing {len(files)} file{'s' if len(files) != 1 else ''}...", 5000)
 
     def _import_progress(self, event) -> None:
+        if event.stage == "warning":
+            # About the whole library (the index file could not be saved), not one file: no import row.
+            self.library_panel.show_warning(event.message)
+            self.statusBar().showMessage(event.message, 15_000)
+            return
         self.library_panel.show_progress(event)
+        if event.stage == "ready":
+            self._passwords_tried.discard(event.file)
         if event.stage in ("ready", "failed"):
             self.refresh_documents()
         if event.stage == "failed":
             self.statusBar().showMessage(event.message, 15_000)
+            message = event.message.lower()
+            # A wrong password fails with "the password ... is wrong": ask again for files we already asked about.
+            if PASSWORD_PROTECTED in message or (event.file in self._passwords_tried and "password" in message):
+                # Asked once the file's job is finished, so the retry is not taken for a duplicate of it.
+                self._needs_password.add(event.file)
+
+    def ask_password(self, file: str, again: bool = False) -> str | None:
+        """Asks for a file's password; None when the user skips it. (Tests replace this.)"""
+        name = Path(file).name
+        prompt = f"{name} is password protected.\nEnter its password to import it, or Cancel to skip it."
+        if again:
+            prompt = f"That password did not open {name}.\nTry again, or Cancel to skip it."
+        password, ok = QInputDialog.getText(self, "Password protected", prompt, QLineEdit.EchoMode.Password)
+        return password if ok and password else None
+
+    def retry_with_password(self, file: str) -> None:
+        if self._closed:
+            return
+        again = file in self._passwords_tried
+        password = self.ask_password(file, again)
+        if password is None:
+            self._passwords_tried.discard(file)
+            return
+        self._passwords_tried.add(file)
+        self.import_paths([file], passwords={file: password})
 
     def _import_finished(self, name: str) -> None:
+        if name in self._needs_password:
+            self._needs_password.discard(name)
+            # After this slot returns: a modal dialog must not open while the runner is delivering results.
+            QTimer.singleShot(0, lambda: self.retry_with_password(name))
         job = self.import_by_file.get(name)
         row = self.library_panel.rows.get(name)
         if job is not None and job.cancel.is_set() and row is not None and not row.finished:
@@ -322,6 +375,55 @@ class MainWindow(QMainWindow):
                 yield document_id
 
         return self.import_jobs.submit(Job("remove", work, on_error=self.report, on_done=self.refresh_documents))
+
+    # -- collections --------------------------------------------------------------------------
+    def refresh_collections(self, select: str | None = None) -> None:
+        """Reloads the collections from SQLite and keeps (or switches to) the selected one."""
+        name = self.library_panel.collection_name() if select is None else select
+        try:
+            collections = self.library.store.collections()
+            if name and name not in {n for _, n, _ in collections}:
+                name = ""
+            ids = self.library.collection_documents(name) if name else None
+        except AppError as exc:
+            self.report(exc)
+            return
+        self.library_panel.collection.blockSignals(True)
+        self.collections.set_collections(collections)
+        self.library_panel.collection.blockSignals(False)
+        self.library_panel.select_collection(name, ids)
+
+    def _collection_selected(self) -> None:
+        self.refresh_collections(self.library_panel.collection_name())
+
+    def create_collection(self, document_ids: list[int]) -> None:
+        if not document_ids:
+            self.statusBar().showMessage("Tick the documents to put in the collection first.", 8000)
+            return
+        name, ok = QInputDialog.getText(self, "New collection", f"Name of the collection of the {len(document_ids)} ticked documents:")
+        name = name.strip()
+        if ok and name:
+            self.add_to_collection(name, document_ids)
+
+    def add_to_collection(self, name: str, document_ids: list[int]) -> None:
+        paths_ = [d.path for d in self.documents.documents if d.id in set(document_ids)]
+        try:
+            self.library.store.add_to_collection(name, paths_)
+        except AppError as exc:
+            self.report(exc)
+            return
+        self.refresh_collections(select=name)
+        self.statusBar().showMessage(f"Collection '{name}' saved; questions now search it.", 8000)
+
+    def delete_collection(self, name: str) -> None:
+        if not name:
+            return
+        try:
+            self.library.store.delete_collection(name)
+        except AppError as exc:
+            self.report(exc)
+            return
+        self.refresh_collections(select="")
 
     # -- chats --------------------------------------------------------------------------------
     def refresh_chats(self) -> None:
@@ -361,10 +463,39 @@ class MainWindow(QMainWindow):
         if not index.isValid():
             return
         chat_id = self.chats.chat_id(index.row())
-        self.library.store.delete_chat(chat_id)
+        try:
+            self.library.store.delete_chat(chat_id)
+        except AppError as exc:
+            self.report(exc)
+            return
         if chat_id == self.chat_id:
             self.new_chat()
         self.refresh_chats()
+
+    def export_chat(self, path: str | None = None) -> Path | None:
+        """Saves the open chat as Markdown (question, answer, each citation's file, page and quoted passage)."""
+        if self.chat_id is None:
+            self.statusBar().showMessage("Open a chat to export it.", 5000)
+            return None
+        try:
+            markdown = self.library.export_chat(self.chat_id)
+        except AppError as exc:
+            self.report(exc)
+            return None
+        if path is None:
+            title = self.chat_panel.title.text() or "chat"
+            stem = "".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip() or "chat"
+            path, _ = QFileDialog.getSaveFileName(self, "Export chat to Markdown", str(Path.home() / f"{stem}.md"), "Markdown (*.md);;All files (*)")
+            if not path:
+                return None
+        target = Path(path)
+        try:
+            target.write_text(markdown, encoding="utf-8")
+        except OSError as exc:
+            self.report(AppError(f"The chat could not be saved to {target} ({exc.strerror or exc})", hint="Choose another folder."))
+            return None
+        self.statusBar().showMessage(f"Chat exported to {target}", 8000)
+        return target
 
     # -- questions ----------------------------------------------------------------------------
     def _mode_changed(self, mode: str) -> None:
@@ -379,10 +510,13 @@ class MainWindow(QMainWindow):
         if not self.documents.rowCount():
             self.statusBar().showMessage("Add documents first: drop PDFs on the window or press Ctrl+O.", 8000)
         store = self.library.store
-        if self.chat_id is None:
-            self.chat_id = store.create_chat(question if len(question) <= 60 else question[:57] + "...")
-            self.chat_panel.title.setText(store.chats()[0][1] if store.chats() else "Chat")
-        store.add_message(self.chat_id, "user", question)
+        try:
+            if self.chat_id is None:
+                self.chat_id = store.create_chat(question if len(question) <= 60 else question[:57] + "...")
+                self.chat_panel.title.setText(store.chats()[0][1] if store.chats() else "Chat")
+        except AppError as exc:  # busy, disk full, read-only: say so, keep the question in the box
+            self.report(exc)
+            return None
         self.refresh_chats()
         self.chat_panel.input.clear()
         view = self.chat_panel.view
@@ -390,14 +524,15 @@ class MainWindow(QMainWindow):
         entry = ChatEntry("assistant", "", streaming=True)
         entry_index = view.add(entry)
         mode = self.chat_panel.mode.currentData()
-        allowed = self.documents.checked_ids() or None
+        allowed = self.library_panel.allowed_documents()
         chat_id = self.chat_id
         self.fusion_panel.show_result(None)
         self.fusion_panel.show_queries(question, [])
-        state = {"answering": False, "done": False}
+        state = {"answering": False, "done": False, "standalone": ""}
 
         def work(job: Job):
-            events = self.library.ask(question, mode=mode, allowed_documents=allowed, cancel=job.cancel)
+            # ask_in_chat rewrites a follow-up from the chat's history and stores the question and the answer.
+            events = self.library.ask_in_chat(chat_id, question, mode=mode, allowed_documents=allowed, cancel=job.cancel)
             try:
                 for event in events:
                     if isinstance(event, SourcesRanked):
@@ -410,12 +545,15 @@ class MainWindow(QMainWindow):
                 events.close()
 
         def on_item(event) -> None:
-            if isinstance(event, QueriesGenerated):
+            if isinstance(event, QuestionRewritten):
+                state["standalone"] = event.standalone if event.standalone != event.original else ""
+                self.fusion_panel.show_searched_as(state["standalone"])
+            elif isinstance(event, QueriesGenerated):
                 self.fusion_panel.show_queries(question, list(event.queries))
                 if event.notice:
                     entry.notices.append(event.notice)
             elif isinstance(event, SourcesRanked):
-                partial = {"question": question, "mode": mode, "queries": self.fusion_panel.edited_queries(),
+                partial = {"question": question, "standalone_question": state["standalone"], "mode": mode, "queries": self.fusion_panel.edited_queries(),
                            "rrf_k": self.library.settings.rrf_k, "fused": [_passage_json(s) for s in event.sources], "timings": {}}
                 entry.result = {"citations": [], "context_sources": [_passage_json(s) for s in event.context]}
                 self.fusion_panel.show_result(partial, update_queries=False)
@@ -431,7 +569,6 @@ class MainWindow(QMainWindow):
                 entry.result = result
                 entry.notices = list(result["notices"])
                 entry.streaming = False
-                store.add_message(chat_id, "assistant", event.result.answer, json.dumps(result))
                 self.fusion_panel.show_result(result)
                 view.render()
 
@@ -439,10 +576,15 @@ class MainWindow(QMainWindow):
             self.ask_job = None
             self.chat_panel.set_generating(False)
             if not state["done"]:
+                # ask_in_chat stores only finished answers; keep the question (and what streamed) in the chat anyway.
                 entry.streaming = False
                 entry.text = entry.text or "(stopped before the answer began)"
                 entry.notices.append("Stopped.")
-                store.add_message(chat_id, "assistant", entry.text, None)
+                try:
+                    store.add_message(chat_id, "user", question)
+                    store.add_message(chat_id, "assistant", entry.text, None)
+                except AppError as exc:
+                    self.report(exc)
                 view.render()
             self.refresh_chats()
             self.chat_panel.input.setFocus()
@@ -461,7 +603,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Stopping...", 3000)
 
     def rerun(self, question: str, queries: list[str]) -> Job:
-        allowed = self.documents.checked_ids() or None
+        allowed = self.library_panel.allowed_documents()
 
         def work(job: Job):
             yield from self.library.ask(question, mode="fusion", allowed_documents=allowed, generate_answer=False, queries=queries)

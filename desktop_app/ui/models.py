@@ -131,8 +131,11 @@ class ChatsModel(QAbstractListModel):
 
 
 def list_keys(result: dict) -> list[str]:
-    """The ranked lists of an answer in a stable order: the question, each generated query, then any others."""
-    keys = [result["question"], *result.get("queries", [])]
+    """The ranked lists of an answer in a stable order: the question, each generated query, then any others.
+
+    A follow-up is searched as its standalone rewrite, so that is the question's list.
+    """
+    keys = [result.get("standalone_question") or result["question"], *result.get("queries", [])]
     for hit in result.get("fused", []):
         for key in hit["ranks"]:
             if key not in keys:
@@ -147,11 +150,14 @@ class FusedPassagesModel(QAbstractTableModel):
         super().__init__(parent)
         self._rows: list[dict] = []
         self._keys: list[str] = []
+        self._union = False
 
     def set_result(self, result: dict | None) -> None:
         self.beginResetModel()
         self._rows = list(result.get("fused", [])) if result else []
         self._keys = list_keys(result) if result else []
+        # Multi-query merges by union: its "rrf_score" holds the passage's best cosine similarity.
+        self._union = bool(result) and result.get("mode") == "multi-query"
         self.endResetModel()
 
     def hit(self, row: int) -> dict:
@@ -163,7 +169,7 @@ class FusedPassagesModel(QAbstractTableModel):
 
     def _headers(self) -> list[str]:
         queries = ["Question" if i == 0 else f"Q{i}" for i in range(len(self._keys))]
-        return ["#", "RRF", *queries, "File", "Page", "Passage"]
+        return ["#", "Score" if self._union else "RRF", *queries, "File", "Page", "Passage"]
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
@@ -178,6 +184,10 @@ class FusedPassagesModel(QAbstractTableModel):
             return self._headers()[section]
         if role == Qt.ItemDataRole.ToolTipRole and 2 <= section < 2 + len(self._keys):
             return f"Rank under: {self._keys[section - 2]}"
+        if role == Qt.ItemDataRole.ToolTipRole and section == 1:
+            if self._union:
+                return "Best cosine similarity to any query (multi-query merges the lists by union, without RRF)"
+            return "RRF score: sum of weight/(k + rank) over the lists that found the passage"
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -204,4 +214,53 @@ class FusedPassagesModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == ID_ROLE:
             return hit["chunk_id"]
+        return None
+
+
+ALL_DOCUMENTS = ""  # the selector's first row: no collection, search everything
+
+
+class CollectionsModel(QAbstractListModel):
+    """The "Search in" choices: all documents, then each saved collection with its document count."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._collections: list[tuple[int, str, int]] = []
+
+    def set_collections(self, collections: list[tuple[int, str, int]]) -> None:
+        self.beginResetModel()
+        self._collections = list(collections)
+        self.endResetModel()
+
+    def name(self, row: int) -> str:
+        """The collection's name, or ALL_DOCUMENTS for the first row."""
+        return ALL_DOCUMENTS if row <= 0 else self._collections[row - 1][1]
+
+    def row_of(self, name: str) -> int:
+        for row, collection in enumerate(self._collections, 1):
+            if collection[1] == name:
+                return row
+        return 0
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._collections) + 1
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() <= len(self._collections):
+            return None
+        if index.row() == 0:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return "All documents"
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return "Questions search every document (ticks narrow it further)"
+            if role == ID_ROLE:
+                return ALL_DOCUMENTS
+            return None
+        _id, name, count = self._collections[index.row() - 1]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"{name} ({count})"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"Collection '{name}': {count} document{'s' if count != 1 else ''}"
+        if role == ID_ROLE:
+            return name
         return None

@@ -64,10 +64,53 @@ class SettingsDialog(QDialog):
         self.n_threads.setSpecialValueText("all cores")
         self.n_threads.setValue(settings.n_threads)
 
+        # Fusion weights: how much the user's own question and the keyword lists count against generated queries.
+        self.question_weight = QDoubleSpinBox()
+        self.question_weight.setRange(0.0, 10.0)
+        self.question_weight.setSingleStep(0.5)
+        self.question_weight.setValue(settings.question_weight)
+        self.question_weight.setToolTip("RRF weight of your question's own result list; each generated query weighs 1")
+        self.keyword_weight = QDoubleSpinBox()
+        self.keyword_weight.setRange(0.0, 10.0)
+        self.keyword_weight.setSingleStep(0.25)
+        self.keyword_weight.setValue(settings.keyword_weight)
+        self.keyword_weight.setSpecialValueText("off")
+        self.keyword_weight.setToolTip("RRF weight of the keyword (full-text) result lists; 0 searches by meaning only")
+        self.drift_guard = QDoubleSpinBox()
+        self.drift_guard.setRange(0.0, 1.0)
+        self.drift_guard.setSingleStep(0.05)
+        self.drift_guard.setValue(settings.drift_guard)
+        self.drift_guard.setSpecialValueText("off")
+        self.drift_guard.setToolTip("Generated queries less similar than this to your question are dropped")
+        self.max_queries = QSpinBox()
+        self.max_queries.setRange(0, 10)
+        self.max_queries.setValue(settings.max_queries)
+        self.max_queries.setToolTip("A question naming many things may get one query each, up to this many")
+
+        # Reranking: off, the local model as judge, or a sentence-transformers CrossEncoder folder.
+        self.reranker = QComboBox()
+        self.reranker.addItem("Off", "")
+        self.reranker.addItem("The local model judges each passage", "llm")
+        if settings.reranker not in ("", "llm"):
+            self.reranker.addItem(f"CrossEncoder: {Path(settings.reranker).name}", settings.reranker)
+        self.reranker.setCurrentIndex(max(0, self.reranker.findData(settings.reranker)))
+        self.reranker.setToolTip("Re-orders the best fused passages before answering; it keeps the passages in the answer")
+        rerank_browse = QPushButton("CrossEncoder folder...")
+        rerank_browse.setToolTip("Use a sentence-transformers CrossEncoder model folder on this computer")
+        rerank_browse.clicked.connect(self._browse_reranker)
+        rerank_row = QHBoxLayout()
+        rerank_row.addWidget(self.reranker, 1)
+        rerank_row.addWidget(rerank_browse)
+
         form = QFormLayout()
         form.addRow("Model:", model_row)
         form.addRow("Generated queries:", self.n_queries)
+        form.addRow("Most queries:", self.max_queries)
         form.addRow("RRF k:", self.rrf_k)
+        form.addRow("Question weight:", self.question_weight)
+        form.addRow("Keyword weight:", self.keyword_weight)
+        form.addRow("Drop queries below similarity:", self.drift_guard)
+        form.addRow("Reranking:", rerank_row)
         form.addRow("Passages in the answer:", self.top_k)
         form.addRow("Temperature:", self.temperature)
         form.addRow("Context size (tokens):", self.n_ctx)
@@ -89,6 +132,13 @@ class SettingsDialog(QDialog):
                 self.model.addItem(Path(path).name, path)
             self.model.setCurrentIndex(self.model.findData(path))
 
+    def _browse_reranker(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Choose a CrossEncoder model folder", str(Path.home()))
+        if folder:
+            if self.reranker.findData(folder) < 0:
+                self.reranker.addItem(f"CrossEncoder: {Path(folder).name}", folder)
+            self.reranker.setCurrentIndex(self.reranker.findData(folder))
+
     def settings(self) -> Settings:
         return self._settings.replace(
             model=self.model.currentData(),
@@ -98,4 +148,9 @@ class SettingsDialog(QDialog):
             temperature=float(self.temperature.value()),
             n_ctx=self.n_ctx.value(),
             n_threads=self.n_threads.value(),
+            question_weight=float(self.question_weight.value()),
+            keyword_weight=float(self.keyword_weight.value()),
+            drift_guard=float(self.drift_guard.value()),
+            max_queries=self.max_queries.value(),
+            reranker=self.reranker.currentData(),
         )

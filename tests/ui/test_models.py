@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QStringListModel, Qt
 
 from desktop_app.core.types import Document
-from desktop_app.ui.models import ChatsModel, DocumentsModel, FusedPassagesModel
+from desktop_app.ui.models import ChatsModel, CollectionsModel, DocumentsModel, FusedPassagesModel
 
 RESULT = {
     "question": "What is the maximum temperature?",
@@ -54,3 +54,20 @@ def test_fused_passages_model_leaves_missing_ranks_blank(qtmodeltester):
 def test_queries_model(qtmodeltester):
     model = QStringListModel(["a", "b"])
     qtmodeltester.check(model)
+
+
+def test_collections_model(qtmodeltester):
+    model = CollectionsModel()
+    qtmodeltester.check(model)
+    assert model.rowCount() == 1 and model.data(model.index(0, 0)) == "All documents"
+    model.set_collections([(1, "Pumps", 3), (2, "Site notes", 1)])
+    qtmodeltester.check(model)
+    assert model.data(model.index(2, 0)) == "Site notes (1)"
+    assert (model.name(0), model.name(2), model.row_of("Pumps"), model.row_of("gone")) == ("", "Site notes", 1, 0)
+
+
+def test_fused_passages_model_of_a_multi_query_answer(qtmodeltester):
+    model = FusedPassagesModel()
+    model.set_result({**RESULT, "mode": "multi-query"})
+    qtmodeltester.check(model)
+    assert model.headerData(1, Qt.Orientation.Horizontal) == "Score"

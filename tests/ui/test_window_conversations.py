@@ -1,0 +1,271 @@
+"""Conversations and reliability in the window, with fast fakes: follow-ups, export, collections, modes,
+citation marks, passwords, storage errors."""
+
+from __future__ import annotations
+
+import pymupdf
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from desktop_app.core.errors import StorageError
+from desktop_app.core.library import Library
+from desktop_app.core.settings import MODES
+from desktop_app.core.types import ImportProgress
+from tests.fakes import HashingEmbedder, ScriptedGenerator
+
+ANSWER = "The maximum operating temperature is 85 degrees Celsius [1]."
+
+
+def fake_library(home, *replies):
+    return Library(home, embedder=HashingEmbedder(), generator=ScriptedGenerator(replies))
+
+
+def ask_and_wait(window, qtbot, question: str) -> None:
+    window.ask(question)
+    qtbot.waitUntil(lambda: window.ask_job is None, timeout=30_000)
+
+
+def tick(window, predicate) -> None:
+    for row in range(window.documents.rowCount()):
+        if predicate(window.documents.document(row)):
+            window.documents.setData(window.documents.index(row, 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
+
+
+def test_a_follow_up_is_searched_as_a_standalone_question_and_stored_once(make_window, data_home, sample_pdf, qtbot):
+    library = fake_library(data_home, ANSWER, "What is the IP rating of the PX-40?", "The enclosure is rated IP67 [1].")
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library)
+    window.chat_panel.set_mode("rag")
+    ask_and_wait(window, qtbot, "What is the maximum operating temperature of the PX-40?")
+    assert not window.fusion_panel.searched_as.isVisible()
+    ask_and_wait(window, qtbot, "and what about its IP rating?")
+
+    panel = window.fusion_panel
+    assert panel.searched_as.isVisible()
+    assert panel.searched_as.text() == "Searched as: <b>What is the IP rating of the PX-40?</b>"
+    # The question's own rank column is the standalone question that was searched.
+    assert panel.fused.query_keys[0] == "What is the IP rating of the PX-40?"
+    assert "IP67" in window.chat_panel.view.entries[-1].text
+    roles = [role for _, role, _, _ in library.store.messages(window.chat_id)]
+    assert roles == ["user", "assistant", "user", "assistant"]
+
+    # Reopening the chat shows the rewritten question again.
+    window.new_chat()
+    assert not panel.searched_as.isVisible()
+    window.open_chat(window.chats.chat_id(0))
+    assert panel.searched_as.isVisible() and "IP rating of the PX-40" in panel.searched_as.text()
+
+
+def test_stop_keeps_the_question_and_answer_exactly_once(make_window, data_home, sample_pdf, qtbot):
+    library = fake_library(data_home, ANSWER)
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library)
+    window.chat_panel.set_mode("rag")
+    window.ask("What is the maximum operating temperature?")
+    window.stop()  # wherever the answer was, the chat gets the question and one (possibly partial) answer
+    qtbot.waitUntil(lambda: window.ask_job is None, timeout=30_000)
+    roles = [role for _, role, _, _ in library.store.messages(window.chat_id)]
+    assert roles == ["user", "assistant"]
+
+
+def test_export_writes_the_chat_with_its_citations(make_window, data_home, sample_pdf, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    library = fake_library(data_home, ANSWER)
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library)
+    window.chat_panel.set_mode("rag")
+    ask_and_wait(window, qtbot, "What is the maximum operating temperature?")
+    target = tmp_path / "exported.md"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "Markdown (*.md)"))
+    window.export_action.trigger()
+    text = target.read_text()
+    assert "What is the maximum operating temperature?" in text
+    assert "85 degrees Celsius [1]" in text
+    assert "[1] px40-datasheet.pdf, page 3" in text
+    quote = next(line for line in text.splitlines() if line.startswith("> "))
+    assert "85 degrees Celsius" in quote
+    assert "Chat" in [a.text().replace("&", "") for a in window.menuBar().actions()]
+
+
+def test_a_collection_of_ticked_documents_limits_questions_and_is_kept(make_window, data_home, sample_pdf, qtbot, monkeypatch):
+    from PySide6.QtWidgets import QInputDialog
+
+    notes = sample_pdf.parent / "notes.md"
+    notes.write_text("# Pump notes\n\nThe PX-40 maximum operating temperature was checked on site at 80 degrees.\n")
+    library = fake_library(data_home, "It was checked at 80 degrees [1].")
+    list(library.import_paths([sample_pdf, notes]))
+    window = make_window(library)
+    panel = window.library_panel
+    assert panel.collection.currentText() == "All documents" and not panel.new_collection.isEnabled()
+    tick(window, lambda d: d.path.endswith("notes.md"))
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Site notes", True))
+    panel.new_collection.click()
+    assert panel.collection.currentText() == "Site notes (1)"
+    window.documents.set_documents(library.documents())  # untick: the collection alone limits the search
+    assert "collection 'Site notes'" in panel.scope.text()
+
+    window.chat_panel.set_mode("rag")
+    ask_and_wait(window, qtbot, "What is the maximum operating temperature?")
+    files = {window.fusion_panel.fused.hit(r)["file"] for r in range(window.fusion_panel.fused.rowCount())}
+    assert files == {str(notes.resolve())}
+    window.close()
+
+    reopened = make_window(Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator()))
+    combo = reopened.library_panel.collection
+    assert [combo.itemText(i) for i in range(combo.count())] == ["All documents", "Site notes (1)"]
+    combo.setCurrentIndex(1)
+    assert reopened.library_panel.allowed_documents() == [d.id for d in library.documents() if d.path.endswith("notes.md")]
+    reopened.library_panel.delete_collection.click()
+    assert combo.count() == 1 and reopened.library_panel.allowed_documents() is None
+    reopened.library.close()
+
+
+def test_every_mode_is_offered_by_its_readable_name(make_window, data_home):
+    window = make_window(fake_library(data_home))
+    combo = window.chat_panel.mode
+    assert [combo.itemData(i) for i in range(combo.count())] == list(MODES)
+    assert [combo.itemText(i) for i in range(combo.count())] == [
+        "RAG-Fusion", "Plain RAG", "Naive fusion (paper)", "Multi-query (union)", "Rewrite-retrieve-read", "HyDE"
+    ]
+    combo.setCurrentIndex(combo.findData("hyde"))
+    assert window.library.settings.mode == "hyde"
+
+
+def test_multi_query_labels_the_score_column_as_similarity(make_window, data_home, sample_pdf, qtbot):
+    library = fake_library(data_home, "PX-40 temperature limit\nPX-40 coolant inlet", ANSWER)
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library)
+    window.chat_panel.set_mode("multi-query")
+    ask_and_wait(window, qtbot, "What is the maximum operating temperature?")
+    fused = window.fusion_panel.fused
+    assert fused.headerData(1, Qt.Orientation.Horizontal) == "Score"
+    assert "similarity" in fused.headerData(1, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert "union" in window.fusion_panel.legend.text()
+    window.fusion_panel.show_result({**window.fusion_panel.result, "mode": "fusion"})
+    assert fused.headerData(1, Qt.Orientation.Horizontal) == "RRF"
+
+
+def test_settings_dialog_sets_the_reranker_and_fusion_weights(make_window, data_home, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    from desktop_app.core.settings import load_settings
+    from desktop_app.ui.settings_dialog import SettingsDialog
+
+    library = fake_library(data_home)
+    window = make_window(library)
+    dialog = SettingsDialog(library.settings, library.catalog, window)
+    dialog.reranker.setCurrentIndex(dialog.reranker.findData("llm"))
+    dialog.question_weight.setValue(3.0)
+    dialog.keyword_weight.setValue(0.0)
+    dialog.drift_guard.setValue(0.3)
+    dialog.max_queries.setValue(8)
+    window.apply_settings(dialog.settings())
+    saved = load_settings(data_home)
+    assert (saved.reranker, saved.question_weight, saved.keyword_weight, saved.drift_guard, saved.max_queries) == ("llm", 3.0, 0.0, 0.3, 8)
+
+    folder = tmp_path / "my-cross-encoder"
+    folder.mkdir()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
+    dialog = SettingsDialog(library.settings, library.catalog, window)
+    assert dialog.reranker.currentData() == "llm"
+    dialog._browse_reranker()
+    assert dialog.settings().reranker == str(folder)
+    assert dialog.reranker.currentText() == "CrossEncoder: my-cross-encoder"
+
+
+def test_unsupported_and_ocr_citations_are_marked_and_notices_shown(make_window, data_home):
+    from desktop_app.ui.chat_panel import ChatEntry
+
+    window = make_window(fake_library(data_home))
+    result = {
+        "mode": "fusion", "timings": {"total": 1.0},
+        "citations": [
+            {"n": 1, "file": "/d/px40.pdf", "page": 2, "text": "85 C", "chunk_id": 1, "start": 0, "end": 4, "supported": True, "ocr": True},
+            {"n": 2, "file": "/d/scan.pdf", "page": 5, "text": "IP67", "chunk_id": 2, "start": 0, "end": 4, "supported": False, "ocr": False},
+        ],
+        "notices": ["Citation [2] may not support the sentence that cites it; check the passage."],
+    }
+    view = window.chat_panel.view
+    view.set_entries([ChatEntry("assistant", "It runs to 85 C [1] and is rated IP68 [2].", result, notices=list(result["notices"]))])
+    text = view.toPlainText().replace("\u00a0", " ")
+    assert "[1] px40.pdf, p. 2 (OCR)" in text
+    assert "\u26a0 [2] scan.pdf" in text and "[2]\u26a0" in text
+    assert "(OCR)" not in text.split("[2] scan.pdf")[1].split("\n")[0]
+    assert "Citation [2] may not support" in text
+    html = view.toHtml()
+    assert "#b3261e" in html and "may not support" in html
+
+
+def test_a_password_protected_pdf_asks_for_its_password_and_imports(make_window, data_home, sample_pdf, qtbot):
+    locked = sample_pdf.parent / "locked.pdf"
+    with pymupdf.open(sample_pdf) as doc:
+        doc.save(locked, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="open sesame", owner_pw="owner")
+    sample_pdf.unlink()
+    window = make_window(fake_library(data_home))
+    asked = []
+
+    def answer(file, again=False):
+        asked.append((file, again))
+        return "wrong" if not again else "open sesame"
+
+    window.ask_password = answer
+    window.import_paths([str(locked)])
+    qtbot.waitUntil(lambda: window.documents.rowCount() == 1, timeout=30_000)
+    assert asked == [(str(locked.resolve()), False), (str(locked.resolve()), True)]
+    assert window.documents.document(0).status == "ready"
+    assert window.library_panel.rows[str(locked.resolve())].stage == "ready"
+
+
+def test_skipping_the_password_leaves_the_file_failed_with_its_reason(make_window, data_home, sample_pdf, qtbot):
+    locked = sample_pdf.parent / "locked.pdf"
+    with pymupdf.open(sample_pdf) as doc:
+        doc.save(locked, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw", owner_pw="owner")
+    window = make_window(fake_library(data_home))
+    asked = []
+    window.ask_password = lambda file, again=False: asked.append(file)  # returns None: skipped
+    window.import_paths([str(locked)])
+    qtbot.waitUntil(lambda: bool(asked), timeout=30_000)
+    row = window.library_panel.rows[str(locked.resolve())]
+    assert row.stage == "failed" and "password protected" in row.status.text()
+    assert window.documents.rowCount() == 0
+
+
+def test_an_import_warning_is_shown_without_a_file_row(make_window, data_home):
+    window = make_window(fake_library(data_home))
+    message = "The disk is full: the search index could not be saved. Free some disk space; your documents are safe"
+    window._import_progress(ImportProgress(str(data_home), "warning", message=message))
+    assert window.library_panel.warning.isVisible() and "disk is full" in window.library_panel.warning.text()
+    assert "disk is full" in window.statusBar().currentMessage()
+    assert str(data_home) not in window.library_panel.rows
+
+
+def test_a_busy_library_is_reported_when_asking(make_window, data_home, monkeypatch):
+    library = fake_library(data_home)
+    window = make_window(library)
+
+    def busy(title):
+        raise StorageError("The library is busy: another window or command is writing to it", hint="Wait a moment and try again.")
+
+    monkeypatch.setattr(library.store, "create_chat", busy)
+    assert window.ask("What is the maximum temperature?") is None
+    box = window.findChild(QMessageBox, "errorDialog")
+    assert box is not None and "busy" in box.text() and "Wait a moment" in box.text()
+    assert window.ask_job is None and window.chat_id is None
+    box.close()
+
+
+def test_a_read_only_folder_is_reported_when_saving_a_collection(make_window, data_home, sample_pdf, monkeypatch):
+    library = fake_library(data_home)
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library)
+
+    def read_only(name, paths):
+        raise StorageError(f"The data folder {data_home} is read-only or cannot be written", hint="Make it writable or set DESKTOP_APP_HOME to another folder.")
+
+    monkeypatch.setattr(library.store, "add_to_collection", read_only)
+    window.add_to_collection("Pumps", [window.documents.document(0).id])
+    box = window.findChild(QMessageBox, "errorDialog")
+    assert box is not None and "read-only" in box.text()
+    assert window.library_panel.collection.count() == 1
+    box.close()
