@@ -170,3 +170,25 @@ def test_stop_interrupts_a_running_answer(imported, make_window, qtbot):
     assert window.chat_panel.send_button.isVisible() and not window.chat_panel.stop_button.isVisible()
     saved = window.library.store.messages(window.chat_id)
     assert saved[-1][1] == "assistant" and saved[-1][2] == entry.text
+
+
+def test_a_follow_up_is_rewritten_answered_and_exported(imported, make_window, qtbot, tmp_path):
+    window = make_window(imported)
+    window.chat_panel.set_mode("rag")  # the rewrite is what is tested here; plain RAG keeps it short
+    first, _ = ask_and_wait(window, qtbot)
+    assert "85" in first.text
+    follow_up, _ = ask_and_wait(window, qtbot, "And what is its IP rating?")
+    standalone = follow_up.result["standalone_question"]
+    print(f"\nfollow-up searched as: {standalone!r}; answer: {follow_up.text!r}")
+    assert "PX-40" in standalone or "pump" in standalone.lower(), "the pronoun was not resolved from the chat"
+    panel = window.fusion_panel
+    assert panel.searched_as.isVisible() and standalone in panel.searched_as.text()
+    assert panel.fused.query_keys[0] == standalone
+    assert "IP67" in follow_up.text and follow_up.result["citations"]
+    roles = [role for _, role, _, _ in window.library.store.messages(window.chat_id)]
+    assert roles == ["user", "assistant", "user", "assistant"]
+
+    target = window.export_chat(str(tmp_path / "chat.md"))
+    text = target.read_text()
+    assert "And what is its IP rating?" in text and "IP67" in text
+    assert "px40-datasheet.pdf, page 3" in text and "\n> " in text
