@@ -250,7 +250,8 @@ class LibraryPanel(QWidget):
         elif checked:
             self.scope.setText(f"Questions search the {checked} ticked of {total} documents.")
         else:
-            self.scope.setText(f"Questions search all {total} documents; tick some to limit them.")
+            everything = "the one document" if total == 1 else f"all {total} documents"
+            self.scope.setText(f"Questions search {everything}; tick some to limit them.")
 
     def _remove_selected(self) -> None:
         rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 QUESTION = "What is the maximum operating temperature of the PX-40?"
+FOLLOW_UP = "And what is its IP rating?"  # shows a follow-up rewritten from the chat ("Searched as")
 
 
 def wait_until(app, condition, timeout_s: float) -> None:
@@ -28,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("out", type=Path)
     parser.add_argument("--question", default=QUESTION)
+    parser.add_argument("--follow-up", default=FOLLOW_UP, help="a second question in the same chat ('' for none)")
     parser.add_argument("--timeout", type=float, default=900.0)
     args = parser.parse_args(argv)
     home = Path(tempfile.mkdtemp(prefix="desktop-app-screenshot-"))
@@ -45,9 +47,12 @@ def main(argv: list[str] | None = None) -> int:
     window.import_paths([str(pdf)])
     wait_until(app, lambda: window.documents.rowCount() == 1 and not window.import_jobs.busy, args.timeout)
     wait_until(app, lambda: window.models_ready, args.timeout)
-    window.chat_panel.input.setPlainText(args.question)
-    window.chat_panel.send_requested.emit(args.question)
-    wait_until(app, lambda: window.ask_job is None, args.timeout)
+    for question in [args.question, args.follow_up]:
+        if not question:
+            continue
+        window.chat_panel.input.setPlainText(question)
+        window.chat_panel.send_requested.emit(question)
+        wait_until(app, lambda: window.ask_job is None, args.timeout)
     entries = window.chat_panel.view.entries
     result = entries[-1].result or {}
     if result.get("citations"):

@@ -269,3 +269,15 @@ def test_a_read_only_folder_is_reported_when_saving_a_collection(make_window, da
     assert box is not None and "read-only" in box.text()
     assert window.library_panel.collection.count() == 1
     box.close()
+
+
+def test_rewrite_retrieve_read_shows_the_rewritten_query_and_names_its_mode(make_window, data_home, sample_pdf, qtbot):
+    library = fake_library(data_home, "PX-40 maximum operating temperature coolant inlet", ANSWER)
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library)
+    window.chat_panel.set_mode("rewrite")
+    ask_and_wait(window, qtbot, "How hot may it get?")
+    panel = window.fusion_panel
+    assert panel.fused.rowCount() >= 1
+    assert "PX-40 maximum operating temperature coolant inlet" in panel.fused.query_keys
+    assert "Rewrite-retrieve-read" in window.chat_panel.view.toPlainText()
