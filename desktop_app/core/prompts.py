@@ -16,6 +16,17 @@ QUERY_SYSTEM = (
     "Write only the queries, one per line, with no numbering and no explanations."
 )
 
+# "enumerate": also name the members of a group the question asks about, when the model knows them,
+# so each member's own document is searched ("the five most populous countries" -> China, India, ...).
+QUERY_SYSTEM_ENUMERATE = QUERY_SYSTEM + (
+    " When the question asks about a group (the largest, the first, the top five, every member of something), "
+    "first write one query for the group, then one query naming each member you know, with the fact asked."
+)
+ENUMERATE_EXAMPLE = (
+    "What are the capitals of the three most populous countries in Africa?",
+    "most populous countries in Africa\nNigeria capital city\nEthiopia capital city\nEgypt capital city",
+)
+
 ANSWER_SYSTEM = (
     "You answer questions using only the numbered passages from the user's documents. "
     "After each sentence, cite the passages it comes from in square brackets, like [1] or [2][3]. "
@@ -52,8 +63,9 @@ def query_messages(question: str, n: int, style: str = "decompose") -> list[dict
             {"role": "system", "content": NAIVE_QUERY_SYSTEM},
             {"role": "user", "content": f"Generate multiple search queries related to: {question}\nOUTPUT ({n} queries):"},
         ]
-    messages = [{"role": "system", "content": QUERY_SYSTEM}]
-    for example_question, example_queries in QUERY_EXAMPLES:
+    messages = [{"role": "system", "content": QUERY_SYSTEM_ENUMERATE if style == "enumerate" else QUERY_SYSTEM}]
+    examples = (ENUMERATE_EXAMPLE, *QUERY_EXAMPLES) if style == "enumerate" else QUERY_EXAMPLES
+    for example_question, example_queries in examples:
         messages.append({"role": "user", "content": f"Question: {example_question}"})
         messages.append({"role": "assistant", "content": example_queries})
     messages.append({"role": "user", "content": f"Question: {question}"})

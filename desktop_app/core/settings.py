@@ -12,7 +12,7 @@ from pathlib import Path
 # multi-query: fusion's queries merged by union (no RRF); rewrite: rewrite-retrieve-read; hyde: a hypothetical passage.
 MODES = ("fusion", "rag", "naive-fusion", "multi-query", "rewrite", "hyde")
 FUSION_MODES = ("fusion", "naive-fusion", "multi-query")
-QUERY_STYLES = ("decompose", "naive")
+QUERY_STYLES = ("decompose", "enumerate", "naive")
 KEYWORD_SOURCES = ("question", "queries", "both")
 
 
@@ -28,8 +28,9 @@ class Settings:
     question_weight: float = 2.0  # RRF weight of the user's own question; generated queries weigh 1
     top_k: int = 5  # passages in the answer prompt, the same for every mode
     list_depth: int = 20  # hits each query contributes to the fusion
-    # "decompose": one short query per fact or entity to look up; "naive": the RAG-Fusion paper's prompt.
-    query_style: str = "decompose"
+    # "decompose": one short query per fact or entity to look up; "enumerate": decompose, and also name
+    # each member of a group the question asks about ("the five largest X"); "naive": the paper's prompt.
+    query_style: str = "enumerate"
     # A question naming more entities than n_queries may get one query each, up to this many.
     max_queries: int = 6
     # Generated queries whose cosine similarity to the question is below this are dropped (0: keep all).

@@ -111,3 +111,13 @@ def test_eval_runner_scores_each_mode_through_the_pipeline(library, generator):
     assert reports["rag"]["n"] == 1 and reports["rag"]["recall@10"] == 1.0 and reports["rag"]["mrr@10"] == 1.0
     assert reports["fusion+rrf_k=5"]["mean_queries"] == 1.0
     assert "fusion+rrf_k=5" in evaluation.format_table(list(reports.values()))
+
+
+def test_default_query_prompt_asks_to_name_the_members_of_a_group(library, generator):
+    generator.enqueue("most populous countries\nChina capital\nIndia capital")
+    _, result = ask(library, "What are the capitals of the two most populous countries?", "fusion")
+    system, *examples, last = generator.prompts[0]
+    assert system["content"] == prompts.QUERY_SYSTEM_ENUMERATE
+    assert examples[1]["content"].startswith("most populous countries in Africa\nNigeria")  # a worked example names members
+    assert last["content"] == "Question: What are the capitals of the two most populous countries?"
+    assert result.queries == ("most populous countries", "China capital", "India capital")
