@@ -6,6 +6,7 @@ what to do; the importer reports it and goes on with the next file.
 
 from __future__ import annotations
 
+import os
 import shutil
 import unicodedata
 from dataclasses import dataclass
@@ -22,6 +23,8 @@ SUPPORTED_SUFFIXES = PDF_SUFFIXES | TEXT_SUFFIXES
 GARBLED_SHARE = 0.3
 # Guards memory on giant scanned pages: OCR renders at this resolution at most.
 OCR_DPI = 200
+# Below this many pages, starting worker processes costs more than it saves.
+PARALLEL_MIN_PAGES = 200
 
 
 @dataclass(frozen=True)
@@ -49,12 +52,30 @@ def ocr_available() -> bool:
     return shutil.which("tesseract") is not None
 
 
-def extract(path: Path, password: str | None = None) -> ExtractedDocument:
+def worker_count(setting: int = 0) -> int:
+    """Extraction processes: the setting, or one per core (at most 4: memory grows with each)."""
+    return setting if setting > 0 else max(1, min(4, os.cpu_count() or 1))
+
+
+def page_ranges(page_count: int, parts: int) -> list[tuple[int, int]]:
+    """Split pages 0..page_count into at most `parts` contiguous (start, stop) ranges of near-equal size."""
+    parts = max(1, min(parts, page_count))
+    size, extra = divmod(page_count, parts)
+    ranges, start = [], 0
+    for i in range(parts):
+        stop = start + size + (1 if i < extra else 0)
+        ranges.append((start, stop))
+        start = stop
+    return [r for r in ranges if r[1] > r[0]]
+
+
+def extract(path: Path, password: str | None = None, workers: int = 1) -> ExtractedDocument:
+    """`workers` > 1 reads the pages of a long PDF in that many processes (pymupdf is not thread-safe)."""
     try:
         if path.suffix.lower() in TEXT_SUFFIXES:
             return _extract_text_file(path)
         if path.suffix.lower() in PDF_SUFFIXES:
-            return _extract_pdf(path, password)
+            return _extract_pdf(path, password, workers)
     except OSError as exc:
         raise ImportFailed(f"{path.name} could not be read ({exc.strerror or exc})", hint="Check that the file exists and you may read it.") from exc
     raise NotADocument(f"{path.name} is not a PDF, .txt or .md file")
@@ -72,7 +93,28 @@ def _extract_text_file(path: Path) -> ExtractedDocument:
     return ExtractedDocument(title=path.stem, pages=[PageText(1, text)], page_count=1)
 
 
-def _extract_pdf(path: Path, password: str | None) -> ExtractedDocument:
+def _page_texts(path: str, password: str | None, start: int, stop: int) -> list[str]:
+    """Runs in a worker process: the text of pages start..stop-1 of one PDF."""
+    import pymupdf
+
+    with pymupdf.open(path) as doc:
+        if doc.needs_pass:
+            doc.authenticate(password or "")
+        return [page_words(doc.load_page(i)).text for i in range(start, stop)]
+
+
+def _parallel_page_texts(path: Path, password: str | None, page_count: int, workers: int) -> list[str]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    ranges = page_ranges(page_count, workers)
+    # spawn, not fork: the window's threads (and llama.cpp's) must not be forked mid-flight.
+    with ProcessPoolExecutor(max_workers=len(ranges), mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(_page_texts, str(path), password, start, stop) for start, stop in ranges]
+        return [text for future in futures for text in future.result()]
+
+
+def _extract_pdf(path: Path, password: str | None, workers: int = 1) -> ExtractedDocument:
     import pymupdf
 
     with open(path, "rb") as f:
@@ -95,10 +137,13 @@ def _extract_pdf(path: Path, password: str | None) -> ExtractedDocument:
         pages: list[PageText] = []
         empty: list[int] = []
         garbled = 0
+        index = 0
         try:
+            texts = None
+            if workers > 1 and doc.page_count >= PARALLEL_MIN_PAGES:
+                texts = _parallel_page_texts(path, password, doc.page_count, workers)
             for index in range(doc.page_count):
-                page = doc.load_page(index)
-                text = page_words(page).text
+                text = texts[index] if texts is not None else page_words(doc.load_page(index)).text
                 if not text.strip():
                     empty.append(index)
                     pages.append(PageText(index + 1, ""))

@@ -49,10 +49,12 @@ def file_hash(path: Path) -> str:
 
 
 class Importer:
-    def __init__(self, store: Store, index: VectorIndex, embedder: Embedder):
+    def __init__(self, store: Store, index: VectorIndex, embedder: Embedder, embed_batch: int = EMBED_BATCH, extraction_workers: int = 1):
         self.store = store
         self.index = index
         self.embedder = embedder
+        self.embed_batch = embed_batch
+        self.extraction_workers = extraction_workers
 
     def import_paths(
         self,
@@ -102,15 +104,15 @@ class Importer:
             yield ImportProgress(name, "skipped", existing[0].pages, existing[0].pages, "unchanged, already in the library", existing[0].id)
             return
         yield ImportProgress(name, "extracting", 0, 0)
-        extracted = extract(file, password)
+        extracted = extract(file, password, self.extraction_workers)
         pages_total = extracted.page_count
         yield ImportProgress(name, "extracting", pages_total, pages_total)
         drafts = chunk_pages(p for p in extracted.pages if p.text.strip())
         vectors = []
-        for start in range(0, len(drafts), EMBED_BATCH):
+        for start in range(0, len(drafts), self.embed_batch):
             if cancel is not None and cancel.is_set():
                 raise ImportCancelled("Import cancelled")
-            batch = drafts[start : start + EMBED_BATCH]
+            batch = drafts[start : start + self.embed_batch]
             vectors.append(self.embedder.embed([d.text for d in batch]))
             yield ImportProgress(name, "embedding", start + len(batch), len(drafts))
         if cancel is not None and cancel.is_set():

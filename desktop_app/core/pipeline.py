@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,6 +64,27 @@ def not_found_answer(sources: Sequence[Source], limit: int = 3) -> str:
     return f"{NOT_FOUND_TEXT} The closest pages are: {'; '.join(closest)}."
 
 
+def read_queries(pieces: Iterable[str], question: str, n: int) -> str:
+    """The streamed query text, cut as soon as `n` usable queries are complete.
+
+    Small models often keep talking after the list (explanations, more queries); every token
+    not generated is time the user does not wait.
+    """
+    raw = ""
+    try:
+        for piece in pieces:
+            raw += piece
+            if "\n" in piece:
+                complete = raw[: raw.rfind("\n")]
+                if len(parse_queries(complete, question, n)) >= n:
+                    return complete
+    finally:
+        close = getattr(pieces, "close", None)
+        if close:
+            close()
+    return raw
+
+
 def cited_numbers(answer: str) -> list[int]:
     numbers: list[int] = []
     for match in _CITATION.finditer(answer):
@@ -88,7 +109,10 @@ class Pipeline:
         if n <= 0:
             return GeneratedQueries((), (), None, "")
         try:
-            raw = self._generator().complete(prompts.query_messages(question, n), max_tokens=24 * n + 16, temperature=0.0)
+            settings = self.settings
+            system = prompts.answer_system(settings.general_knowledge) if settings.share_system_prompt else None
+            pieces = self._generator().stream(prompts.query_messages(question, n, system), max_tokens=settings.query_tokens_each * n + 8, temperature=0.0)
+            raw = read_queries(pieces, question, n) if settings.query_early_stop else "".join(pieces)
         except Exception as exc:  # a failed model must not fail the question: search it alone
             return GeneratedQueries((), (), f"Query generation failed ({exc}); searched the question alone.", "")
         queries = parse_queries(raw, question, n)

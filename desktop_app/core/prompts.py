@@ -28,10 +28,22 @@ ANSWER_SYSTEM_GENERAL = (
 )
 
 
-def query_messages(question: str, n: int) -> list[dict[str, str]]:
+def answer_system(general_knowledge: bool = False) -> str:
+    return ANSWER_SYSTEM_GENERAL if general_knowledge else ANSWER_SYSTEM
+
+
+def query_messages(question: str, n: int, system: str | None = None) -> list[dict[str, str]]:
+    """With `system` (the answer's system prompt) the query instructions move into the user turn.
+
+    Both prompts then start with the same tokens, so llama.cpp keeps that prefix in its KV cache:
+    the answer reuses what query generation evaluated, and the next question's queries reuse the answer's.
+    """
+    request = f"Write at most {n} search queries for this question:\n{question}"
+    if system is not None:
+        return [{"role": "system", "content": system}, {"role": "user", "content": f"{QUERY_SYSTEM}\n\n{request}"}]
     return [
         {"role": "system", "content": QUERY_SYSTEM},
-        {"role": "user", "content": f"Write at most {n} search queries for this question:\n{question}"},
+        {"role": "user", "content": request},
     ]
 
 
@@ -48,6 +60,6 @@ def answer_messages(question: str, context: Sequence[Source], general_knowledge:
         blocks.append(f"{passage_header(number, source)}\n{text}")
     passages = "\n\n".join(blocks)
     return [
-        {"role": "system", "content": ANSWER_SYSTEM_GENERAL if general_knowledge else ANSWER_SYSTEM},
+        {"role": "system", "content": answer_system(general_knowledge)},
         {"role": "user", "content": f"Passages:\n\n{passages}\n\nQuestion: {question}"},
     ]
