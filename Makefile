@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 # Tests share one assembled copy of the default model instead of 1 GB per test data folder.
 TEST_MODELS_DIR := $(CURDIR)/.cache/models
 
-.PHONY: run test install models demo clean
+.PHONY: run test install models demo clean bench bench-latency bench-import bench-retrieval bench-startup
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,3 +33,24 @@ test: install
 
 clean:
 	rm -rf $(VENV) .cache build dist *.egg-info
+
+# Benchmarks (issue 5): each prints a table and writes JSON into bench/results/. Not tests: they take minutes.
+BENCH_ENV := QT_QPA_PLATFORM=offscreen DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR)
+R_MANUALS := /usr/share/R/doc/manual/R-intro.pdf
+
+$(R_MANUALS):
+	@echo "The benchmarks read the R manuals: sudo apt-get update && sudo apt-get install -y r-doc-pdf" && false
+
+bench-latency: install $(R_MANUALS)
+	$(BENCH_ENV) $(BIN)/python -m bench.answer_latency --repeats 2
+
+bench-import: install $(R_MANUALS)
+	$(BENCH_ENV) $(BIN)/python -m bench.import_throughput
+
+bench-retrieval: install $(R_MANUALS)
+	$(BENCH_ENV) $(BIN)/python -m bench.retrieval_scale --sizes 10000,100000,1000000
+
+bench-startup: install
+	$(BENCH_ENV) $(BIN)/python -m bench.startup
+
+bench: bench-startup bench-retrieval bench-import bench-latency
