@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import time
 from pathlib import Path
 
@@ -28,7 +29,7 @@ QUESTIONS = (
     "What is the difference between a list and a data frame in R?",
 )
 CORPUS = ("R-intro.pdf", "R-admin.pdf")
-STAGES = ("query_generation", "embedding", "retrieval", "fusion", "prompt_processing", "generation", "first_token", "total")
+STAGES = ("query_generation", "embedding", "retrieval", "fusion", "prompt_processing", "generation", "first_token", "total", "cpu_s", "load_avg")
 
 
 def open_library(home: Path, settings):
@@ -46,12 +47,15 @@ def run_one(library, question: str, mode: str) -> dict:
     from desktop_app.core.types import AnswerDone
 
     result = None
+    cpu_started = time.process_time()
     for event in library.ask(question, mode):
         if isinstance(event, AnswerDone):
             result = event.result
     generator = library.generator()
     row = dataclasses.asdict(result.timings)
     row.update(
+        cpu_s=time.process_time() - cpu_started,  # all threads; less sensitive to the shared machine's load than wall time
+        load_avg=os.getloadavg()[0],
         mode=mode,
         question=question,
         queries=list(result.queries),

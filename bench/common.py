@@ -87,6 +87,9 @@ class Stopwatch:
 
     def __init__(self):
         self.totals: dict[str, float] = {}
+        # CPU seconds of the whole process (all threads) during each span: on a machine shared with
+        # other jobs, wall time swells with the load but CPU time stays close to what the work costs.
+        self.cpu: dict[str, float] = {}
 
     def __call__(self, name: str):
         watch = self
@@ -94,8 +97,10 @@ class Stopwatch:
         class _Span:
             def __enter__(self):
                 self.start = time.perf_counter()
+                self.cpu_start = time.process_time()
 
             def __exit__(self, *exc):
                 watch.totals[name] = watch.totals.get(name, 0.0) + time.perf_counter() - self.start
+                watch.cpu[name] = watch.cpu.get(name, 0.0) + time.process_time() - self.cpu_start
 
         return _Span()

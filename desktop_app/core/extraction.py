@@ -141,7 +141,10 @@ def _extract_pdf(path: Path, password: str | None, workers: int = 1) -> Extracte
         try:
             texts = None
             if workers > 1 and doc.page_count >= PARALLEL_MIN_PAGES:
-                texts = _parallel_page_texts(path, password, doc.page_count, workers)
+                try:
+                    texts = _parallel_page_texts(path, password, doc.page_count, workers)
+                except Exception:
+                    texts = None  # a worker failed (or processes are unavailable): read here, where a bad page is named
             for index in range(doc.page_count):
                 text = texts[index] if texts is not None else page_words(doc.load_page(index)).text
                 if not text.strip():

@@ -23,6 +23,7 @@ from .vector_index import VectorIndex
 
 EMBED_BATCH = 64
 INDEX_SAVE_INTERVAL_S = 30.0
+INDEX_ADD_SLICE = 256
 
 
 def collect_files(paths: Iterable[Path | str]) -> list[Path]:
@@ -125,6 +126,9 @@ class Importer:
         )
         # SQLite is committed first; the index catches up, and is repaired from SQLite after a crash.
         self.index.remove(old_ids)
-        self.index.add(chunk_ids, matrix)
+        # In slices: the index lock is held per call, and a question asked meanwhile must not wait
+        # for all of a 2,000-page manual's vectors to be inserted.
+        for start in range(0, len(chunk_ids), INDEX_ADD_SLICE):
+            self.index.add(chunk_ids[start : start + INDEX_ADD_SLICE], matrix[start : start + INDEX_ADD_SLICE])
         message = "; ".join(extracted.notices)
         yield ImportProgress(name, "ready", pages_total, pages_total, message, document_id)
