@@ -83,3 +83,11 @@ def test_parallel_extraction_reads_the_same_text_as_one_process(tmp_path, monkey
     parallel = extraction.extract(pdf, workers=2)
     assert [p.text for p in parallel.pages] == [p.text for p in alone.pages]
     assert parallel.page_count == alone.page_count
+
+
+def test_citation_style_numbering_is_stripped_from_queries():
+    # With the answer's system prompt shared, the model numbers its queries like citations.
+    from desktop_app.core.query_parsing import parse_queries
+
+    raw = "[1] r package install from local source tarball\n[2] R CMD INSTALL\n"
+    assert parse_queries(raw, "How do I install a package?", 4) == ["r package install from local source tarball", "R CMD INSTALL"]
