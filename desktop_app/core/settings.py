@@ -35,7 +35,9 @@ class Settings:
     prompt_lookup_tokens: int = 0  # >0: prompt-lookup decoding drafts this many tokens copied from the passages
     query_tokens_each: int = 16  # max new tokens per generated query; keyword queries need fewer
     query_early_stop: bool = True  # stop generating once n_queries usable queries are complete
-    share_system_prompt: bool = True  # query generation reuses the answer's system prompt, so its KV cache is shared
+    # Off: measured (bench.query_generation) the shared citation instructions made the model number its
+    # queries like citations ([1] ...), writing more tokens than the reused KV prefix saved.
+    share_system_prompt: bool = False  # query generation reuses the answer's system prompt (shared KV cache)
     embed_batch_size: int = 64
     extraction_workers: int = 0  # processes extracting PDF pages in parallel; 0: one per core, at most 4
 

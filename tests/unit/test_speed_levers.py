@@ -55,15 +55,15 @@ def test_query_prompt_starts_with_the_answer_prompt_so_the_kv_cache_is_shared(ge
 
 def test_pipeline_generates_queries_with_the_shared_system_prompt_and_stops_early(tmp_path):
     generator = ScriptedGenerator(["pump flow rate\nmaximum pressure\nmotor power\nimpeller size\nand more text here\n"])
-    pipeline = Pipeline(None, None, None, lambda: generator, Settings(n_queries=2))
+    pipeline = Pipeline(None, None, None, lambda: generator, Settings(n_queries=2, share_system_prompt=True))
     generated = pipeline.generate_queries("What flow does the pump reach?")
     assert generated.queries == ("pump flow rate", "maximum pressure")
     assert generator.prompts[0][0]["content"] == prompts.ANSWER_SYSTEM
 
 
-def test_pipeline_keeps_the_separate_query_prompt_when_sharing_is_off():
+def test_pipeline_keeps_the_separate_query_prompt_by_default():
     generator = ScriptedGenerator(["pump flow rate\n"])
-    pipeline = Pipeline(None, None, None, lambda: generator, Settings(n_queries=2, share_system_prompt=False, query_early_stop=False))
+    pipeline = Pipeline(None, None, None, lambda: generator, Settings(n_queries=2, query_early_stop=False))
     assert pipeline.generate_queries("What flow does the pump reach?").queries == ("pump flow rate",)
     assert generator.prompts[0][0]["content"] == prompts.QUERY_SYSTEM
 
