@@ -106,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--big-home", default=str(RESULTS_DIR / "retrieval-home-100000"),
                         help="a data folder with 100k chunks (made by python -m bench.retrieval_scale)")
+    parser.add_argument("--skip-memory", action="store_true", help="only time the launches (no model loading)")
     args = parser.parse_args(argv)
 
     has_window = importlib.util.find_spec("desktop_app.ui") is not None and importlib.util.find_spec("desktop_app.ui.app") is not None
@@ -119,9 +120,11 @@ def main(argv: list[str] | None = None) -> int:
             if got:
                 launches.append(got)
                 print(f"  launch {run}: {what} after {got[0]:.2f}s, {got[1]:.0f} MB", flush=True)
-        env = dict(os.environ, DESKTOP_APP_HOME=home)
-        mem = subprocess.run([sys.executable, "-c", MEMORY, args.big_home], env=env, capture_output=True, text=True, timeout=900)
-        memory = json.loads(mem.stdout.strip().splitlines()[-1]) if mem.returncode == 0 else {"error": mem.stderr[-800:]}
+        memory: dict = {}
+        if not args.skip_memory:
+            env = dict(os.environ, DESKTOP_APP_HOME=home)
+            mem = subprocess.run([sys.executable, "-c", MEMORY, args.big_home], env=env, capture_output=True, text=True, timeout=1800)
+            memory = json.loads(mem.stdout.strip().splitlines()[-1]) if mem.returncode == 0 else {"error": mem.stderr[-800:]}
     rows = []
     if launches:
         rows.append((f"launch -> {what} (s)", median([s for s, _ in launches])))
@@ -136,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     print(table(("measure", "value"), rows))
     if "error" in memory:
         print(f"memory measurement failed: {memory['error']}")
-    if "models_and_100k_mb" not in memory:
+    if "models_and_100k_mb" not in memory and not args.skip_memory:
         print(f"(no 100k-chunk library at {args.big_home}: run python -m bench.retrieval_scale first)")
     if launches and has_window:
         t = median([s for s, _ in launches])
