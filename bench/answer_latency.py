@@ -109,8 +109,10 @@ def main(argv: list[str] | None = None) -> int:
                 runs.append(row)
                 pair[mode] = row
                 print(f"  [{repeat}.{i}] {mode:6s} first token {row['first_token']:6.2f}s total {row['total']:6.2f}s "
-                      f"queries {len(row['queries'])} answer tokens {row['answer_tokens']}")
+                      f"queries {len(row['queries'])} answer tokens {row['answer_tokens']} | "
+                      + " ".join(f"{s}={row[s]:.2f}" for s in STAGES[:6]) + f" cpu={row['cpu_s']:.1f}", flush=True)
             runs[-1]["pair_ratio_total"] = pair["fusion"]["total"] / pair["rag"]["total"]
+            write_results("answer_latency-partial", {"settings": dataclasses.asdict(settings), "runs": runs})  # survives an interrupted run
 
     def stage_median(mode: str, stage: str) -> float:
         return median([r[stage] for r in runs if r["mode"] == mode])
