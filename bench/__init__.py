@@ -1,0 +1,1 @@
+"""Benchmarks (issue 5): scripts that print tables and write JSON into bench/results/. Not tests."""

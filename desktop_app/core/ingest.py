@@ -23,6 +23,7 @@ from .vector_index import VectorIndex
 
 EMBED_BATCH = 64
 INDEX_SAVE_INTERVAL_S = 30.0
+INDEX_ADD_SLICE = 256
 
 
 def collect_files(paths: Iterable[Path | str]) -> list[Path]:
@@ -49,10 +50,11 @@ def file_hash(path: Path) -> str:
 
 
 class Importer:
-    def __init__(self, store: Store, index: VectorIndex, embedder: Embedder):
+    def __init__(self, store: Store, index: VectorIndex, embedder: Embedder, embed_batch: int = EMBED_BATCH):
         self.store = store
         self.index = index
         self.embedder = embedder
+        self.embed_batch = embed_batch
 
     def import_paths(
         self,
@@ -136,10 +138,10 @@ class Importer:
         yield ImportProgress(name, "extracting", pages_total, pages_total)
         drafts = chunk_pages(p for p in extracted.pages if p.text.strip())
         vectors = []
-        for start in range(0, len(drafts), EMBED_BATCH):
+        for start in range(0, len(drafts), self.embed_batch):
             if cancel is not None and cancel.is_set():
                 raise ImportCancelled("Import cancelled")
-            batch = drafts[start : start + EMBED_BATCH]
+            batch = drafts[start : start + self.embed_batch]
             vectors.append(self.embedder.embed([d.text for d in batch]))
             yield ImportProgress(name, "embedding", start + len(batch), len(drafts))
         if cancel is not None and cancel.is_set():
@@ -152,7 +154,10 @@ class Importer:
         )
         # SQLite is committed first; the index catches up, and is repaired from SQLite after a crash.
         self.index.remove(old_ids)
-        self.index.add(chunk_ids, matrix)
+        # In slices: the index lock is held per call, and a question asked meanwhile must not wait
+        # for all of a 2,000-page manual's vectors to be inserted.
+        for start in range(0, len(chunk_ids), INDEX_ADD_SLICE):
+            self.index.add(chunk_ids[start : start + INDEX_ADD_SLICE], matrix[start : start + INDEX_ADD_SLICE])
         message = "; ".join(extracted.notices)
         yield ImportProgress(name, "ready", pages_total, pages_total, message, document_id)
 

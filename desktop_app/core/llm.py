@@ -22,6 +22,11 @@ class Generator(Protocol):
     def stream(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> Iterator[str]:
         ...
 
+    def warm_up(self, messages: Sequence[Message]) -> None:
+        """Evaluate a prompt once so its prefix sits in the KV cache for the next call (one token generated)."""
+        for _ in self.stream(messages, max_tokens=1):
+            pass
+
     def complete(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> str:
         ...
 
@@ -34,11 +39,25 @@ def default_threads() -> int:
 
 
 class LlamaGenerator:
-    def __init__(self, model_path: Path, n_ctx: int = 4096, n_threads: int | None = None, seed: int = 42):
+    def __init__(
+        self,
+        model_path: Path,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        seed: int = 42,
+        n_threads_batch: int | None = None,
+        n_batch: int = 512,
+        use_mmap: bool = True,
+        prompt_lookup_tokens: int = 0,
+    ):
         self.model_path = Path(model_path)
         self.name = self.model_path.name
         self.n_ctx = n_ctx
         self.n_threads = n_threads or default_threads()
+        self.n_threads_batch = n_threads_batch or self.n_threads
+        self.n_batch = n_batch
+        self.use_mmap = use_mmap
+        self.prompt_lookup_tokens = prompt_lookup_tokens
         self.seed = seed
         self._llm = None
         self._lock = threading.RLock()
@@ -49,12 +68,21 @@ class LlamaGenerator:
                 try:
                     from llama_cpp import Llama
 
+                    draft = None
+                    if self.prompt_lookup_tokens > 0:
+                        # Answers quote their passages; drafting the continuation from the prompt's own
+                        # n-grams lets llama.cpp verify several tokens in one batch.
+                        from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
+
+                        draft = LlamaPromptLookupDecoding(num_pred_tokens=self.prompt_lookup_tokens)
                     self._llm = Llama(
                         model_path=str(self.model_path),
                         n_ctx=self.n_ctx,
                         n_threads=self.n_threads,
-                        n_threads_batch=self.n_threads,
-                        n_batch=512,
+                        n_threads_batch=self.n_threads_batch,
+                        n_batch=self.n_batch,
+                        use_mmap=self.use_mmap,
+                        draft_model=draft,
                         seed=self.seed,
                         verbose=False,
                     )
@@ -96,6 +124,11 @@ class LlamaGenerator:
                 close = getattr(chunks, "close", None)
                 if close:
                     close()
+
+    def warm_up(self, messages: Sequence[Message]) -> None:
+        """Evaluate a prompt once so its prefix sits in the KV cache for the next call (one token generated)."""
+        for _ in self.stream(messages, max_tokens=1):
+            pass
 
     def complete(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> str:
         return "".join(self.stream(messages, max_tokens, temperature, stop))

@@ -72,6 +72,10 @@ def query_messages(question: str, n: int, style: str = "decompose") -> list[dict
     return messages
 
 
+def answer_system(general_knowledge: bool = False) -> str:
+    return ANSWER_SYSTEM_GENERAL if general_knowledge else ANSWER_SYSTEM
+
+
 def passage_header(source_number: int, source: Source) -> str:
     from pathlib import Path
 
@@ -86,7 +90,7 @@ def answer_messages(question: str, context: Sequence[Source], general_knowledge:
         blocks.append(f"{passage_header(number, source)}\n{text}")
     passages = "\n\n".join(blocks)
     return [
-        {"role": "system", "content": ANSWER_SYSTEM_GENERAL if general_knowledge else ANSWER_SYSTEM},
+        {"role": "system", "content": answer_system(general_knowledge)},
         # The reminder comes last: small models follow the most recent instruction best.
         {"role": "user", "content": f"Passages:\n\n{passages}\n\nQuestion: {question}\n\nAnswer from the passages and cite them like [1]."},
     ]

@@ -9,7 +9,7 @@ _PREAMBLE = re.compile(
     r"search queries|queries|output|answer)\b",
     re.IGNORECASE,
 )
-_LIST_MARK = re.compile(r"^\s*(?:[-*\u2022\u2013>]+|\(?\d{1,2}[.):\]]|\(?[a-zA-Z][.)](?=\s)|q\d+[:.)]|query\s*\d*\s*[:.)-])\s*", re.IGNORECASE)
+_LIST_MARK = re.compile(r"^\s*(?:[-*\u2022\u2013>]+|[(\[]?\d{1,2}[.):\]]|\(?[a-zA-Z][.)](?=\s)|q\d+[:.)]|query\s*\d*\s*[:.)-])\s*", re.IGNORECASE)
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"
 _MAX_QUERY_CHARS = 200
 

@@ -52,6 +52,18 @@ class Settings:
     # Below this cosine similarity no passage is close enough to answer from.
     min_similarity: float = 0.25
     general_knowledge: bool = False
+    # Speed levers (issue 5); bench/ measures each. 0 means "pick for this machine".
+    n_threads_batch: int = 0  # threads for prompt processing; 0: same as n_threads
+    n_batch: int = 512  # prompt tokens evaluated per llama.cpp batch
+    use_mmap: bool = True  # map the GGUF instead of reading it: faster start, shared page cache
+    prompt_lookup_tokens: int = 0  # >0: prompt-lookup decoding drafts this many tokens copied from the passages
+    query_tokens_each: int = 16  # max new tokens per generated query; keyword queries need fewer
+    query_early_stop: bool = True  # stop generating once n_queries usable queries are complete
+    # Off: measured (bench.query_generation) the shared citation instructions made the model number its
+    # queries like citations ([1] ...), writing more tokens than the reused KV prefix saved.
+    embed_batch_size: int = 64
+    # Processes extracting PDF pages; 0: one per core, at most 4. 1 by default: on 2 cores the 2,415-page manual
+    # extracted no faster with 2 (bench.import_throughput), and embedding takes ~50x longer than extraction.
 
     def replace(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)

@@ -14,9 +14,9 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import sqlite_utils
 
 try:
     import fcntl
@@ -26,6 +26,9 @@ except ImportError:  # Windows: SQLite's own locking still applies; only first-o
 from .errors import StorageError
 from .migrations import migrate
 from .types import ChunkDraft, Document, PageText, Passage, SearchHit
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 BUSY_TIMEOUT_MS = 10_000
 _STOPWORDS = frozenset(
@@ -103,6 +106,8 @@ class Store:
     def db(self) -> sqlite_utils.Database:
         db = getattr(self._local, "db", None)
         if db is None:
+            import sqlite_utils  # late: it pulls click, dateutil and pluggy, slowing the window's start
+
             db = sqlite_utils.Database(self.conn)
             self._local.db = db
         return db
