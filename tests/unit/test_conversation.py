@@ -6,26 +6,18 @@ import pytest
 
 from desktop_app.core.citation_check import check_citations
 from desktop_app.core.conversation import Turn, parse_rewrite, rewrite_messages
-from desktop_app.core.library import Library
 from desktop_app.core.samples import write_sample_datasheet
 from desktop_app.core.types import AnswerDone, Passage, QuestionRewritten, Source
-from tests.fakes import HashingEmbedder, ScriptedGenerator
 
 
 @pytest.fixture
-def generator():
-    return ScriptedGenerator()
-
-
-@pytest.fixture
-def library(data_home, generator, tmp_path):
-    lib = Library(data_home, embedder=HashingEmbedder(), generator=generator)
+def library(empty_library, tmp_path):
+    lib = empty_library
     list(lib.import_paths([write_sample_datasheet(tmp_path / "px40.pdf")]))
     other = tmp_path / "notes.txt"
     other.write_text("Harbour Plant notes. The cooling tower was installed in 2011.")
     list(lib.import_paths([other]))
-    yield lib
-    lib.close()
+    return lib
 
 
 def result_of(events):

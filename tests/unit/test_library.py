@@ -11,15 +11,8 @@ from tests.fakes import HashingEmbedder, ScriptedGenerator
 
 
 @pytest.fixture
-def generator():
-    return ScriptedGenerator()
-
-
-@pytest.fixture
-def library(data_home, generator):
-    lib = Library(data_home, embedder=HashingEmbedder(), generator=generator)
-    yield lib
-    lib.close()
+def library(empty_library):
+    return empty_library
 
 
 @pytest.fixture

@@ -6,11 +6,9 @@ import pytest
 
 from desktop_app.core import evaluation, prompts
 from desktop_app.core.ingest import Importer
-from desktop_app.core.library import Library
 from desktop_app.core.pipeline import Pipeline
 from desktop_app.core.settings import Settings
 from desktop_app.core.types import AnswerDone, QueriesGenerated
-from tests.fakes import HashingEmbedder, ScriptedGenerator
 
 RECORDS = {
     "oslo": ("Oslo", "Oslo is the capital of Norway and its largest city."),
@@ -21,20 +19,14 @@ RECORDS = {
 
 
 @pytest.fixture
-def generator():
-    return ScriptedGenerator()
-
-
-@pytest.fixture
-def library(data_home, generator, tmp_path):
-    lib = Library(data_home, embedder=HashingEmbedder(), generator=generator)
+def library(empty_library, tmp_path):
+    lib = empty_library
     beir = evaluation.BeirSet({k: v for k, v in RECORDS.items()}, [], {})
     records, names = evaluation.corpus_records(beir, tmp_path / "set")
     events = list(Importer(lib.store, lib.index, lib.embedder).import_texts(records))
     assert [e.stage for e in events] == ["ready"] * len(RECORDS)
     lib.names = names
-    yield lib
-    lib.close()
+    return lib
 
 
 def result_of(events):

@@ -4,24 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_app.core.library import Library
 from desktop_app.core.samples import write_sample_datasheet
 from desktop_app.core.strategies import union
 from desktop_app.core.types import AnswerDone, RankedList, SearchHit
-from tests.fakes import HashingEmbedder, ScriptedGenerator
 
 
 @pytest.fixture
-def generator():
-    return ScriptedGenerator()
-
-
-@pytest.fixture
-def library(data_home, generator, tmp_path):
-    lib = Library(data_home, embedder=HashingEmbedder(), generator=generator)
-    list(lib.import_paths([write_sample_datasheet(tmp_path / "px40.pdf")]))
-    yield lib
-    lib.close()
+def library(empty_library, tmp_path):
+    list(empty_library.import_paths([write_sample_datasheet(tmp_path / "px40.pdf")]))
+    return empty_library
 
 
 def result_of(events):
