@@ -60,6 +60,8 @@ def _library(args):
         value = getattr(args, attr, None)
         if value is not None:
             overrides[field] = value
+    if getattr(args, "queries", None) is not None:
+        overrides["max_queries"] = args.queries  # an explicit --queries N is a cap, not a minimum
     if overrides:
         library.settings = library.settings.replace(**overrides).validated()
     progress = ProgressLine()

@@ -92,5 +92,5 @@ def answer_messages(question: str, context: Sequence[Source], general_knowledge:
     return [
         {"role": "system", "content": answer_system(general_knowledge)},
         # The reminder comes last: small models follow the most recent instruction best.
-        {"role": "user", "content": f"Passages:\n\n{passages}\n\nQuestion: {question}\n\nAnswer from the passages and cite them like [1]."},
+        {"role": "user", "content": f"Passages:\n\n{passages}\n\nQuestion: {question}\n\nAnswer the question in a full sentence, citing the passages like [1]."},
     ]
