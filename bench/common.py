@@ -46,7 +46,15 @@ def rss_mb() -> float:
 
 
 def peak_rss_mb() -> float:
-    """Peak resident memory of this process (ru_maxrss is in KiB on Linux)."""
+    """Peak resident memory of this process. VmHWM first: Linux carries ru_maxrss across exec, so a
+    child started by a big process would report its parent's size."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 

@@ -23,7 +23,10 @@ try:
     outcome = {"stage": "ready", "text": " ".join(p.text for p in doc.pages), "ocr": [p.ocr for p in doc.pages]}
 except AppError as exc:
     outcome = {"stage": "failed", "message": exc.user_message()}
-outcome["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# VmHWM, not ru_maxrss: Linux carries ru_maxrss across exec, so a child of a big pytest process
+# would report the parent's size (2.8 GB once the LLM is loaded) instead of its own peak.
+hwm = [line for line in open("/proc/self/status") if line.startswith("VmHWM:")]
+outcome["peak_mb"] = int(hwm[0].split()[1]) / 1024 if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(outcome))
 """
 # A 35000x35000 page rendered at the OCR resolution would be a 1.6 GB pixmap before Tesseract even starts.
