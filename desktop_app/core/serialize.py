@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 from typing import Any
 
 from .types import AskResult
@@ -47,6 +46,3 @@ def result_to_json(result: AskResult) -> dict[str, Any]:
         out["weights"] = weights
     return out
 
-
-def short_name(path: str) -> str:
-    return Path(path).name
