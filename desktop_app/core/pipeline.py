@@ -111,6 +111,18 @@ class Pipeline:
         self._generator = generator  # loaded on first use: the window opens before the model loads
         self.settings = settings
 
+    def warm_up(self) -> None:
+        """Read the fixed prefixes of the query and answer prompts once, so the first question does not.
+
+        A generator that keeps per-prompt KV snapshots (LlamaGenerator) then restores them, so RAG-Fusion's
+        alternation between the two prompts costs only the question's own tokens.
+        """
+        warm_up = getattr(self._generator(), "warm_up", None)
+        if warm_up is None:
+            return
+        warm_up(prompts.query_messages("Warm-up question", self.settings.n_queries, self.settings.query_style))
+        warm_up(prompts.answer_messages("Warm-up question", [], self.settings.general_knowledge))
+
     # -- stage 1 -------------------------------------------------------------------------------
     def generate_queries(self, question: str, n: int | None = None) -> GeneratedQueries:
         n = self.settings.n_queries if n is None else n

@@ -238,6 +238,8 @@ class MainWindow(QMainWindow):
             load = getattr(generator, "load", None)
             if load:
                 load()
+            yield "Reading the prompt instructions..."
+            self.library.pipeline().warm_up()
             yield None
 
         self.models_ready = False

@@ -1,0 +1,53 @@
+"""RAG-Fusion alternates two prompts; their fixed prefixes must not be re-read for every question."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.core import prompts
+
+pytestmark = pytest.mark.integration
+
+
+def tokens_read(generator, messages, max_tokens=24):
+    """Runs one prompt; returns the reply and how many prompt/reply tokens llama.cpp had to evaluate."""
+    llm = generator.load()
+    evaluated = []
+    original = llm.eval
+
+    def counting_eval(tokens):
+        evaluated.append(len(tokens))
+        return original(tokens)
+
+    llm.eval = counting_eval
+    try:
+        reply = generator.complete(messages, max_tokens=max_tokens)
+    finally:
+        del llm.eval
+    return reply, sum(evaluated)
+
+
+def answer_prompt(question):
+    passage = "The PX-40 pump's filter must be replaced every 500 operating hours. " * 12
+    return [
+        {"role": "system", "content": prompts.ANSWER_SYSTEM},
+        {"role": "user", "content": f"Passages:\n\n[1] (from px40.pdf)\n{passage}\n\nQuestion: {question}"},
+    ]
+
+
+def test_query_prompt_prefix_survives_an_answer_in_between(real_generator):
+    first = "Which rivers flow through Vienna and Budapest?"
+    second = "What is the population of the capitals of France and Germany?"
+    _, cold = tokens_read(real_generator, prompts.query_messages(first, 4, "enumerate"))
+    tokens_read(real_generator, answer_prompt(first))  # the answer overwrites llama.cpp's one KV cache
+
+    queries, warm = tokens_read(real_generator, prompts.query_messages(second, 4, "enumerate"))
+
+    question_tokens = real_generator.count_tokens(second)
+    # Only the new question (plus chat markup) and the reply are read; the ~300-token instructions are not.
+    assert warm < question_tokens + 24 + 16 < cold
+    # Restoring the snapshot must not change what the model writes.
+    real_generator._snapshots.clear()
+    real_generator.load().reset()
+    fresh, _ = tokens_read(real_generator, prompts.query_messages(second, 4, "enumerate"))
+    assert queries == fresh and "France" in queries
