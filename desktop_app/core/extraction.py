@@ -47,8 +47,13 @@ def garbled_share(text: str) -> float:
 
 
 def symbol_share(text: str) -> float:
-    """Share of visible characters that are neither letters nor digits (a run like a dot leader counts once)."""
-    visible = [c for c in re.sub(r"(\S)\1{2,}", r"\1", text) if not c.isspace()]
+    """Share of visible characters that are neither letters nor digits.
+
+    Dot leaders (". . . . 12" in tables of contents and indexes) are dropped first, and any other run of
+    one repeated character counts once: such pages are mostly dots yet perfectly readable.
+    """
+    without_leaders = re.sub(r"(?:[.\u00b7\u2026_-] ?){3,}", " ", text)
+    visible = [c for c in re.sub(r"(\S)\1{2,}", r"\1", without_leaders) if not c.isspace()]
     if not visible:
         return 0.0
     return sum(1 for c in visible if not c.isalnum()) / len(visible)

@@ -193,6 +193,8 @@ def test_a_folder_of_a_thousand_small_files(fake_library, tmp_path):
     [
         ("The pump runs at 3000 rpm and must be serviced every six months.", False),
         ("Contents.......................................1\nSeals...........................4", False),
+        # An index page of the R manuals: spaced dot leaders once sent 9 of R-intro's 113 pages to OCR.
+        ("Appendix D\n!\n! . . . . . . . . . . . . 8\n!= . . . . . . . . . . 9\n%*% . . . . . . . 21\nc . . . . . . 8", False),
         ("12.5  13.0  14.2\n15.1  16.9  18.3\n20.0  21.4  22.8", False),
         ("\ue000\ue001\ue002\ue003 \ue004\ue005\ue006", True),  # private-use code points
         ("\ufffd\ufffd\ufffd \ufffd\ufffd word", True),  # replacement characters
