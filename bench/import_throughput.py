@@ -85,8 +85,19 @@ def child(corpus: str, home: Path, overrides: dict) -> dict:
     cpu_started = time.process_time()
     pages = chunks = 0
     failures = []
+    # Phase 1 of each file (read, chunk, store: listed and found by keyword) ends at its "searchable" event;
+    # phase 2 (embedding, indexing) at "ready".
+    phase1_started: dict[str, float] = {}
+    phase1_s = 0.0
+    first_searchable_s = None
     for event in library.import_paths(files):
-        if event.stage == "ready":
+        now = time.perf_counter()
+        if event.stage == "extracting":
+            phase1_started.setdefault(event.file, now)
+        elif event.stage == "searchable":
+            phase1_s += now - phase1_started[event.file]
+            first_searchable_s = first_searchable_s or now - started
+        elif event.stage == "ready":
             pages += event.total
         elif event.stage == "failed":
             failures.append(event.message)
@@ -98,7 +109,8 @@ def child(corpus: str, home: Path, overrides: dict) -> dict:
     library.close()
     return {
         "corpus": corpus, "files": [f.name for f in files], "pages": pages, "chunks": chunks, "total_s": total,
-        "pages_per_s": pages / total if total else 0.0, "chunks_per_s_embedding": chunks / sw.totals.get("embedding", 1e-9),
+        "pages_per_s": pages / total if total else 0.0, "searchable_s": phase1_s, "first_searchable_s": first_searchable_s or 0.0,
+        "searchable_pages_per_s": pages / phase1_s if phase1_s else 0.0, "chunks_per_s_embedding": chunks / sw.totals.get("embedding", 1e-9),
         "stages_s": {s: sw.totals.get(s, 0.0) for s in STAGES}, "model_load_s": model_load_s,
         "cpu_total_s": cpu_total, "stages_cpu_s": {s: sw.cpu.get(s, 0.0) for s in STAGES},
         "load_avg": __import__("os").getloadavg(),
@@ -147,24 +159,31 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for r in results:
         s = r["stages_s"]
-        rows.append((r["corpus"], r["pages"], r["chunks"], r["total_s"], r["pages_per_s"], s["extraction"], s["chunking"],
+        rows.append((r["corpus"], r["pages"], r["chunks"], r["searchable_s"], r["searchable_pages_per_s"], r["total_s"], r["pages_per_s"], s["extraction"], s["chunking"],
                      s["embedding"], s["storing"], s["indexing"], r["chunks_per_s_embedding"], r["peak_rss_mb"],
                      r["peak_child_rss_mb"], r["question_probe_max_s"]))
     print()
     fake = " EMBEDDING FAKED (hashing): not an import time" if args.fake_embedder else ""
     print(f"Import throughput (seconds; settings overrides {overrides or 'none'}){fake}")
-    print(table(("corpus", "pages", "chunks", "total", "pages/s", "extract", "chunk", "embed", "store", "index",
+    print("searchable = read, chunked and stored: listed, readable and found by keyword (phase 1 of each file);")
+    print("total = also embedded and in the vector index (phase 2), while questions keep working")
+    print(table(("corpus", "pages", "chunks", "searchable", "pages/s", "total", "pages/s", "extract", "chunk", "embed", "store", "index",
                  "emb chunks/s", "peak MB", "workers MB", "max question s"), rows))
     cpu_rows = [(r["corpus"], r["cpu_total_s"], *(r["stages_cpu_s"][s] for s in STAGES), r["load_avg"][0]) for r in results]
     print()
     print("CPU seconds of the importing process (all threads; probes included in total) and the 1-min load average")
     print(table(("corpus", "cpu total", *STAGES, "load avg"), cpu_rows))
     for r in results if not args.fake_embedder else []:
+        verdict = lambda ok: "MET" if ok else "NOT MET"  # noqa: E731
         if r["corpus"] == "r-intro":
-            print(f"R-intro: {r['pages_per_s']:.1f} pages/s (target >= 25: {'MET' if r['pages_per_s'] >= 25 else 'NOT MET'})")
+            print(f"R-intro searchable: {r['searchable_pages_per_s']:.1f} pages/s (target >= 25: {verdict(r['searchable_pages_per_s'] >= 25)})")
+            print(f"R-intro embedded too: {r['pages_per_s']:.1f} pages/s (target >= 25: {verdict(r['pages_per_s'] >= 25)}); "
+                  f"embedding {r['chunks_per_s_embedding']:.1f} chunks/s")
         if r["corpus"] == "fullrefman":
-            ok = r["total_s"] <= 180 and r["peak_rss_mb"] <= 1536
-            print(f"fullrefman: {r['total_s']:.0f}s, peak {r['peak_rss_mb']:.0f} MB (target <= 180 s and <= 1536 MB: {'MET' if ok else 'NOT MET'})")
+            memory_ok = r["peak_rss_mb"] <= 1536
+            print(f"fullrefman searchable in {r['searchable_s']:.0f} s, embedded in {r['total_s']:.0f} s, peak {r['peak_rss_mb']:.0f} MB "
+                  f"(target <= 180 s and <= 1536 MB: searchable {verdict(r['searchable_s'] <= 180 and memory_ok)}, "
+                  f"embedded {verdict(r['total_s'] <= 180 and memory_ok)})")
     path = write_results("import_throughput" + ("-fake-embedder" if args.fake_embedder else ""), {"overrides": overrides, "results": results})
     print(f"results: {path}")
     return 0

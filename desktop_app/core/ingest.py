@@ -1,8 +1,14 @@
-"""Importing files and folders: extract, chunk, embed, store, index — one file at a time.
+"""Importing files and folders: extract, chunk, store, then embed and index — one file at a time.
 
 `import_paths` yields ImportProgress events and checks for cancellation between steps.
-A file that fails is reported and the batch goes on; a file is committed in one SQLite
-transaction, so an interruption leaves it either fully present or absent.
+A file that fails is reported and the batch goes on.
+
+Two phases per file, because embedding is the slow part (MiniLM reads ~20 passages/s on two cores,
+pymupdf ~1,000 pages/s): first the pages and chunks are committed in one SQLite transaction, and the
+document is listed, readable and found by keyword search at once ("searchable"); then its chunks are
+embedded in batches, each batch committed and added to the vector index ("embedding" ... "ready").
+An interruption in the first phase leaves the file fully present or absent; in the second, the
+document stays searchable and the next import (or the next start of the window) embeds the rest.
 """
 
 from __future__ import annotations
@@ -12,6 +18,8 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+
+import numpy as np
 
 from .chunking import chunk_pages
 from .embedder import Embedder
@@ -23,7 +31,17 @@ from .vector_index import VectorIndex
 
 EMBED_BATCH = 64
 INDEX_SAVE_INTERVAL_S = 30.0
-INDEX_ADD_SLICE = 256
+
+
+class VectorsNotStored(StorageError):
+    """The text of a file was committed, its embeddings could not be (a full disk, a read-only folder)."""
+
+    def __init__(self, cause: StorageError, file_name: str):
+        super().__init__(
+            f"{cause}. {file_name} was stored and is found by keyword search; its meaning index is completed by the next import",
+            hint="Free some disk space, then import again.",
+        )
+        self.cause = cause
 
 
 def collect_files(paths: Iterable[Path | str]) -> list[Path]:
@@ -70,6 +88,13 @@ class Importer:
             yield ImportProgress(str(file), "queued")
         last_save = time.monotonic()
         try:
+            # Leftovers first: documents whose embedding an earlier run did not finish (a crash, a cancel).
+            try:
+                yield from self.embed_pending(cancel, skip={str(f) for f in files})
+            except ImportCancelled:
+                for rest in files:
+                    yield ImportProgress(str(rest), "cancelled", message="Import cancelled")
+                return
             for position, file in enumerate(files):
                 if cancel is not None and cancel.is_set():
                     for rest in files[position:]:
@@ -78,15 +103,17 @@ class Importer:
                 try:
                     password = passwords.get(str(file)) or passwords.get(file.name) or fallback_password
                     yield from self._import_file(file, password, cancel)
-                except ImportCancelled:
-                    for rest in files[position:]:
+                except ImportCancelled as exc:
+                    yield ImportProgress(str(file), "cancelled", message=str(exc))
+                    for rest in files[position + 1 :]:
                         yield ImportProgress(str(rest), "cancelled", message="Import cancelled")
                     return
                 except StorageError as exc:
                     # A full disk or read-only folder fails every later file the same way: stop and say so once.
                     yield ImportProgress(str(file), "failed", message=exc.user_message())
+                    cause = exc.cause if isinstance(exc, VectorsNotStored) else exc
                     for rest in files[position + 1 :]:
-                        yield ImportProgress(str(rest), "failed", message=f"not imported: {exc}")
+                        yield ImportProgress(str(rest), "failed", message=f"not imported: {cause}")
                     return
                 except AppError as exc:
                     yield ImportProgress(str(file), "failed", message=exc.user_message())
@@ -132,34 +159,72 @@ class Importer:
         if existing and existing[1] == content_hash and existing[0].status == "ready":
             yield ImportProgress(name, "skipped", existing[0].pages, existing[0].pages, "unchanged, already in the library", existing[0].id)
             return
+        if existing and existing[1] == content_hash and existing[0].status == "embedding":
+            document = existing[0]  # stored by an earlier run that stopped while embedding: finish it
+            yield ImportProgress(name, "searchable", document.pages, document.pages, "", document.id)
+            yield from self._embed_document(name, document.id, document.chunks, cancel)
+            yield ImportProgress(name, "ready", document.pages, document.pages, "", document.id)
+            return
         yield ImportProgress(name, "extracting", 0, 0)
         extracted = extract(file, password)
         pages_total = extracted.page_count
         yield ImportProgress(name, "extracting", pages_total, pages_total)
         drafts = chunk_pages(p for p in extracted.pages if p.text.strip())
-        vectors = []
-        for start in range(0, len(drafts), self.embed_batch):
-            if cancel is not None and cancel.is_set():
-                raise ImportCancelled("Import cancelled")
-            batch = drafts[start : start + self.embed_batch]
-            vectors.append(self.embedder.embed([d.text for d in batch]))
-            yield ImportProgress(name, "embedding", start + len(batch), len(drafts))
         if cancel is not None and cancel.is_set():
             raise ImportCancelled("Import cancelled")
-        import numpy as np
-
-        matrix = np.vstack(vectors) if vectors else np.zeros((0, self.embedder.dimension), dtype=np.float32)
-        document_id, chunk_ids, old_ids = self.store.save_document(
-            name, extracted.title, content_hash, extracted.pages, pages_total, drafts, matrix, extracted.notices
+        document_id, _, old_ids = self.store.save_document(
+            name, extracted.title, content_hash, extracted.pages, pages_total, drafts, None, extracted.notices
         )
         # SQLite is committed first; the index catches up, and is repaired from SQLite after a crash.
         self.index.remove(old_ids)
-        # In slices: the index lock is held per call, and a question asked meanwhile must not wait
-        # for all of a 2,000-page manual's vectors to be inserted.
-        for start in range(0, len(chunk_ids), INDEX_ADD_SLICE):
-            self.index.add(chunk_ids[start : start + INDEX_ADD_SLICE], matrix[start : start + INDEX_ADD_SLICE])
         message = "; ".join(extracted.notices)
+        yield ImportProgress(name, "searchable", pages_total, pages_total, message, document_id)
+        try:
+            yield from self._embed_document(name, document_id, len(drafts), cancel)
+        except StorageError as exc:
+            # Its text is committed and stays found by keyword; only the vectors could not be written.
+            raise VectorsNotStored(exc, file.name) from exc
         yield ImportProgress(name, "ready", pages_total, pages_total, message, document_id)
+
+    def _embed_document(self, name: str, document_id: int, total: int, cancel: threading.Event | None) -> Iterator[ImportProgress]:
+        done = total - self.store.pending_count(document_id)
+        while True:
+            if cancel is not None and cancel.is_set():
+                raise ImportCancelled(
+                    f"Import cancelled: {Path(name).name} is searchable by keyword; its meaning search is finished on the next import"
+                )
+            batch = self.store.pending_chunks(self.embed_batch, document_id)
+            if not batch:
+                return
+            self._embed_batch(batch)
+            done += len(batch)
+            yield ImportProgress(name, "embedding", done, total, document_id=document_id)
+
+    def _embed_batch(self, batch: Sequence[tuple[int, int, str]]) -> list[int]:
+        ids = [row[0] for row in batch]
+        vectors = self.embedder.embed([row[2] for row in batch])
+        completed = self.store.set_embeddings(ids, vectors)
+        # In slices of one batch: the index lock is held per call, so a question asked meanwhile never
+        # waits for a 2,000-page manual's vectors to be inserted.
+        self.index.add(ids, vectors)
+        return completed
+
+    def embed_pending(self, cancel: threading.Event | None = None, skip: set[str] = frozenset()) -> Iterator[ImportProgress]:
+        """Embed every chunk still without a vector (documents an earlier run left 'embedding').
+
+        Paths in `skip` are about to be imported again: an unchanged one resumes there, a changed one
+        is replaced, so embedding its old version would be wasted.
+        """
+        while True:
+            pending = [d for d in self.store.documents() if d.status == "embedding" and d.path not in skip]
+            if not pending:
+                return
+            document = pending[0]
+            if self.store.pending_count(document.id) == 0:  # e.g. a document with no chunks left 'embedding'
+                self.store.mark_ready(document.id)
+                continue
+            yield from self._embed_document(document.path, document.id, document.chunks, cancel)
+            yield ImportProgress(document.path, "ready", document.pages, document.pages, "", document.id)
 
     def import_texts(self, records: Sequence[tuple[str, str, str]], cancel: threading.Event | None = None) -> Iterator[ImportProgress]:
         """Import in-memory texts, each `(name, title, text)` one single-page document (the eval's corpus records).
@@ -188,8 +253,6 @@ class Importer:
                 self.index.save()
 
     def _save_texts(self, pending: list[tuple[str, str, str, str, list]]) -> Iterator[ImportProgress]:
-        import numpy as np
-
         if not pending:
             return
         texts = [d.text for p in pending for d in p[4]]

@@ -53,7 +53,7 @@ class Library:
         self._fixed_generator = generator is not None
         self._generator_lock = threading.Lock()
         self.model_progress: ByteProgress | None = None
-        self._index_fingerprint: tuple[int, int] | None = None
+        self._index_fingerprint: tuple[int, int, int] | None = None
         notice = self.sync_index()
         if notice:
             self.notices.append(notice)
@@ -63,7 +63,7 @@ class Library:
         """Load the index and make it hold exactly the chunks in SQLite. Returns a notice if it had to be repaired."""
         reason = self.index.load()
         self._index_fingerprint = self.store.chunks_fingerprint()
-        db_ids = set(self.store.chunk_ids())
+        db_ids = set(self.store.embedded_chunk_ids())  # chunks still waiting for a vector are not indexed yet
         fresh_library = reason == "missing" and not db_ids
         if reason and not fresh_library:
             self.index.reset(len(db_ids) + 1000)
@@ -96,7 +96,7 @@ class Library:
         # Index ids first, then SQLite: an id added to the index in between is already committed,
         # so it can never be mistaken for one that was deleted.
         index_ids = self.index.ids()
-        db_ids = set(self.store.chunk_ids())
+        db_ids = set(self.store.embedded_chunk_ids())  # chunks still waiting for a vector are not indexed yet
         missing = db_ids - index_ids
         extra = index_ids - db_ids
         for ids, vectors in self.store.embeddings(sorted(missing)):

@@ -92,6 +92,12 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "chunks waiting for their embedding (imports are searchable by keyword before they are embedded)",
+        """
+        CREATE INDEX chunks_pending ON chunks(id) WHERE embedding IS NULL;
+        """,
+    ),
 ]
 
 

@@ -195,6 +195,18 @@ class Pipeline:
             out.append(Source(len(out) + 1, passage, hit.rrf_score, hit.ranks, best.get(hit.chunk_id, 0.0)))
         return out
 
+    def score_unembedded(self, sources: Sequence[Source], question_vector: np.ndarray) -> list[Source]:
+        """Passages found by keyword while their document is still being embedded get their similarity now,
+        so the "not found" gate judges them like every other passage (a handful of texts: well under a second)."""
+        head = sources[: max(self.settings.top_k, self.settings.rerank_candidates)]
+        pending = self.store.pending_among(s.passage.chunk_id for s in head if s.similarity == 0.0)
+        if not pending:
+            return list(sources)
+        targets = [s for s in head if s.passage.chunk_id in pending]
+        vectors = self.embedder.embed([s.passage.text for s in targets])
+        similarity = {s.passage.chunk_id: float(v @ question_vector) for s, v in zip(targets, vectors)}
+        return [dataclasses.replace(s, similarity=similarity[s.passage.chunk_id]) if s.passage.chunk_id in similarity else s for s in sources]
+
     # -- stage 4 -------------------------------------------------------------------------------
     def select_context(self, sources: Sequence[Source], top_k: int | None = None) -> list[Source]:
         return list(sources[: self.settings.top_k if top_k is None else top_k])
@@ -304,15 +316,21 @@ class Pipeline:
         if fusion and generated.queries:
             lists += self.retrieve(generated.queries, query_vectors, allowed_documents, [1.0] * len(generated.queries))
         # Union orders by cosine similarity, which keyword scores do not share: multi-query stays vector-only.
-        if fusion and settings.keyword_weight > 0 and mode != "multi-query":
+        keyword_lists = fusion and settings.keyword_weight > 0 and mode != "multi-query"
+        if keyword_lists:
             keyword_texts = {"question": [question], "queries": list(generated.queries), "both": [question, *generated.queries]}
             for text in keyword_texts[settings.keyword_source]:
                 lists.append(self.keyword_list(text, allowed_documents))
+        if self.store.pending_count():
+            # A document still being embedded is only found by keyword: search the question that way too.
+            if not keyword_lists and mode != "multi-query":
+                lists.append(dataclasses.replace(self.keyword_list(question, allowed_documents), weight=1.0))
+            notices.append("Some documents are still being indexed; until they are, they are found by keyword only.")
         t["retrieval"] += time.perf_counter() - mark
 
         mark = time.perf_counter()
         fused = union(lists) if mode == "multi-query" else self.fuse(lists)
-        sources = self.sources(fused, lists)
+        sources = self.score_unembedded(self.sources(fused, lists), question_vector[0])
         t["fusion"] = time.perf_counter() - mark
         mark = time.perf_counter()
         if settings.reranker:

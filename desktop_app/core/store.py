@@ -173,14 +173,17 @@ class Store:
         pages: Sequence[PageText],
         page_count: int,
         chunks: Sequence[ChunkDraft],
-        embeddings: np.ndarray,
+        embeddings: np.ndarray | None,
         notices: Sequence[str] = (),
     ) -> tuple[int, list[int], list[int]]:
         """Store a document and its chunks in one transaction, replacing an older version of the same path.
 
+        Without embeddings the chunks are stored with none and the document's status is 'embedding':
+        it is listed and found by keyword at once, and `set_embeddings` completes it.
         Returns (document id, new chunk ids, chunk ids of the replaced version).
         """
-        vectors = np.asarray(embeddings, dtype=np.float32)
+        vectors = [None] * len(chunks) if embeddings is None else [v.tobytes() for v in np.asarray(embeddings, dtype=np.float32)]
+        status = "embedding" if embeddings is None and chunks else "ready"
         with self.transaction() as conn:
             old = conn.execute("SELECT id FROM documents WHERE path = ?", (path,)).fetchone()
             old_chunk_ids: list[int] = []
@@ -189,8 +192,8 @@ class Store:
                 conn.execute("DELETE FROM chunks WHERE document_id = ?", (old[0],))
                 conn.execute("DELETE FROM documents WHERE id = ?", (old[0],))
             cur = conn.execute(
-                "INSERT INTO documents(path, title, content_hash, pages, chunks, status, notices) VALUES (?, ?, ?, ?, ?, 'ready', ?)",
-                (path, title, content_hash, page_count, len(chunks), json.dumps(list(notices))),
+                "INSERT INTO documents(path, title, content_hash, pages, chunks, status, notices) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (path, title, content_hash, page_count, len(chunks), status, json.dumps(list(notices))),
             )
             document_id = cur.lastrowid
             conn.executemany(
@@ -201,10 +204,54 @@ class Store:
             for draft, vector in zip(chunks, vectors):
                 cur = conn.execute(
                     'INSERT INTO chunks(document_id, page, start, "end", text, embedding) VALUES (?, ?, ?, ?, ?, ?)',
-                    (document_id, draft.page, draft.start, draft.end, draft.text, vector.tobytes()),
+                    (document_id, draft.page, draft.start, draft.end, draft.text, vector),
                 )
                 chunk_ids.append(cur.lastrowid)
         return document_id, chunk_ids, old_chunk_ids
+
+    def pending_chunks(self, limit: int, document_id: int | None = None) -> list[tuple[int, int, str]]:
+        """(chunk id, document id, text) of chunks still waiting for an embedding, oldest first."""
+        if document_id is None:
+            sql, args = "SELECT id, document_id, text FROM chunks WHERE embedding IS NULL ORDER BY id LIMIT ?", (limit,)
+        else:
+            sql = "SELECT id, document_id, text FROM chunks WHERE embedding IS NULL AND document_id = ? ORDER BY id LIMIT ?"
+            args = (document_id, limit)
+        return [tuple(r) for r in self.conn.execute(sql, args)]
+
+    def pending_count(self, document_id: int | None = None) -> int:
+        if document_id is None:
+            return self.conn.execute("SELECT count(*) FROM chunks WHERE embedding IS NULL").fetchone()[0]
+        return self.conn.execute("SELECT count(*) FROM chunks WHERE embedding IS NULL AND document_id = ?", (document_id,)).fetchone()[0]
+
+    def pending_among(self, chunk_ids: Iterable[int]) -> set[int]:
+        ids = list(chunk_ids)
+        if not ids:
+            return set()
+        marks = ",".join("?" * len(ids))
+        return {r[0] for r in self.conn.execute(f"SELECT id FROM chunks WHERE embedding IS NULL AND id IN ({marks})", ids)}
+
+    def set_embeddings(self, chunk_ids: Sequence[int], embeddings: np.ndarray) -> list[int]:
+        """Store vectors for chunks (one transaction); returns the documents this completed, now 'ready'.
+
+        A chunk deleted meanwhile (its document removed or replaced) simply matches no row.
+        """
+        if not chunk_ids:
+            return []
+        vectors = np.asarray(embeddings, dtype=np.float32)
+        with self.transaction() as conn:
+            conn.executemany("UPDATE chunks SET embedding = ? WHERE id = ?", [(v.tobytes(), i) for i, v in zip(chunk_ids, vectors)])
+            marks = ",".join("?" * len(chunk_ids))
+            touched = [r[0] for r in conn.execute(f"SELECT DISTINCT document_id FROM chunks WHERE id IN ({marks})", list(chunk_ids))]
+            done = [
+                d for d in touched
+                if conn.execute("SELECT 1 FROM chunks WHERE document_id = ? AND embedding IS NULL LIMIT 1", (d,)).fetchone() is None
+            ]
+            conn.executemany("UPDATE documents SET status = 'ready' WHERE id = ? AND status = 'embedding'", [(d,) for d in done])
+        return done
+
+    def mark_ready(self, document_id: int) -> None:
+        with self.transaction() as conn:
+            conn.execute("UPDATE documents SET status = 'ready' WHERE id = ?", (document_id,))
 
     def delete_document(self, document_id: int) -> list[int]:
         """Remove a document; returns its chunk ids so the vector index can drop them too."""
@@ -227,7 +274,11 @@ class Store:
     def chunk_ids(self) -> list[int]:
         return [r[0] for r in self.conn.execute("SELECT id FROM chunks ORDER BY id")]
 
-    def chunks_fingerprint(self) -> tuple[int, int]:
+    def embedded_chunk_ids(self) -> list[int]:
+        """The chunks the vector index should hold: those with an embedding."""
+        return [r[0] for r in self.conn.execute("SELECT id FROM chunks WHERE embedding IS NOT NULL ORDER BY id")]
+
+    def chunks_fingerprint(self) -> tuple[int, int, int]:
         """Changes whenever any connection (this process or another) adds or removes chunks.
 
         Chunk ids come from AUTOINCREMENT and are never reused, so (count, last id handed out)
@@ -235,7 +286,8 @@ class Store:
         """
         count = self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
         row = self.conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'").fetchone()
-        return count, (row[0] if row else 0)
+        # Embeddings arrive after the chunks (an UPDATE): the pending count moves when they do.
+        return count, (row[0] if row else 0), self.pending_count()
 
     def integrity_problems(self) -> list[str]:
         rows = self.conn.execute("PRAGMA integrity_check").fetchall()

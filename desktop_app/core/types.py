@@ -169,7 +169,9 @@ class ImportProgress:
     """One step of an import: the UI shows a bar per file."""
 
     file: str
-    stage: str  # "queued" "extracting" "embedding" "ready" "skipped" "failed" "cancelled"; "warning" (file = data folder: the index file could not be saved)
+    # "queued" "extracting" "searchable" (stored, found by keyword) "embedding" "ready" "skipped" "failed" "cancelled";
+    # "warning" (file = data folder: the index file could not be saved)
+    stage: str
     done: int = 0  # pages (or chunks while embedding)
     total: int = 0
     message: str = ""

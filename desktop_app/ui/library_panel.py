@@ -28,6 +28,7 @@ from .models import CollectionsModel, DocumentsModel
 _STAGE_TEXT = {
     "queued": "waiting",
     "extracting": "reading pages",
+    "searchable": "searchable by keyword; indexing meaning",
     "embedding": "indexing",
     "ready": "ready",
     "skipped": "already in the library",

@@ -124,6 +124,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(notice, 15_000)
         if warm_up:
             QTimer.singleShot(0, self.warm_up)
+        if any(d.status == "embedding" for d in self.library.documents()):
+            QTimer.singleShot(0, self.finish_indexing)
 
     # -- layout -------------------------------------------------------------------------------
     def _build_layout(self) -> None:
@@ -308,6 +310,13 @@ class MainWindow(QMainWindow):
             self.import_jobs.submit(job)
         self.statusBar().showMessage(f"Importing {len(files)} file{'s' if len(files) != 1 else ''}...", 5000)
 
+    def finish_indexing(self) -> None:
+        """Embed what an earlier session left unembedded (it quit or crashed mid-import); searchable meanwhile."""
+        job = Job("finish indexing", lambda job: self.library.import_paths([], cancel=job.cancel))
+        job.on_item = self._import_progress
+        job.on_error = self.report
+        self.import_jobs.submit(job)
+
     def _import_progress(self, event) -> None:
         if event.stage == "warning":
             # About the whole library (the index file could not be saved), not one file: no import row.
@@ -317,7 +326,7 @@ class MainWindow(QMainWindow):
         self.library_panel.show_progress(event)
         if event.stage == "ready":
             self._passwords_tried.discard(event.file)
-        if event.stage in ("ready", "failed"):
+        if event.stage in ("searchable", "ready", "failed"):
             self.refresh_documents()
         if event.stage == "failed":
             self.statusBar().showMessage(event.message, 15_000)

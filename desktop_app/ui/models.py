@@ -12,7 +12,7 @@ from ..core.types import Document
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
 _Index = QModelIndex | QPersistentModelIndex
-_STATUS_TEXT = {"ready": "ready", "failed": "failed"}
+_STATUS_TEXT = {"ready": "ready", "failed": "failed", "embedding": "indexing (keyword search works)"}
 
 
 class DocumentsModel(QAbstractTableModel):

@@ -211,7 +211,8 @@ def test_a_password_protected_pdf_asks_for_its_password_and_imports(make_window,
 
     window.ask_password = answer
     window.import_paths([str(locked)])
-    qtbot.waitUntil(lambda: window.documents.rowCount() == 1, timeout=30_000)
+    # Listed as soon as its text is stored, ready once embedded.
+    qtbot.waitUntil(lambda: window.documents.rowCount() == 1 and window.documents.document(0).status == "ready", timeout=30_000)
     assert asked == [(str(locked.resolve()), False), (str(locked.resolve()), True)]
     assert window.documents.document(0).status == "ready"
     assert window.library_panel.rows[str(locked.resolve())].stage == "ready"
