@@ -163,7 +163,7 @@ class Importer:
             document = existing[0]  # stored by an earlier run that stopped while embedding: finish it
             yield ImportProgress(name, "searchable", document.pages, document.pages, "", document.id)
             yield from self._embed_document(name, document.id, document.chunks, cancel)
-            yield ImportProgress(name, "ready", document.pages, document.pages, "", document.id)
+            yield self._finished(name, document.id, document.pages, "")
             return
         yield ImportProgress(name, "extracting", 0, 0)
         extracted = extract(file, password)
@@ -184,7 +184,12 @@ class Importer:
         except StorageError as exc:
             # Its text is committed and stays found by keyword; only the vectors could not be written.
             raise VectorsNotStored(exc, file.name) from exc
-        yield ImportProgress(name, "ready", pages_total, pages_total, message, document_id)
+        yield self._finished(name, document_id, pages_total, message)
+
+    def _finished(self, name: str, document_id: int, pages: int, message: str) -> ImportProgress:
+        if self.store.document(document_id) is None:
+            return ImportProgress(name, "cancelled", message=f"{Path(name).name} was removed while it was being indexed")
+        return ImportProgress(name, "ready", pages, pages, message, document_id)
 
     def _embed_document(self, name: str, document_id: int, total: int, cancel: threading.Event | None) -> Iterator[ImportProgress]:
         done = total - self.store.pending_count(document_id)
@@ -200,14 +205,14 @@ class Importer:
             done += len(batch)
             yield ImportProgress(name, "embedding", done, total, document_id=document_id)
 
-    def _embed_batch(self, batch: Sequence[tuple[int, int, str]]) -> list[int]:
+    def _embed_batch(self, batch: Sequence[tuple[int, int, str]]) -> None:
         ids = [row[0] for row in batch]
         vectors = self.embedder.embed([row[2] for row in batch])
-        completed = self.store.set_embeddings(ids, vectors)
-        # In slices of one batch: the index lock is held per call, so a question asked meanwhile never
+        stored = set(self.store.set_embeddings(ids, vectors))
+        keep = [i for i, chunk_id in enumerate(ids) if chunk_id in stored]  # not those removed meanwhile
+        # One batch per call: the index lock is held per call, so a question asked meanwhile never
         # waits for a 2,000-page manual's vectors to be inserted.
-        self.index.add(ids, vectors)
-        return completed
+        self.index.add([ids[i] for i in keep], vectors[keep])
 
     def embed_pending(self, cancel: threading.Event | None = None, skip: set[str] = frozenset()) -> Iterator[ImportProgress]:
         """Embed every chunk still without a vector (documents an earlier run left 'embedding').
@@ -224,7 +229,7 @@ class Importer:
                 self.store.mark_ready(document.id)
                 continue
             yield from self._embed_document(document.path, document.id, document.chunks, cancel)
-            yield ImportProgress(document.path, "ready", document.pages, document.pages, "", document.id)
+            yield self._finished(document.path, document.id, document.pages, "")
 
     def import_texts(self, records: Sequence[tuple[str, str, str]], cancel: threading.Event | None = None) -> Iterator[ImportProgress]:
         """Import in-memory texts, each `(name, title, text)` one single-page document (the eval's corpus records).

@@ -231,23 +231,22 @@ class Store:
         return {r[0] for r in self.conn.execute(f"SELECT id FROM chunks WHERE embedding IS NULL AND id IN ({marks})", ids)}
 
     def set_embeddings(self, chunk_ids: Sequence[int], embeddings: np.ndarray) -> list[int]:
-        """Store vectors for chunks (one transaction); returns the documents this completed, now 'ready'.
+        """Store vectors for chunks (one transaction); returns the ids of the chunks that still exist.
 
-        A chunk deleted meanwhile (its document removed or replaced) simply matches no row.
+        A chunk deleted meanwhile (its document removed or replaced) matches no row and is left out,
+        so it is not put back into the vector index. A document whose last chunk got its vector is 'ready'.
         """
         if not chunk_ids:
             return []
         vectors = np.asarray(embeddings, dtype=np.float32)
         with self.transaction() as conn:
-            conn.executemany("UPDATE chunks SET embedding = ? WHERE id = ?", [(v.tobytes(), i) for i, v in zip(chunk_ids, vectors)])
             marks = ",".join("?" * len(chunk_ids))
-            touched = [r[0] for r in conn.execute(f"SELECT DISTINCT document_id FROM chunks WHERE id IN ({marks})", list(chunk_ids))]
-            done = [
-                d for d in touched
-                if conn.execute("SELECT 1 FROM chunks WHERE document_id = ? AND embedding IS NULL LIMIT 1", (d,)).fetchone() is None
-            ]
-            conn.executemany("UPDATE documents SET status = 'ready' WHERE id = ? AND status = 'embedding'", [(d,) for d in done])
-        return done
+            rows = conn.execute(f"SELECT id, document_id FROM chunks WHERE id IN ({marks})", list(chunk_ids)).fetchall()
+            conn.executemany("UPDATE chunks SET embedding = ? WHERE id = ?", [(v.tobytes(), i) for i, v in zip(chunk_ids, vectors)])
+            for document_id in {r[1] for r in rows}:
+                if conn.execute("SELECT 1 FROM chunks WHERE document_id = ? AND embedding IS NULL LIMIT 1", (document_id,)).fetchone() is None:
+                    conn.execute("UPDATE documents SET status = 'ready' WHERE id = ? AND status = 'embedding'", (document_id,))
+        return [r[0] for r in rows]
 
     def mark_ready(self, document_id: int) -> None:
         with self.transaction() as conn:

@@ -72,3 +72,17 @@ def test_a_cancelled_embedding_keeps_the_document_and_finishes_on_the_next_impor
         assert [e.stage for e in again.import_paths([note])][-1] == "skipped"
     finally:
         again.close()
+
+
+def test_removing_a_document_while_it_is_embedded_leaves_nothing_behind(library, tmp_path):
+    note = tmp_path / "harbour.txt"
+    note.write_text(NOTE)
+    events = []
+    for event in library.import_paths([note]):
+        events.append(event)
+        if event.stage == "embedding" and len(events) < 6:
+            library.remove_document(event.document_id)
+    assert events[-1].stage == "cancelled" and "removed" in events[-1].message
+    assert library.documents() == []
+    assert library.index.ids() == set()
+    assert library.store.keyword_search("cooling tower bearing", 5) == []
