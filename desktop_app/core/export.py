@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from .store import Store
+from .tables import place_label
 
 QUOTE_CHARS = 500
 
@@ -34,7 +35,7 @@ def chat_to_markdown(store: Store, chat_id: int) -> str:
         if citations:
             lines += ["**Sources**", ""]
             for c in citations:
-                lines.append(f"[{c['n']}] {Path(c['file']).name}, page {c['page']}")
+                lines.append(f"[{c['n']}] {Path(c['file']).name}, {place_label(c['page'], c.get('kind', 'text'))}")
                 lines.append("")
                 lines.append(_quote(c.get("text", "")))
                 lines.append("")

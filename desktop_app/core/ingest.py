@@ -169,7 +169,9 @@ class Importer:
         extracted = extract(file, password)
         pages_total = extracted.page_count
         yield ImportProgress(name, "extracting", pages_total, pages_total)
-        drafts = chunk_pages(p for p in extracted.pages if p.text.strip())
+        # Table chunks are added beside the page's text chunks, which keep the table's words in reading order
+        # (see tables.py); sorted by page so a page's table follows its text.
+        drafts = sorted(chunk_pages(p for p in extracted.pages if p.text.strip()) + list(extracted.tables), key=lambda d: d.page)
         if cancel is not None and cancel.is_set():
             raise ImportCancelled("Import cancelled")
         document_id, _, old_ids = self.store.save_document(
