@@ -11,10 +11,11 @@ alone) are not detected: telling them from code and indexes needs the slow layou
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from .chunking import chunk_page
 from .page_text import PageWords
-from .types import ChunkDraft
+from .types import ChunkDraft, PageText
 
 TABLE = "table"
 TEXT = "text"
@@ -89,12 +90,20 @@ def _union(boxes: Sequence[tuple[float, float, float, float]]) -> tuple[float, f
 
 
 def _span_inside(layout: PageWords, bbox: tuple[float, float, float, float]) -> tuple[int, int]:
-    """Character span of the page text covering the words whose centres lie in bbox (0, 0 when none)."""
+    """Character span of the page text holding exactly the words whose centres lie in bbox.
+
+    (0, 0) when there are none, or when other words sit between them in reading order (a table
+    beside a text column): then the span would cover words that are not the table's.
+    """
     x0, y0, x1, y1 = bbox
-    inside = [(s, e) for s, e, (a, b, c, d) in layout.words if x0 <= (a + c) / 2 <= x1 and y0 <= (b + d) / 2 <= y1]
-    if not inside:
+    inside = [x0 <= (a + c) / 2 <= x1 and y0 <= (b + d) / 2 <= y1 for _, _, (a, b, c, d) in layout.words]
+    if not any(inside):
         return 0, 0
-    return min(s for s, _ in inside), max(e for _, e in inside)
+    first = inside.index(True)
+    last = len(inside) - 1 - inside[::-1].index(True)
+    if not all(inside[first : last + 1]):
+        return 0, 0
+    return layout.words[first][0], layout.words[last][1]
 
 
 def table_pieces(
@@ -170,3 +179,31 @@ def page_tables(page, layout: PageWords) -> list[ChunkDraft]:
         header = [h or f"Column {j + 1}" for j, h in enumerate(header)]
         drafts.extend(table_pieces(page.number + 1, header, body, body_boxes, header_box, layout))
     return drafts
+
+
+def chunk_pages_around_tables(pages: Iterable[PageText], table_chunks: Sequence[ChunkDraft]) -> list[ChunkDraft]:
+    """Text chunks of each page, leaving out the character spans its table chunks hold, then the table chunks.
+
+    Each fact of a table is in one chunk only: otherwise the page's text chunk holds the same
+    cells flattened into a column of words ("HX-B 11 bar 35 l/min ...") and the model cites that
+    instead of the table. Offsets stay those of the page text, so highlighting is unchanged. A
+    table whose words are interleaved with other text (span (0, 0)) is not cut out.
+    """
+    spans: dict[int, list[tuple[int, int]]] = {}
+    for table in table_chunks:
+        if table.end > table.start:
+            spans.setdefault(table.page, []).append((table.start, table.end))
+    out: list[ChunkDraft] = []
+    for page in pages:
+        cut = sorted(spans.get(page.number, []))
+        if not cut:
+            out.extend(chunk_page(page))
+        else:
+            position = 0
+            for start, end in cut + [(len(page.text), len(page.text))]:
+                if start > position:
+                    piece = chunk_page(PageText(page.number, page.text[position:start], page.ocr))
+                    out.extend(ChunkDraft(d.page, d.start + position, d.end + position, d.text) for d in piece)
+                position = max(position, end)
+        out.extend(t for t in table_chunks if t.page == page.number)
+    return out

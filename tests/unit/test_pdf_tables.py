@@ -44,10 +44,27 @@ def test_the_ruled_table_is_one_markdown_chunk_and_the_framed_listings_are_not_t
     assert table.text == EXPECTED_MARKDOWN
     # Its area on the page covers the grid (drawn at y 180..268, x 72..492), so the viewer can highlight it.
     assert table.bbox == pytest.approx((72, 180, 492, 268), abs=1)
-    # The surrounding text chunks are unchanged: page 1's text still holds the table's words in reading order.
+    # The table's cells are in the table chunk only; the text around it is still chunked, with its page offsets.
     text_chunks = [p for p in empty_library.store.passages(empty_library.store.chunk_ids()).values() if p.kind == "text"]
-    assert any("HX-B" in p.text and p.page == 1 for p in text_chunks)
+    assert not any("HX-B" in p.text or "11 bar" in p.text for p in text_chunks)
+    page_one = empty_library.store.page_text(table.document_id, 1)
+    assert "HX-B" in page_one[table.start : table.end]
+    assert any("irrigation" in p.text for p in text_chunks) and any("Starting the pump" in p.text for p in text_chunks)
+    for p in text_chunks:
+        assert empty_library.store.page_text(p.document_id, p.page)[p.start : p.end] == p.text
     assert any("Listing 1" in p.text and p.page == 2 for p in text_chunks)
+
+
+def test_a_table_whose_words_interleave_with_other_text_is_not_cut_out_of_the_text():
+    from desktop_app.core.page_text import PageWords
+
+    # Reading order: cell, text beside the table, cell.
+    layout = PageWords("A left B", ((0, 1, (10, 10, 20, 20)), (2, 6, (300, 10, 340, 20)), (7, 8, (10, 30, 20, 40))))
+    assert tables._span_inside(layout, (0, 0, 100, 50)) == (0, 0)
+    assert tables._span_inside(layout, (0, 0, 400, 25)) == (0, 6)
+    page = tables.PageText(1, "A left B")
+    piece = tables.ChunkDraft(1, 0, 0, "| A |", kind="table")
+    assert [d.text for d in tables.chunk_pages_around_tables([page], [piece])] == ["A left B", "| A |"]
 
 
 def test_a_page_without_a_grid_of_rules_never_reaches_the_slow_finder(datasheet, monkeypatch):
