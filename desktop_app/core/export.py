@@ -37,6 +37,8 @@ def chat_to_markdown(store: Store, chat_id: int) -> str:
             for c in citations:
                 lines.append(f"[{c['n']}] {Path(c['file']).name}, {place_label(c['page'], c.get('kind', 'text'))}")
                 lines.append("")
-                lines.append(_quote(c.get("text", "")))
+                text = c.get("text", "")
+                # A table is quoted row by row, so the export shows it as a Markdown table.
+                lines.append("\n".join("> " + row for row in text.splitlines()) if c.get("kind") == "table" else _quote(text))
                 lines.append("")
     return "\n".join(lines).rstrip() + "\n"

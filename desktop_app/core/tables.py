@@ -170,12 +170,9 @@ def page_tables(page, layout: PageWords) -> list[ChunkDraft]:
         width = max(len(r) for r in rows)
         rows = [r + [""] * (width - len(r)) for r in rows]
         row_boxes = [_row_box(row, table.bbox) for row in table_rows]
-        if table.header.external:
-            # The finder took the header from text just above the grid.
-            header = [clean_cell(n) for n in table.header.names] + [""] * width
-            header, body, body_boxes, header_box = header[:width], rows, row_boxes, tuple(table.header.bbox)
-        else:
-            header, body, body_boxes, header_box = rows[0], rows[1:], row_boxes[1:], row_boxes[0]
+        # The grid's first row is the header. pymupdf may instead take a line above the grid (its
+        # "external" header), which is often the caption ("Table 1: ..."); the caption stays in the text.
+        header, body, body_boxes, header_box = rows[0], rows[1:], row_boxes[1:], row_boxes[0]
         header = [h or f"Column {j + 1}" for j, h in enumerate(header)]
         drafts.extend(table_pieces(page.number + 1, header, body, body_boxes, header_box, layout))
     return drafts

@@ -130,7 +130,10 @@ def test_a_question_answered_from_the_table_cites_table_on_page_n_in_json_and_ex
     assert {f["kind"] for f in as_json["fused"]} == {"text", "table"}
     markdown = empty_library.export_chat(chat)
     assert f"[{position}] hx.pdf, table on page 1" in markdown
-    assert "| HX-B | 11 bar |" in markdown
+    assert "> | HX-B | 11 bar | 35 l/min | 150 W |\n" in markdown  # quoted row by row: a Markdown table
+    # The model saw the table with one row per line, marked as a table.
+    prompt = generator.prompts[-1][-1]["content"]
+    assert f"[{position}] (table from hx.pdf)\n| Model | Maximum pressure |" in prompt and "| HX-B | 11 bar | 35 l/min | 150 W |\n" in prompt
 
 
 def test_refusal_names_the_table_as_a_closest_place(empty_library, datasheet, generator):
@@ -162,3 +165,14 @@ def test_a_library_from_before_tables_keeps_its_chunks_as_text(tmp_path):
     assert passage.kind == "text" and passage.bbox is None and passage.text == "The pump runs at 24 V."
     assert [h.chunk_id for h in store.keyword_search("pump voltage", 5)] == [passage.chunk_id]
     store.close()
+
+
+def test_wrong_markers_after_the_full_stop_are_pointed_at_the_table_that_says_it():
+    from desktop_app.core.citation_check import repair_citations
+    from desktop_app.core.types import Passage, Source
+
+    texts = [EXPECTED_MARKDOWN, "The HX series of booster pumps serves washing lines.", "Controlling the pump from a script."]
+    context = [Source(n, Passage(n, 1, "/hx.pdf", "hx", 1, 0, 1, t, kind="table" if n == 1 else "text"), 0.1, {}, 0.5) for n, t in enumerate(texts, 1)]
+    fixed, changes = repair_citations("The maximum pressure of model HX-B is 11 bar. [2][3]", context)
+    assert fixed == "The maximum pressure of model HX-B is 11 bar. [1]"
+    assert changes == {2: 1, 3: 1}
