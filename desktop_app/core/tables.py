@@ -3,7 +3,7 @@
 pymupdf's table finder is slow (its default layout analysis costs about half a second
 per page) and, on its own, mistakes framed code listings, tables of contents and indexes
 for tables. So a page goes to the finder only when its vector drawings hold a grid of rules
-(a cheap check, about 1 ms per page), the finder runs on those rules alone
+(a cheap check, 1-3 ms per page), the finder runs on those rules alone
 (`use_layout=False`), and a table is kept only when it is a real grid: two or more rows
 and columns with content, most cells filled. Unruled tables (columns aligned by spacing
 alone) are not detected: telling them from code and indexes needs the slow layout pass.
