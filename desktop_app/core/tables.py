@@ -19,7 +19,7 @@ from .types import ChunkDraft, PageText
 
 TABLE = "table"
 TEXT = "text"
-# A grid needs at least this many horizontal and vertical rules; a box around a code listing has two of each.
+# A grid needs rules at this many distinct heights and as many distinct x positions; a framed listing has two of each.
 MIN_RULES = 3
 MIN_RULE_LENGTH = 5.0  # points; shorter strokes are glyph parts, bullets, underline ticks
 RULE_THICKNESS = 2.0  # a filled rectangle this thin is drawn as a rule, not a shaded area
@@ -32,31 +32,42 @@ def place_label(page: int, kind: str = TEXT) -> str:
     return f"table on page {page}" if kind == TABLE else f"page {page}"
 
 
-def rule_counts(page) -> tuple[int, int]:
-    """(horizontal, vertical) straight rules among the page's vector drawings; a rectangle counts as two of each."""
-    horizontal = vertical = 0
+def rule_positions(page) -> tuple[set[int], set[int]]:
+    """(y of each horizontal rule, x of each vertical rule) among the page's vector drawings, to the point.
+
+    A rectangle gives two of each. Positions, not counts: two framed listings one above the other
+    have four horizontal and four vertical rules, but their sides share two x positions.
+    """
+    ys: set[int] = set()
+    xs: set[int] = set()
     for drawing in page.get_drawings():
         for item in drawing["items"]:
             if item[0] == "l":
                 p1, p2 = item[1], item[2]
                 if abs(p1.y - p2.y) < 1 and abs(p1.x - p2.x) >= MIN_RULE_LENGTH:
-                    horizontal += 1
+                    ys.add(round(p1.y))
                 elif abs(p1.x - p2.x) < 1 and abs(p1.y - p2.y) >= MIN_RULE_LENGTH:
-                    vertical += 1
+                    xs.add(round(p1.x))
             elif item[0] == "re":
                 rect = item[1]
                 if rect.height < RULE_THICKNESS and rect.width >= MIN_RULE_LENGTH:
-                    horizontal += 1
+                    ys.add(round(rect.y0))
                 elif rect.width < RULE_THICKNESS and rect.height >= MIN_RULE_LENGTH:
-                    vertical += 1
+                    xs.add(round(rect.x0))
                 elif rect.width >= MIN_RULE_LENGTH and rect.height >= MIN_RULE_LENGTH:
-                    horizontal += 2
-                    vertical += 2
-    return horizontal, vertical
+                    ys.update((round(rect.y0), round(rect.y1)))
+                    xs.update((round(rect.x0), round(rect.x1)))
+    return ys, xs
+
+
+def rule_counts(page) -> tuple[int, int]:
+    """(horizontal, vertical): how many distinct positions the page's rules take."""
+    ys, xs = rule_positions(page)
+    return len(ys), len(xs)
 
 
 def may_hold_table(page) -> bool:
-    """The cheap gate: enough horizontal and vertical rules to form a grid of at least 2 x 2 cells."""
+    """The cheap gate: rules at enough distinct positions each way to form a grid of at least 2 x 2 cells."""
     horizontal, vertical = rule_counts(page)
     return horizontal >= MIN_RULES and vertical >= MIN_RULES
 
