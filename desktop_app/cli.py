@@ -14,6 +14,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from .core.errors import AppError  # noqa: E402
 from .core.settings import MODES  # noqa: E402
+from .core.tables import place_label  # noqa: E402
 from .core.types import AnswerDone, QueriesGenerated, QuestionRewritten, SourcesRanked, Token  # noqa: E402
 
 
@@ -174,7 +175,7 @@ def cmd_ask(args, generate_answer: bool = True) -> int:
             for s in event.sources[: max(10, len(event.context))]:
                 mark = "*" if s in event.context else " "
                 ranks = ", ".join(f"{r}" for r in s.ranks.values())
-                print(f" {mark}{s.n:3}. {s.rrf_score:.4f}  {Path(s.passage.file).name} p.{s.passage.page}  ranks: {ranks}", file=out)
+                print(f" {mark}{s.n:3}. {s.rrf_score:.4f}  {Path(s.passage.file).name} {_short_place(s.passage)}  ranks: {ranks}", file=out)
             print("\nAnswer:", file=out)
         elif isinstance(event, Token):
             out.write(event.text)
@@ -185,7 +186,7 @@ def cmd_ask(args, generate_answer: bool = True) -> int:
             for c in result.citations:
                 snippet = " ".join(c.text.split())[:100]
                 flag = "" if c.supported else "  (unsupported?)"
-                print(f"[{c.n}] {Path(c.file).name}, page {c.page}{flag}: {snippet}...", file=out)
+                print(f"[{c.n}] {Path(c.file).name}, {place_label(c.page, c.kind)}{flag}: {snippet}...", file=out)
             for notice in result.notices:
                 print(f"Note: {notice}", file=out)
             tm = result.timings
@@ -194,6 +195,11 @@ def cmd_ask(args, generate_answer: bool = True) -> int:
         print(json.dumps(result_to_json(result), indent=2))
     library.close()
     return 0
+
+
+def _short_place(passage) -> str:
+    """The fused list's place column: "p.3", or "table p.3" for a table chunk."""
+    return f"table p.{passage.page}" if passage.kind == "table" else f"p.{passage.page}"
 
 
 def cmd_search(args) -> int:

@@ -86,12 +86,16 @@ def repair_citations(answer: str, context: Sequence[Source]) -> tuple[str, dict[
         return answer, changes
     out = answer
     # Work backwards so earlier offsets stay valid.
-    for start, end in reversed(pieces):
+    for index in range(len(pieces) - 1, -1, -1):
+        start, end = pieces[index]
         sentence = out[start:end]
         numbers = [int(n) for m in _MARK.finditer(sentence) for n in m.group(1).split(",")]
         if not numbers:
             continue
         words = content_words(_MARK.sub("", sentence))
+        if not words and index > 0:
+            # Markers after the full stop ("... 11 bar. [2]") are a piece of their own: they cite the sentence before.
+            words = content_words(_MARK.sub("", out[pieces[index - 1][0] : pieces[index - 1][1]]))
         if not words:
             continue
         overlaps = [len(words & content_words(s.passage.text)) / len(words) for s in context]
@@ -103,5 +107,7 @@ def repair_citations(answer: str, context: Sequence[Source]) -> tuple[str, dict[
                 continue
             fixed = re.sub(rf"\[{n}\]", f"[{best + 1}]", fixed)
             changes[n] = best + 1
+        if changes:
+            fixed = re.sub(r"(\[\d+\])(?:\s*\1)+", r"\1", fixed)  # "[1][1]" after two wrong markers pointed at one passage
         out = out[:start] + fixed + out[end:]
     return out, changes

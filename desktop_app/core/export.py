@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from .store import Store
+from .tables import place_label
 
 QUOTE_CHARS = 500
 
@@ -34,8 +35,10 @@ def chat_to_markdown(store: Store, chat_id: int) -> str:
         if citations:
             lines += ["**Sources**", ""]
             for c in citations:
-                lines.append(f"[{c['n']}] {Path(c['file']).name}, page {c['page']}")
+                lines.append(f"[{c['n']}] {Path(c['file']).name}, {place_label(c['page'], c.get('kind', 'text'))}")
                 lines.append("")
-                lines.append(_quote(c.get("text", "")))
+                text = c.get("text", "")
+                # A table is quoted row by row, so the export shows it as a Markdown table.
+                lines.append("\n".join("> " + row for row in text.splitlines()) if c.get("kind") == "table" else _quote(text))
                 lines.append("")
     return "\n".join(lines).rstrip() + "\n"

@@ -14,7 +14,8 @@ from pathlib import Path
 from .errors import GarbledText, ImportFailed, NoTextLayer, NotADocument, PasswordProtected
 from .ocr import OCR_DPI, OCR_HINT, OCR_MAX_PIXELS, ocr_available, ocr_dpi, ocr_pages  # noqa: F401 - part of this module's API
 from .page_text import page_words
-from .types import PageText
+from .tables import page_tables
+from .types import ChunkDraft, PageText
 
 PDF_SUFFIXES = {".pdf"}
 TEXT_SUFFIXES = {".txt", ".md", ".markdown"}
@@ -31,6 +32,7 @@ class ExtractedDocument:
     pages: list[PageText]
     page_count: int
     notices: tuple[str, ...] = ()
+    tables: tuple[ChunkDraft, ...] = ()  # ruled tables as Markdown table chunks (tables.page_tables)
 
 
 def is_supported(path: Path) -> bool:
@@ -127,10 +129,12 @@ def _read_pages(doc, path: Path, title: str) -> ExtractedDocument:
     garbled: list[int] = []
     broken: list[int] = []
     drawn: list[int] = []  # the subset of scanned pages with no image: text drawn as curves
+    tables: list[ChunkDraft] = []
     for index in range(page_count):
         try:
             page = doc.load_page(index)
-            text = page_words(page).text
+            layout = page_words(page)
+            text = layout.text
             if not text.strip():
                 if page.get_text().strip():
                     garbled.append(index)  # characters exist, but none that form words (control codes)
@@ -147,6 +151,11 @@ def _read_pages(doc, path: Path, title: str) -> ExtractedDocument:
             pages[index] = PageText(index + 1, text)
         except Exception:  # one unreadable page is reported, the rest of the document still imports
             broken.append(index)
+            continue
+        try:
+            tables.extend(page_tables(page, layout))
+        except Exception:  # the table finder failing on a page costs only that page's table chunks, not its text
+            pass
     ocr_done: set[int] = set()
     if (scanned or garbled) and ocr_available():
         pages, ocr_done = ocr_pages(doc, pages, scanned + garbled, looks_garbled)
@@ -180,7 +189,7 @@ def _read_pages(doc, path: Path, title: str) -> ExtractedDocument:
         notices.append(f"{len(garbled_left)} of {page_count} pages were skipped: their text extracts as garbage")
     if broken:
         notices.append(f"{len(broken)} of {page_count} pages could not be read and were skipped")
-    return ExtractedDocument(title=title, pages=pages, page_count=page_count, notices=tuple(notices))
+    return ExtractedDocument(title=title, pages=pages, page_count=page_count, notices=tuple(notices), tables=tuple(tables))
 
 
 def _marks(page) -> str:

@@ -26,6 +26,7 @@ from .embedder import Embedder
 from .errors import AppError, ImportCancelled, ImportFailed, StorageError
 from .extraction import extract, is_supported
 from .store import Store
+from .tables import chunk_pages_around_tables
 from .types import ImportProgress, PageText
 from .vector_index import VectorIndex
 
@@ -169,7 +170,11 @@ class Importer:
         extracted = extract(file, password)
         pages_total = extracted.page_count
         yield ImportProgress(name, "extracting", pages_total, pages_total)
-        drafts = chunk_pages(p for p in extracted.pages if p.text.strip())
+        # A page's tables are chunks of their own, cut out of its text chunks (tables.chunk_pages_around_tables).
+        if extracted.tables:
+            drafts = chunk_pages_around_tables([p for p in extracted.pages if p.text.strip()], extracted.tables)
+        else:
+            drafts = chunk_pages(p for p in extracted.pages if p.text.strip())
         if cancel is not None and cancel.is_set():
             raise ImportCancelled("Import cancelled")
         document_id, _, old_ids = self.store.save_document(

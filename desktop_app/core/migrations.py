@@ -98,6 +98,14 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX chunks_pending ON chunks(id) WHERE embedding IS NULL;
         """,
     ),
+    (
+        "chunk kind: text or a Markdown table, with the table's area on its page",
+        """
+        -- Existing chunks are text; bbox is "x0,y0,x1,y1" in page points, for tables only.
+        ALTER TABLE chunks ADD COLUMN kind TEXT NOT NULL DEFAULT 'text';
+        ALTER TABLE chunks ADD COLUMN bbox TEXT;
+        """,
+    ),
 ]
 
 

@@ -25,8 +25,18 @@ class RenderedPage:
     highlight_top: float | None = None
 
 
-def render_page(path: str | Path, page: int, start: int | None = None, end: int | None = None, zoom: float = 1.5) -> RenderedPage:
-    """Render 1-based `page` of a PDF; the words of character span [start, end) get a yellow highlight."""
+def render_page(
+    path: str | Path,
+    page: int,
+    start: int | None = None,
+    end: int | None = None,
+    zoom: float = 1.5,
+    bbox: tuple[float, float, float, float] | None = None,
+) -> RenderedPage:
+    """Render 1-based `page` of a PDF; the words of character span [start, end) get a yellow highlight.
+
+    A table chunk passes its `bbox` instead: the whole table area is highlighted, grid and empty cells too.
+    """
     import pymupdf
 
     path = Path(path)
@@ -43,7 +53,9 @@ def render_page(path: str | Path, page: int, start: int | None = None, end: int 
             raise AppError(f"{path.name} has no page {page}", hint="The file changed since it was imported; import it again.")
         pdf_page = doc[page - 1]
         boxes = []
-        if start is not None and end is not None and end > start:
+        if bbox is not None:
+            boxes = [bbox]
+        elif start is not None and end is not None and end > start:
             boxes = span_boxes(page_words(pdf_page), start, end)
         for box in boxes:
             annot = pdf_page.add_highlight_annot(pymupdf.Rect(box))

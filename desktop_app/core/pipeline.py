@@ -28,6 +28,7 @@ from .llm import Generator
 from .query_parsing import parse_queries
 from .settings import FUSION_MODES, Settings
 from .store import Store
+from .tables import place_label
 from .types import (
     AnswerDone,
     AskResult,
@@ -60,11 +61,11 @@ def not_found_answer(sources: Sequence[Source], limit: int = 3) -> str:
     closest = []
     seen = set()
     for source in sorted(sources, key=lambda s: -s.similarity):
-        key = (source.passage.file, source.passage.page)
+        key = (source.passage.file, source.passage.page, source.passage.kind)
         if key in seen:
             continue
         seen.add(key)
-        closest.append(f"{Path(source.passage.file).name} page {source.passage.page}")
+        closest.append(f"{Path(source.passage.file).name} {place_label(source.passage.page, source.passage.kind)}")
         if len(closest) >= limit:
             break
     if not closest:
@@ -441,5 +442,6 @@ class Pipeline:
         for n in cited_numbers(answer):
             if 1 <= n <= len(context):
                 p = context[n - 1].passage
-                out.append(Citation(n=n, file=p.file, page=p.page, text=p.text, chunk_id=p.chunk_id, start=p.start, end=p.end, ocr=p.ocr))
+                out.append(Citation(n=n, file=p.file, page=p.page, text=p.text, chunk_id=p.chunk_id, start=p.start, end=p.end, ocr=p.ocr,
+                                    kind=p.kind, bbox=p.bbox))
         return out

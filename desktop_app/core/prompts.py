@@ -80,13 +80,15 @@ def passage_header(source_number: int, source: Source) -> str:
     from pathlib import Path
 
     # No page number here: small models then cite "[3]" for "page 3" instead of the passage number.
-    return f"[{source_number}] (from {Path(source.passage.file).name})"
+    what = "table from" if source.passage.kind == "table" else "from"
+    return f"[{source_number}] ({what} {Path(source.passage.file).name})"
 
 
 def answer_messages(question: str, context: Sequence[Source], general_knowledge: bool = False) -> list[dict[str, str]]:
     blocks = []
     for number, source in enumerate(context, start=1):
-        text = " ".join(source.passage.text.split())
+        # A Markdown table keeps its line breaks: one row per line is how the model reads which value is whose.
+        text = source.passage.text if source.passage.kind == "table" else " ".join(source.passage.text.split())
         blocks.append(f"{passage_header(number, source)}\n{text}")
     passages = "\n\n".join(blocks)
     return [

@@ -20,6 +20,8 @@ def result_to_json(result: AskResult) -> dict[str, Any]:
                 "chunk_id": s.passage.chunk_id,
                 "file": s.passage.file,
                 "page": s.passage.page,
+                "kind": s.passage.kind,
+                "bbox": list(s.passage.bbox) if s.passage.bbox else None,
                 "rrf_score": s.rrf_score,
                 "ranks": dict(s.ranks),
                 "similarity": s.similarity,
@@ -34,6 +36,7 @@ def result_to_json(result: AskResult) -> dict[str, Any]:
             {
                 "n": c.n, "file": c.file, "page": c.page, "text": c.text,
                 "chunk_id": c.chunk_id, "start": c.start, "end": c.end, "supported": c.supported, "ocr": c.ocr,
+                "kind": c.kind, "bbox": list(c.bbox) if c.bbox else None,
             }
             for c in result.citations
         ],

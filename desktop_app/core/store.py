@@ -203,8 +203,8 @@ class Store:
             chunk_ids = []
             for draft, vector in zip(chunks, vectors):
                 cur = conn.execute(
-                    'INSERT INTO chunks(document_id, page, start, "end", text, embedding) VALUES (?, ?, ?, ?, ?, ?)',
-                    (document_id, draft.page, draft.start, draft.end, draft.text, vector),
+                    'INSERT INTO chunks(document_id, page, start, "end", text, embedding, kind, bbox) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+                    (document_id, draft.page, draft.start, draft.end, draft.text, vector, draft.kind, _bbox_text(draft.bbox)),
                 )
                 chunk_ids.append(cur.lastrowid)
         return document_id, chunk_ids, old_chunk_ids
@@ -330,13 +330,13 @@ class Store:
             part = ids[i : i + 900]
             marks = ",".join("?" * len(part))
             rows = self.conn.execute(
-                f'SELECT c.id, c.document_id, d.path, d.title, c.page, c.start, c."end", c.text, coalesce(p.ocr, 0) '
+                f'SELECT c.id, c.document_id, d.path, d.title, c.page, c.start, c."end", c.text, coalesce(p.ocr, 0), c.kind, c.bbox '
                 f"FROM chunks c JOIN documents d ON d.id = c.document_id "
                 f"LEFT JOIN pages p ON p.document_id = c.document_id AND p.number = c.page WHERE c.id IN ({marks})",
                 part,
             ).fetchall()
             for r in rows:
-                out[r[0]] = Passage(*r[:8], ocr=bool(r[8]))
+                out[r[0]] = Passage(*r[:8], ocr=bool(r[8]), kind=r[9], bbox=_bbox_value(r[10]))
         return out
 
     def keyword_search(self, query: str, limit: int, allowed: set[int] | None = None) -> list[SearchHit]:
@@ -428,6 +428,14 @@ class Store:
                 (row[0],),
             )
         ]
+
+
+def _bbox_text(bbox: tuple[float, float, float, float] | None) -> str | None:
+    return None if bbox is None else ",".join(f"{v:.2f}" for v in bbox)
+
+
+def _bbox_value(text: str | None) -> tuple[float, float, float, float] | None:
+    return None if not text else tuple(float(v) for v in text.split(","))
 
 
 def fts_expression(query: str) -> str:

@@ -20,6 +20,8 @@ class ChunkDraft:
     start: int  # character offsets into the page's text
     end: int
     text: str
+    kind: str = "text"  # "text" or "table" (a Markdown table from the page's ruled grid)
+    bbox: tuple[float, float, float, float] | None = None  # a table's area on its page: what the viewer highlights
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,8 @@ class Passage:
     end: int
     text: str
     ocr: bool = False  # the page's text came from OCR, so it may hold recognition errors
+    kind: str = "text"  # "table": the text is a Markdown table, cited as "table on page N"
+    bbox: tuple[float, float, float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,8 @@ class Citation:
     end: int
     supported: bool = True  # False when the cited sentence is not backed by the passage
     ocr: bool = False  # the cited text was read by OCR from a scanned page
+    kind: str = "text"  # "table": cited as "table on page N"
+    bbox: tuple[float, float, float, float] | None = None
 
 
 @dataclass(frozen=True)

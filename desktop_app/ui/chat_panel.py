@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.tables import place_label
+
 CITATION = re.compile(r"\[(\d{1,2})\]")
 # Every mode of core.settings.MODES, with the name a person reads.
 MODES = (
@@ -45,7 +47,8 @@ UNSUPPORTED_COLOR = "#b3261e"
 
 def source_link(entry_index: int, citation: dict) -> str:
     """One citation in the sources line: a link, "(OCR)" when read from a scan, a warning when unsupported."""
-    label = f'[{citation["n"]}] {html.escape(Path(citation["file"]).name)}, p.&nbsp;{citation["page"]}'
+    place = place_label(citation["page"], "table") if citation.get("kind") == "table" else f'p. {citation["page"]}'
+    label = f'[{citation["n"]}] {html.escape(Path(citation["file"]).name)}, {place.replace(" ", "&nbsp;")}'
     if citation.get("ocr"):
         label += " (OCR)"
     tips = []

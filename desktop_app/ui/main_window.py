@@ -61,7 +61,8 @@ class _ProgressRelay(QObject):
 def _passage_json(source) -> dict:
     p = source.passage
     return {"chunk_id": p.chunk_id, "file": p.file, "page": p.page, "rrf_score": source.rrf_score, "ranks": dict(source.ranks),
-            "similarity": source.similarity, "text": p.text, "start": p.start, "end": p.end}
+            "similarity": source.similarity, "text": p.text, "start": p.start, "end": p.end,
+            "kind": p.kind, "bbox": list(p.bbox) if p.bbox else None}
 
 
 class MainWindow(QMainWindow):
@@ -644,7 +645,7 @@ class MainWindow(QMainWindow):
         if "fused" in result and self.fusion_panel.result is not result:
             self.fusion_panel.show_result(result)
         self._select_chunk(cite["chunk_id"])
-        return self.page_view.show_passage(cite["file"], cite["page"], cite.get("start"), cite.get("end"), f"[{n}]")
+        return self.page_view.show_passage(cite["file"], cite["page"], cite.get("start"), cite.get("end"), f"[{n}]", bbox=cite.get("bbox"))
 
     def _select_chunk(self, chunk_id: int) -> None:
         fused = self.fusion_panel.fused
@@ -659,12 +660,12 @@ class MainWindow(QMainWindow):
                 return
 
     def show_hit(self, hit: dict) -> bool:
-        start, end = hit.get("start"), hit.get("end")
+        start, end, bbox = hit.get("start"), hit.get("end"), hit.get("bbox")
         if start is None:
             passage = self.library.store.passages([hit["chunk_id"]]).get(hit["chunk_id"])
             if passage is not None:
-                start, end = passage.start, passage.end
-        return self.page_view.show_passage(hit["file"], hit["page"], start, end)
+                start, end, bbox = passage.start, passage.end, passage.bbox
+        return self.page_view.show_passage(hit["file"], hit["page"], start, end, bbox=bbox)
 
     # -- settings and shutdown ----------------------------------------------------------------
     def open_settings(self) -> None:

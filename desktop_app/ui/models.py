@@ -7,6 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
+from ..core.tables import place_label
 from ..core.types import Document
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -205,7 +206,10 @@ class FusedPassagesModel(QAbstractTableModel):
         elif role in (Qt.ItemDataRole.DisplayRole, SORT_ROLE):
             name = Path(hit["file"]).name
             snippet = " ".join(hit["text"].split())
-            display = {0: str(index.row() + 1), 1: f"{hit['rrf_score']:.4f}", n_keys + 2: name, n_keys + 3: str(hit["page"]), n_keys + 4: snippet[:160]}
+            page = str(hit["page"])
+            if hit.get("kind") == "table":
+                page, snippet = f"table {page}", f"[{place_label(hit['page'], 'table')}] {snippet}"
+            display = {0: str(index.row() + 1), 1: f"{hit['rrf_score']:.4f}", n_keys + 2: name, n_keys + 3: page, n_keys + 4: snippet[:160]}
             sort = {0: index.row() + 1, 1: -hit["rrf_score"], n_keys + 2: name.lower(), n_keys + 3: hit["page"], n_keys + 4: snippet.lower()}
             return (display if role == Qt.ItemDataRole.DisplayRole else sort).get(column)
         if role == Qt.ItemDataRole.ToolTipRole:

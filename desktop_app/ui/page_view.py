@@ -45,9 +45,10 @@ class PageView(QWidget):
         layout.addLayout(header)
         layout.addWidget(self.scroll, 1)
 
-    def show_passage(self, file: str, page: int, start: int | None, end: int | None, label: str = "") -> bool:
+    def show_passage(self, file: str, page: int, start: int | None, end: int | None, label: str = "", bbox=None) -> bool:
+        """bbox (a table chunk's area) is highlighted whole instead of the words of [start, end)."""
         try:
-            rendered = render_page(file, page, start, end)
+            rendered = render_page(file, page, start, end, bbox=tuple(bbox) if bbox else None)
         except AppError as exc:
             self.failed.emit(exc)
             return False
