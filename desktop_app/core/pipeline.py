@@ -28,6 +28,8 @@ from .llm import Generator
 from .query_parsing import parse_queries
 from .settings import FUSION_MODES, Settings
 from .store import Store
+from .table_answers import ask_tables, tables_for_question
+from .tabular import TableStore
 from .types import (
     AnswerDone,
     AskResult,
@@ -104,7 +106,10 @@ def cited_numbers(answer: str) -> list[int]:
 
 
 class Pipeline:
-    def __init__(self, store: Store, index: VectorIndex, embedder: Embedder, generator: Callable[[], Generator], settings: Settings):
+    def __init__(
+        self, store: Store, index: VectorIndex, embedder: Embedder, generator: Callable[[], Generator], settings: Settings, tables: TableStore | None = None
+    ):
+        self.tables = tables  # the CSV/Excel tables; None: every question goes to passages
         self.store = store
         self.index = index
         self.embedder = embedder
@@ -240,6 +245,11 @@ class Pipeline:
         `history` holds the chat's earlier turns: a follow-up is rewritten into a standalone question first.
         """
         mode = mode or self.settings.mode
+        # Tables are asked with SQL the model writes (mode "sql", or a scope of tables only); passages go on below.
+        table_infos = tables_for_question(self.store, mode, allowed_documents) if self.tables is not None else None
+        if table_infos is not None:
+            yield from ask_tables(self._generator, self.tables, table_infos, question, self.settings, mode, history, cancel, generate_answer)
+            return
         effective = self.settings.for_mode(mode)
         if effective != self.settings:  # naive-fusion runs the same stages with the paper's settings
             yield from Pipeline(self.store, self.index, self.embedder, self._generator, effective).ask(

@@ -86,11 +86,11 @@ class ImportRow(QWidget):
         self.stage = event.stage
         text = _STAGE_TEXT.get(event.stage, event.stage)
         if event.stage == "extracting" and event.total:
-            text = f"read {event.done} of {event.total} pages"
+            text = f"read {event.done} of {event.total} {event.unit}"
         elif event.stage == "embedding" and event.total:
             text = f"indexing: {event.done} of {event.total} passages"
         elif event.stage == "ready":
-            text = f"ready: {event.total} pages" + (f" ({event.message})" if event.message else "")
+            text = f"ready: {event.total} {event.unit}" + (f" ({event.message})" if event.message else "")
         elif event.stage in ("failed", "skipped") and event.message:
             text = f"{text}: {event.message}"
         self.status.setText(text)

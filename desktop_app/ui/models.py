@@ -60,6 +60,8 @@ class DocumentsModel(QAbstractTableModel):
         doc = self._docs[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
+            if doc.kind == "table":  # CSV/Excel: rows instead of pages; asked with SQL, no chunks
+                return (doc.title, f"{doc.rows} rows", "table", _STATUS_TEXT.get(doc.status, doc.status))[column]
             return (doc.title, str(doc.pages), str(doc.chunks), _STATUS_TEXT.get(doc.status, doc.status))[column]
         if role == Qt.ItemDataRole.ToolTipRole:
             return doc.error or doc.path

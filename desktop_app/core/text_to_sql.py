@@ -1,0 +1,222 @@
+"""Text-to-SQL: the LLM writes one SELECT over the user's tables; it runs read-only, capped and timed.
+
+The SQL comes from a model, so it is treated as untrusted, in layers that each suffice alone for writes:
+- the tables live in their own database file (tabular.py), so the app's documents and chats are out of reach;
+- the connection is opened read-only (`mode=ro` URI) and with `PRAGMA query_only=1`;
+- an authorizer allows only SELECT, reads and function calls, and reads only of the chosen documents' tables
+  (no INSERT/UPDATE/DELETE/DROP/CREATE/ATTACH/PRAGMA/transaction statements);
+- one statement only; a progress handler stops it after a time limit; at most `row_cap` rows are fetched.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+from collections.abc import Collection
+from pathlib import Path
+
+from .types import ChartSpec, SqlResult
+
+DEFAULT_TIMEOUT_S = 5.0
+DEFAULT_ROW_CAP = 200
+PROGRESS_STEPS = 10_000  # SQLite VM instructions between time checks (~a millisecond)
+ANSWER_ROWS = 20  # result rows shown to the LLM when it writes the answer sentence
+
+_ALLOWED_ACTIONS = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, getattr(sqlite3, "SQLITE_RECURSIVE", 33)}
+_ACTION_NAMES = {getattr(sqlite3, n): n.removeprefix("SQLITE_").replace("_", " ").lower() for n in dir(sqlite3) if n.startswith("SQLITE_") and isinstance(getattr(sqlite3, n), int) and n not in ("SQLITE_OK", "SQLITE_DENY", "SQLITE_IGNORE")}
+_FENCE = re.compile(r"```(?:sql|sqlite)?\s*(.*?)```", re.IGNORECASE | re.DOTALL)
+_START = re.compile(r"\b(SELECT|WITH)\b", re.IGNORECASE)
+_CHART_WORDS = re.compile(r"\b(chart|plot|graph|diagram|visuali[sz]e|histogram)s?\b", re.IGNORECASE)
+_LINE_WORDS = re.compile(r"\b(line|trend|over time|timeline)\b", re.IGNORECASE)
+
+SQL_SYSTEM = (
+    "You write one SQLite SELECT statement that answers the user's question from their tables. "
+    "Use only the tables and columns shown. Text comparisons should be exact values seen in the sample rows. "
+    "Give columns in the result clear names with AS. Reply with the SQL only, in a ```sql block."
+)
+ANSWER_SYSTEM = (
+    "You answer the user's question in one or two sentences, using only the result of an SQL query over their tables. "
+    "Quote the numbers exactly as in the result. Do not mention SQL."
+)
+
+
+class QueryRefused(Exception):
+    """The SQL tried something other than reading the chosen tables."""
+
+
+# -- prompts -----------------------------------------------------------------------------------
+def sql_messages(question: str, schema: str, failed: SqlResult | None = None) -> list[dict[str, str]]:
+    messages = [
+        {"role": "system", "content": SQL_SYSTEM},
+        {"role": "user", "content": f"Tables:\n\n{schema}\n\nQuestion: {question}"},
+    ]
+    if failed is not None:
+        # The retry sees its own query and SQLite's complaint: most failures are a wrong column or table name.
+        messages.append({"role": "assistant", "content": f"```sql\n{failed.sql}\n```"})
+        messages.append({"role": "user", "content": f"That query failed: {failed.error}\nWrite a corrected query for the same question, using only the tables and columns shown."})
+    return messages
+
+
+def result_text(result: SqlResult, limit: int = ANSWER_ROWS) -> str:
+    lines = [" | ".join(result.columns)]
+    lines += [" | ".join(format_value(v) for v in row) for row in result.rows[:limit]]
+    more = len(result.rows) - limit
+    if more > 0 or result.truncated:
+        lines.append(f"... ({'more than ' if result.truncated else ''}{len(result.rows)} rows in all)")
+    return "\n".join(lines)
+
+
+def answer_messages(question: str, result: SqlResult) -> list[dict[str, str]]:
+    return [
+        {"role": "system", "content": ANSWER_SYSTEM},
+        {"role": "user", "content": f"Question: {question}\n\nQuery result ({len(result.rows)} rows):\n{result_text(result)}\n\nAnswer the question in one or two sentences."},
+    ]
+
+
+def format_value(value: object) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, float):
+        return f"{value:.6g}" if abs(value) < 1e15 else str(value)
+    return str(value)
+
+
+# -- the model's reply -------------------------------------------------------------------------
+def extract_sql(reply: str) -> str:
+    """The SQL in the model's reply: a fenced block if there is one, else the text from the first SELECT/WITH."""
+    match = _FENCE.search(reply)
+    text = match.group(1) if match else reply
+    if not match:
+        start = _START.search(text)
+        if start:
+            text = text[start.start() :]
+    return text.strip()
+
+
+def single_statement(sql: str) -> str:
+    """The statement without its final ';'; raises QueryRefused when there is more than one."""
+    sql = sql.strip()
+    for position, char in enumerate(sql):
+        # complete_statement knows about quotes and comments, so a ';' inside a string does not count.
+        if char == ";" and sqlite3.complete_statement(sql[: position + 1]):
+            rest = sql[position + 1 :].strip()
+            if rest and not re.fullmatch(r"(;|\s|--[^\n]*(\n|$))*", rest):
+                raise QueryRefused("the model wrote more than one SQL statement; only a single SELECT may run")
+            return sql[:position].strip()
+    return sql
+
+
+# -- running it --------------------------------------------------------------------------------
+def readonly_connection(path: Path) -> sqlite3.Connection:
+    uri = Path(path).resolve().as_uri() + "?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, timeout=5, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA query_only=1")
+    return conn
+
+
+def run_readonly(
+    path: Path,
+    sql: str,
+    allowed_tables: Collection[str],
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    row_cap: int = DEFAULT_ROW_CAP,
+) -> SqlResult:
+    """Run one model-written statement on the tables database; failures come back in `error`, never raised."""
+    started = time.perf_counter()
+    try:
+        statement = single_statement(sql)
+    except QueryRefused as exc:
+        return SqlResult(sql=sql, error=str(exc))
+    if not statement:
+        return SqlResult(sql=sql, error="the model wrote no SQL")
+    if not Path(path).exists():
+        return SqlResult(sql=statement, error="there are no tables yet; import a CSV or Excel file first")
+    allowed = {t.lower() for t in allowed_tables}
+    denied: list[str] = []
+
+    def authorize(action: int, arg1, arg2, db_name, _source) -> int:
+        if action == sqlite3.SQLITE_READ:
+            # CTEs and subqueries are read with db_name None; real tables are in "main".
+            if db_name is None or (db_name == "main" and (arg1 or "").lower() in allowed):
+                return sqlite3.SQLITE_OK
+            denied.append(f"reading {arg1}, which is not one of the chosen tables")
+            return sqlite3.SQLITE_DENY
+        if action in _ALLOWED_ACTIONS:
+            return sqlite3.SQLITE_OK
+        denied.append(f"{_ACTION_NAMES.get(action, f'action {action}')} {arg1 or ''}".strip())
+        return sqlite3.SQLITE_DENY
+
+    deadline = time.monotonic() + timeout_s
+    timed_out = []
+
+    def progress() -> int:
+        if time.monotonic() > deadline:
+            timed_out.append(True)
+            return 1  # non-zero aborts the statement
+        return 0
+
+    try:
+        conn = readonly_connection(path)
+    except sqlite3.Error as exc:
+        return SqlResult(sql=statement, error=f"the tables could not be opened ({exc})")
+    try:
+        conn.set_authorizer(authorize)
+        conn.set_progress_handler(progress, PROGRESS_STEPS)
+        try:
+            cursor = conn.execute(statement)
+            rows = cursor.fetchmany(row_cap + 1)
+            columns = tuple(d[0] for d in cursor.description or ())
+        except (sqlite3.Error, sqlite3.Warning) as exc:
+            elapsed = time.perf_counter() - started
+            if timed_out:
+                message = f"the query ran longer than {timeout_s:g} s and was stopped; ask for something smaller"
+            elif denied:
+                message = f"only reading is allowed; the query tried {denied[0]}"
+            else:
+                message = str(exc)
+            return SqlResult(sql=statement, elapsed=elapsed, error=message)
+        if not columns:
+            return SqlResult(sql=statement, elapsed=time.perf_counter() - started, error="the statement returned no result; only a SELECT may run")
+        truncated = len(rows) > row_cap
+        return SqlResult(
+            sql=statement,
+            columns=columns,
+            rows=tuple(tuple(r) for r in rows[:row_cap]),
+            elapsed=time.perf_counter() - started,
+            truncated=truncated,
+        )
+    finally:
+        conn.close()
+
+
+# -- charts ------------------------------------------------------------------------------------
+def wants_chart(question: str) -> bool:
+    return bool(_CHART_WORDS.search(question))
+
+
+def chart_spec(question: str, result: SqlResult) -> ChartSpec | None:
+    """A bar (or line, when the question says so) chart of the first numeric column over the first other column."""
+    if not wants_chart(question) or not result.ok or not result.rows or len(result.columns) < 1:
+        return None
+
+    def numeric(i: int) -> bool:
+        values = [r[i] for r in result.rows if r[i] is not None]
+        return bool(values) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+    numeric_columns = [i for i in range(len(result.columns)) if numeric(i)]
+    if not numeric_columns:
+        return None
+    label_candidates = [i for i in range(len(result.columns)) if i not in numeric_columns]
+    # Years and months come out numeric; with two numeric columns the first is the label (x axis).
+    if label_candidates:
+        label = label_candidates[0]
+    elif len(numeric_columns) >= 2:
+        label = numeric_columns[0]
+    else:
+        label = None
+    values_index = next(i for i in numeric_columns if i != label)
+    labels = tuple(format_value(r[label]) if label is not None else str(n) for n, r in enumerate(result.rows, start=1))
+    values = tuple(float(r[values_index] or 0.0) for r in result.rows)
+    kind = "line" if _LINE_WORDS.search(question) else "bar"
+    return ChartSpec(kind, result.columns[label] if label is not None else "row", result.columns[values_index], labels, values)
