@@ -24,7 +24,14 @@ PROGRESS_STEPS = 10_000  # SQLite VM instructions between time checks (~a millis
 ANSWER_ROWS = 20  # result rows shown to the LLM when it writes the answer sentence
 
 _ALLOWED_ACTIONS = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, getattr(sqlite3, "SQLITE_RECURSIVE", 33)}
-_ACTION_NAMES = {getattr(sqlite3, n): n.removeprefix("SQLITE_").replace("_", " ").lower() for n in dir(sqlite3) if n.startswith("SQLITE_") and isinstance(getattr(sqlite3, n), int) and n not in ("SQLITE_OK", "SQLITE_DENY", "SQLITE_IGNORE")}
+# The authorizer's action codes (sqlite3.h), by name: other SQLITE_ constants share their numbers.
+_ACTION_NAMES = dict(enumerate(
+    "create index,create table,create temp index,create temp table,create temp trigger,create temp view,create trigger,"
+    "create view,delete from,drop index,drop table,drop temp index,drop temp table,drop temp trigger,drop temp view,"
+    "drop trigger,drop view,insert into,pragma,read,select,transaction,update,attach,detach,alter table,reindex,analyze,"
+    "create virtual table,drop virtual table,function,savepoint,recursive".split(","),
+    start=1,
+))
 _FENCE = re.compile(r"```(?:sql|sqlite)?\s*(.*?)```", re.IGNORECASE | re.DOTALL)
 _START = re.compile(r"\b(SELECT|WITH)\b", re.IGNORECASE)
 _CHART_WORDS = re.compile(r"\b(chart|plot|graph|diagram|visuali[sz]e|histogram)s?\b", re.IGNORECASE)
@@ -144,7 +151,10 @@ def run_readonly(
             return sqlite3.SQLITE_DENY
         if action in _ALLOWED_ACTIONS:
             return sqlite3.SQLITE_OK
-        denied.append(f"{_ACTION_NAMES.get(action, f'action {action}')} {arg1 or ''}".strip())
+        if (arg1 or "").lower() in ("sqlite_master", "sqlite_schema", "sqlite_temp_master"):
+            denied.append("to change the tables themselves (CREATE, DROP or ALTER)")
+        else:
+            denied.append(f"{_ACTION_NAMES.get(action, f'action {action}')} {arg1 or ''}".strip())
         return sqlite3.SQLITE_DENY
 
     deadline = time.monotonic() + timeout_s
@@ -172,7 +182,9 @@ def run_readonly(
             if timed_out:
                 message = f"the query ran longer than {timeout_s:g} s and was stopped; ask for something smaller"
             elif denied:
-                message = f"only reading is allowed; the query tried {denied[0]}"
+                message = f"only reading is allowed; the query tried {denied[-1]}"
+            elif "not authorized" in str(exc):
+                message = "only reading is allowed; the query tried something other than reading the tables"
             else:
                 message = str(exc)
             return SqlResult(sql=statement, elapsed=elapsed, error=message)

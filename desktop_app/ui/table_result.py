@@ -169,7 +169,7 @@ class SqlResultView(QWidget):
         self.sql.setPlainText(result.get("sql", ""))
         attempts = result.get("sql_attempts", [])
         failed_first = [a for a in attempts[:-1] if a.get("error")]
-        notes = [f"First query failed ({html.escape(a['error'])}); the model corrected it." for a in failed_first]
+        notes = [f"First query failed ({html.escape(a['error'])}); the model was shown the error and wrote another." for a in failed_first]
         if result.get("sql_error"):
             notes.append(f"<b>The query failed:</b> {html.escape(result['sql_error'])}")
             self.rows.set_result([], [])
