@@ -39,12 +39,24 @@ _LINE_WORDS = re.compile(r"\b(line|trend|over time|timeline)\b", re.IGNORECASE)
 
 SQL_SYSTEM = (
     "You write one SQLite SELECT statement that answers the user's question from their tables. "
-    "Use only the tables and columns shown. Text comparisons should be exact values seen in the sample rows. "
-    "Give columns in the result clear names with AS. Reply with the SQL only, in a ```sql block."
+    "Use only the tables and columns shown; compare text with values as they appear in the sample rows. "
+    "When the question asks for a total, an average, a count, or the most or least of something over several rows, "
+    "aggregate with SUM, AVG or COUNT and GROUP BY. Return the numbers the answer rests on, with clear names (AS). "
+    "Reply with the SQL only, in a ```sql block."
+)
+# A worked example teaches a small model to aggregate better than the instruction alone (it had answered
+# "highest total" with the single largest row). Deliberately outside any test's domain.
+SQL_EXAMPLE = (
+    'CREATE TABLE "orders" ("customer" TEXT, "month" TEXT, "amount" REAL);\n'
+    "/* 3 sample rows of orders:\ncustomer | month | amount\nAcme | March | 120.0\nBolt | March | 80.5\nAcme | April | 60.0\n*/",
+    "Which customer spent the most in total in March?",
+    "```sql\nSELECT customer, SUM(amount) AS total_amount FROM orders WHERE month = 'March' "
+    "GROUP BY customer ORDER BY total_amount DESC LIMIT 1\n```",
 )
 ANSWER_SYSTEM = (
     "You answer the user's question in one or two sentences, using only the result of an SQL query over their tables. "
-    "Quote the numbers exactly as in the result. Do not mention SQL."
+    "Copy every number digit for digit as it appears in the result: no rounding, no thousands separators, "
+    "no currency signs. Do not mention SQL."
 )
 
 
@@ -54,8 +66,11 @@ class QueryRefused(Exception):
 
 # -- prompts -----------------------------------------------------------------------------------
 def sql_messages(question: str, schema: str, failed: SqlResult | None = None) -> list[dict[str, str]]:
+    example_schema, example_question, example_sql = SQL_EXAMPLE
     messages = [
         {"role": "system", "content": SQL_SYSTEM},
+        {"role": "user", "content": f"Tables:\n\n{example_schema}\n\nQuestion: {example_question}"},
+        {"role": "assistant", "content": example_sql},
         {"role": "user", "content": f"Tables:\n\n{schema}\n\nQuestion: {question}"},
     ]
     if failed is not None:
@@ -87,6 +102,33 @@ def format_value(value: object) -> str:
     if isinstance(value, float):
         return f"{value:.6g}" if abs(value) < 1e15 else str(value)
     return str(value)
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+
+
+def _numbers(text: str) -> set[float]:
+    return {float(m.replace(",", "")) for m in _NUMBER.findall(text)}
+
+
+def unsupported_numbers(answer: str, result: SqlResult, question: str = "") -> list[str]:
+    """Numbers in the answer that are in neither the result rows, the SQL nor the question.
+
+    A small model likes to "tidy" numbers (40800.75 became "$40,800.80"); the user should hear that.
+    """
+    known: set[float] = _numbers(question) | _numbers(result.sql)
+    for row in result.rows:
+        for value in row:
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                known.add(float(value))
+            elif value is not None:
+                known |= _numbers(str(value))
+    out = []
+    for match in _NUMBER.findall(answer):
+        value = float(match.replace(",", ""))
+        if not any(abs(value - k) <= 1e-9 * max(1.0, abs(k)) for k in known) and match not in out:
+            out.append(match)
+    return out
 
 
 # -- the model's reply -------------------------------------------------------------------------

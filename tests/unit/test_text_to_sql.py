@@ -172,3 +172,21 @@ def test_a_semicolon_inside_a_string_is_not_a_second_statement(sales_library):
     result = run_readonly(sales_library.tables.path, "SELECT 'a;b' AS x;", ["sales"])
     assert result.ok and result.rows == (("a;b",),)
     assert catalog(sales_library.store)[0].name == "sales"
+
+
+def test_an_answer_that_changes_a_number_of_the_result_gets_a_notice(sales_library, generator):
+    generator.enqueue("SELECT sum(revenue) AS total FROM sales WHERE region = 'South' AND year = 2023", "South made $300.50 in 2023.")
+    _, result = run_events(sales_library.ask("What was South's revenue in 2023?"))
+    assert any("300.50" in n and "does not contain" in n for n in result.notices), result.notices
+    generator.enqueue("SELECT sum(revenue) AS total FROM sales WHERE region = 'South' AND year = 2023", "South made 300 in 2023.")
+    _, result = run_events(sales_library.ask("What was South's revenue in 2023?"))
+    assert not any("does not contain" in n for n in result.notices)
+
+
+def test_an_exported_chat_shows_the_sql_and_its_rows(sales_library, generator):
+    generator.enqueue(TOTALS_2023, "South sold the most.")
+    chat = sales_library.store.create_chat("Sales")
+    run_events(sales_library.ask_in_chat(chat, "Which region sold most in 2023?"))
+    markdown = sales_library.export_chat(chat)
+    assert f"```sql\n{TOTALS_2023}\n```" in markdown
+    assert "| region | total |" in markdown and "| South | 300 |" in markdown
