@@ -122,7 +122,7 @@ class LibraryPanel(QWidget):
         title = QLabel("Library")
         title.setObjectName("panelTitle")
         self.add_button = QPushButton(self.style().standardIcon(QStyle.StandardPixmap.SP_FileDialogNewFolder), "Add documents...")
-        self.add_button.setToolTip("Add PDF, .txt or .md files (Ctrl+O). You can also drop files or folders anywhere on the window.")
+        self.add_button.setToolTip("Add PDF, .txt, .md, CSV or Excel files (Ctrl+O). You can also drop files or folders anywhere on the window.")
         self.add_button.clicked.connect(self.add_requested)
         self.remove_button = QToolButton()
         self.remove_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_TrashIcon))
