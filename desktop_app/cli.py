@@ -126,7 +126,10 @@ def cmd_remove(args) -> int:
         print(f"No document matches '{args.doc}'. List them with: desktop-app-cli docs", file=sys.stderr)
         return 1
     library.remove_document(doc.id)
-    print(f"Removed {doc.title} ({doc.chunks} chunks)")
+    if doc.kind == "table":
+        print(f"Removed {doc.title} ({doc.pages} table{'s' if doc.pages != 1 else ''}, {doc.rows} rows)")
+    else:
+        print(f"Removed {doc.title} ({doc.chunks} chunks)")
     return 0
 
 
@@ -201,7 +204,9 @@ def cmd_ask(args, generate_answer: bool = True) -> int:
                 print(f"Note: {notice}", file=out)
             tm = result.timings
             if result.sql_runs:
-                print(f"\n({tm.total:.1f} s; SQL written in {tm.query_generation:.1f} s, ran in {tm.retrieval * 1000:.0f} ms; answer {tm.generation:.1f} s)", file=out)
+                from .core.text_to_sql import duration_text
+
+                print(f"\n({tm.total:.1f} s; SQL written in {tm.query_generation:.1f} s, ran in {duration_text(tm.retrieval)}; answer {tm.generation:.1f} s)", file=out)
             else:
                 print(f"\n({tm.total:.1f} s; first token after {tm.first_token:.1f} s; queries {tm.query_generation:.1f} s)", file=out)
     if args.json and result is not None:
@@ -212,7 +217,7 @@ def cmd_ask(args, generate_answer: bool = True) -> int:
 
 def print_sql(event: SqlRan, out, max_rows: int = 20) -> None:
     """The SQL the model wrote and its result rows as a plain text table."""
-    from .core.text_to_sql import format_value
+    from .core.text_to_sql import duration_text, format_value
 
     result = event.result
     print(("SQL (retry):" if event.attempt > 1 else "SQL:"), file=out)
@@ -229,7 +234,7 @@ def print_sql(event: SqlRan, out, max_rows: int = 20) -> None:
             print("  " + "  ".join("-" * w for w in widths), file=out)
     more = "more than " if result.truncated else ""
     extra = f", first {max_rows} shown" if len(result.rows) > max_rows else ""
-    print(f"({more}{len(result.rows)} row{'s' if len(result.rows) != 1 else ''}{extra}; {result.elapsed * 1000:.0f} ms)", file=out)
+    print(f"({more}{len(result.rows)} row{'s' if len(result.rows) != 1 else ''}{extra}; {duration_text(result.elapsed)})", file=out)
 
 
 def cmd_search(args) -> int:

@@ -186,7 +186,7 @@ class Importer:
         if len(names) == 1:
             described = f"SQL table {names[0]}"
         else:
-            described = "SQL tables " + ", ".join(f"{n} ({len(t.rows)} rows)" for n, t in zip(names, tables))
+            described = "SQL tables " + ", ".join(f"{n} ({len(t.rows)} row{'s' if len(t.rows) != 1 else ''})" for n, t in zip(names, tables))
         yield ImportProgress(name, "ready", rows, rows, described, document_id, unit="rows")
 
     def import_texts(self, records: Sequence[tuple[str, str, str]], cancel: threading.Event | None = None) -> Iterator[ImportProgress]:

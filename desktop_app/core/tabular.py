@@ -156,7 +156,7 @@ def build_table(source_name: str, base_name: str, grid: list[list[str | None]]) 
     for number, row in enumerate(data, start=2 if header else 1):
         if len(row) != width:
             raise TableFileError(
-                f"{source_name}: row {number} has {len(row)} fields but the {'header has' if header else 'first row has'} {width}"
+                f"{source_name}: row {number} has {len(row)} field{'s' if len(row) != 1 else ''} but the {'header has' if header else 'first row has'} {width}"
             )
     taken: set[str] = set()
     columns = [unique(sanitize(h, f"col_{i}"), taken) for i, h in enumerate(raw_headers, start=1)]

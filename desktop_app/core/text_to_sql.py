@@ -96,6 +96,12 @@ def answer_messages(question: str, result: SqlResult) -> list[dict[str, str]]:
     ]
 
 
+def duration_text(seconds: float) -> str:
+    """A query's run time as a person reads it: most take well under a millisecond."""
+    ms = seconds * 1000
+    return "<1 ms" if ms < 1 else f"{ms:.0f} ms" if ms < 1000 else f"{seconds:.1f} s"
+
+
 def format_value(value: object) -> str:
     if value is None:
         return "NULL"

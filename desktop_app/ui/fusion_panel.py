@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from .models import SORT_ROLE, FusedPassagesModel
+from ..core.text_to_sql import duration_text
 from .table_result import SqlResultView
 
 _STAGES = (
@@ -182,7 +183,7 @@ class FusionPanel(QWidget):
         if is_sql:
             self.sql_view.show_result(result)
             t = result.get("timings", {})
-            self.timings.setText(f"Timings: SQL written {t.get('query_generation', 0.0):.2f} s  ·  ran {t.get('retrieval', 0.0) * 1000:.0f} ms  ·  answer {t.get('generation', 0.0):.2f} s  ·  total {t.get('total', 0.0):.2f} s")
+            self.timings.setText(f"Timings: SQL written {t.get('query_generation', 0.0):.2f} s  ·  ran {duration_text(t.get('retrieval', 0.0))}  ·  answer {t.get('generation', 0.0):.2f} s  ·  total {t.get('total', 0.0):.2f} s")
             self.rerun.setEnabled(False)
             return
         keys = self.fused.query_keys

@@ -14,7 +14,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QPlainTextEdit, QSizePolicy, QTableView, QVBoxLayout, QWidget
 
-from ..core.text_to_sql import format_value
+from ..core.text_to_sql import duration_text, format_value
 
 _Index = QModelIndex | QPersistentModelIndex
 BAR_COLOR = QColor("#3b6ea5")
@@ -176,7 +176,7 @@ class SqlResultView(QWidget):
         else:
             rows = result.get("rows", [])
             more = "more than " if result.get("rows_truncated") else ""
-            notes.append(f"{more}{len(rows)} row{'s' if len(rows) != 1 else ''} in {result.get('sql_elapsed', 0.0) * 1000:.0f} ms")
+            notes.append(f"{more}{len(rows)} row{'s' if len(rows) != 1 else ''} in {duration_text(result.get('sql_elapsed', 0.0))}")
             self.rows.set_result(result.get("columns", []), rows)
         self.status.setText("<br>".join(notes))
         self.chart.set_chart(result.get("chart"))

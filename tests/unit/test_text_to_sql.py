@@ -190,3 +190,21 @@ def test_an_exported_chat_shows_the_sql_and_its_rows(sales_library, generator):
     markdown = sales_library.export_chat(chat)
     assert f"```sql\n{TOTALS_2023}\n```" in markdown
     assert "| region | total |" in markdown and "| South | 300 |" in markdown
+
+
+def test_the_cli_prints_the_sql_the_rows_and_the_answer_and_json_has_them(sales_library, generator, capsys, monkeypatch):
+    from desktop_app import cli
+
+    monkeypatch.setitem(cli._OPEN, "library", sales_library)
+    generator.enqueue(f"```sql\n{TOTALS_2023}\n```", "South sold the most in 2023, with 300.")
+    assert cli.main(["ask", "Which region sold most in 2023?"]) == 0
+    out = capsys.readouterr().out
+    assert f"SQL:\n  {TOTALS_2023}\n" in out
+    assert "  region  total\n  ------  -----\n  South     300\n  North     150\n  East      120\n(3 rows;" in out
+    assert "Answer:\nSouth sold the most in 2023, with 300." in out
+
+    generator.enqueue(TOTALS_2023, "South.")
+    assert cli.main(["ask", "Which region sold most in 2023?", "--mode", "sql", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["mode"] == "sql" and data["sql"] == TOTALS_2023
+    assert data["columns"] == ["region", "total"] and data["rows"] == [["South", 300], ["North", 150], ["East", 120]]
