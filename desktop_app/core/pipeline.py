@@ -28,7 +28,7 @@ from .llm import Generator
 from .query_parsing import parse_queries
 from .settings import FUSION_MODES, Settings
 from .store import Store
-from .table_answers import ask_tables, tables_for_question
+from .table_answers import ask_tables, skipped_tables_notice, tables_for_question
 from .tabular import TableStore
 from .types import (
     AnswerDone,
@@ -261,6 +261,10 @@ class Pipeline:
         started = time.perf_counter()
         t = {}
         notices: list[str] = []
+        if self.tables is not None and generate_answer:
+            notice = skipped_tables_notice(self.store, allowed_documents)
+            if notice:
+                notices.append(notice)
         asked = question
         if history:
             question = rewrite_followup(self._generator(), history, question)

@@ -36,6 +36,18 @@ def tables_for_question(store: Store, mode: str, allowed_documents: Sequence[int
     return None
 
 
+def skipped_tables_notice(store: Store, allowed_documents: Sequence[int] | None) -> str | None:
+    """When a passage answer leaves tables in scope unasked, say how to ask them."""
+    docs = [d for d in store.documents() if d.status == "ready" and d.kind == "table"]
+    if allowed_documents is not None:
+        chosen = set(allowed_documents)
+        docs = [d for d in docs if d.id in chosen]
+    if not docs:
+        return None
+    names = ", ".join(d.title for d in docs[:3]) + (" and others" if len(docs) > 3 else "")
+    return f"Tables ({names}) were not searched: they are asked with SQL in the Tables (SQL) mode (--mode sql)."
+
+
 def ask_tables(
     generator: Callable[[], Generator],
     tables: TableStore,

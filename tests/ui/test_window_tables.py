@@ -50,6 +50,9 @@ def test_a_dropped_csv_is_listed_and_its_answer_shows_the_sql_rows_and_chart(mak
     # A new chat clears the table answer; the passages view is back for the next question.
     window.new_chat()
     assert panel.passages_view.isVisible() and not panel.sql_view.isVisible()
+    # Reopening the chat shows the stored SQL and rows again.
+    window.open_chat(window.chats.chat_id(0))
+    assert panel.sql_view.isVisible() and panel.sql_view.sql.toPlainText() == SQL and rows.rowCount() == 3
 
 
 def test_a_failed_query_shows_its_error_and_no_chart(make_window, data_home, tmp_path, qtbot):

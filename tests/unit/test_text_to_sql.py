@@ -142,6 +142,7 @@ def test_pdf_questions_still_go_to_passages_and_mode_sql_reaches_the_tables(sale
     generator.enqueue("PX-40 query", "The pump runs up to 80 °C [1].")
     events, result = run_events(sales_library.ask("What is the maximum temperature of the PX-40?", mode="rag"))
     assert any(isinstance(e, SourcesRanked) for e in events) and not result.sql_runs
+    assert any("Tables (sales.csv) were not searched" in n for n in result.notices)
     generator.enqueue(TOTALS_2023, "South.")
     events, result = run_events(sales_library.ask("Which region sold most in 2023?", mode="sql"))
     assert result.mode == "sql" and result.sql_runs[-1].rows[0] == ("South", 300)
