@@ -28,7 +28,7 @@ from .llm import Generator
 from .query_parsing import parse_queries
 from .settings import FUSION_MODES, Settings
 from .store import Store
-from .table_answers import ask_tables, skipped_tables_notice, tables_for_question
+from .table_answers import ask_tables, skipped_tables_notice, tables_for_question, warm_up_messages
 from .tabular import TableStore
 from .types import (
     AnswerDone,
@@ -127,6 +127,9 @@ class Pipeline:
             return
         warm_up(prompts.query_messages("Warm-up question", self.settings.n_queries, self.settings.query_style))
         warm_up(prompts.answer_messages("Warm-up question", [], self.settings.general_knowledge))
+        sql_prompt = warm_up_messages(self.store, self.tables) if self.tables is not None else None
+        if sql_prompt:  # only a library with tables pays for it
+            warm_up(sql_prompt)
 
     # -- stage 1 -------------------------------------------------------------------------------
     def generate_queries(self, question: str, n: int | None = None) -> GeneratedQueries:

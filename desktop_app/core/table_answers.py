@@ -36,6 +36,14 @@ def tables_for_question(store: Store, mode: str, allowed_documents: Sequence[int
     return None
 
 
+def warm_up_messages(store: Store, tables: TableStore) -> list[dict[str, str]] | None:
+    """The SQL prompt over every table, read at start-up so the first table question re-reads only itself."""
+    infos = catalog(store)
+    if not infos:
+        return None
+    return sql_messages("Warm-up question", tables.schema([t.name for t in infos]))
+
+
 def skipped_tables_notice(store: Store, allowed_documents: Sequence[int] | None) -> str | None:
     """When a passage answer leaves tables in scope unasked, say how to ask them."""
     docs = [d for d in store.documents() if d.status == "ready" and d.kind == "table"]

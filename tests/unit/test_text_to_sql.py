@@ -209,3 +209,16 @@ def test_the_cli_prints_the_sql_the_rows_and_the_answer_and_json_has_them(sales_
     data = json.loads(capsys.readouterr().out)
     assert data["mode"] == "sql" and data["sql"] == TOTALS_2023
     assert data["columns"] == ["region", "total"] and data["rows"] == [["South", 300], ["North", 150], ["East", 120]]
+
+
+def test_warm_up_reads_the_sql_prompt_only_when_there_are_tables(empty_library, tmp_path):
+    warmed = []
+    empty_library.generator().warm_up = warmed.append  # LlamaGenerator keeps each prompt's prefix for the next call
+    empty_library.pipeline().warm_up()
+    assert not any("CREATE TABLE" in m[-1]["content"] for m in warmed)
+    path = tmp_path / "sales.csv"
+    path.write_text(SALES)
+    list(empty_library.import_paths([path]))
+    warmed.clear()
+    empty_library.pipeline().warm_up()
+    assert any('CREATE TABLE "sales"' in m[-1]["content"] for m in warmed)
