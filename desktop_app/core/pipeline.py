@@ -255,7 +255,7 @@ class Pipeline:
             return
         effective = self.settings.for_mode(mode)
         if effective != self.settings:  # naive-fusion runs the same stages with the paper's settings
-            yield from Pipeline(self.store, self.index, self.embedder, self._generator, effective).ask(
+            yield from Pipeline(self.store, self.index, self.embedder, self._generator, effective, self.tables).ask(
                 question, mode, allowed_documents, generate_answer, cancel, queries, history
             )
             return
@@ -264,7 +264,7 @@ class Pipeline:
         started = time.perf_counter()
         t = {}
         notices: list[str] = []
-        if self.tables is not None and generate_answer:
+        if self.tables is not None and generate_answer and allowed_documents is not None:
             notice = skipped_tables_notice(self.store, allowed_documents)
             if notice:
                 notices.append(notice)

@@ -45,7 +45,10 @@ def warm_up_messages(store: Store, tables: TableStore) -> list[dict[str, str]] |
 
 
 def skipped_tables_notice(store: Store, allowed_documents: Sequence[int] | None) -> str | None:
-    """When a passage answer leaves tables in scope unasked, say how to ask them."""
+    """When a passage answer leaves tables in scope unasked, say how to ask them.
+
+    The pipeline asks only for chosen documents: on whole-library questions it would be noise on every answer.
+    """
     docs = [d for d in store.documents() if d.status == "ready" and d.kind == "table"]
     if allowed_documents is not None:
         chosen = set(allowed_documents)
