@@ -228,3 +228,14 @@ def test_warm_up_reads_the_sql_prompt_only_when_there_are_tables(empty_library, 
     warmed.clear()
     empty_library.pipeline().warm_up()
     assert any('CREATE TABLE "sales"' in m[-1]["content"] for m in warmed)
+
+
+def test_a_follow_up_about_a_table_is_rewritten_before_the_sql_is_written(sales_library, generator):
+    chat = sales_library.store.create_chat("Sales")
+    generator.enqueue(TOTALS_2023, "South sold the most in 2023.")
+    run_events(sales_library.ask_in_chat(chat, "Which region sold most in 2023?"))
+    generator.enqueue("Which region sold most in 2022?", "SELECT region FROM sales WHERE year = 2022 ORDER BY revenue DESC LIMIT 1", "North.")
+    _, result = run_events(sales_library.ask_in_chat(chat, "and in 2022?"))
+    assert result.standalone_question == "Which region sold most in 2022?"
+    assert "Question: Which region sold most in 2022?" in generator.prompts[-2][-1]["content"]
+    assert result.sql_runs[-1].rows == (("North",),) and result.answer == "North."
