@@ -64,7 +64,7 @@ class ChartView(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.chart: dict | None = None
-        self.setMinimumHeight(160)
+        self.setMinimumHeight(110)  # the panel shares its height with the page view below
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     def set_chart(self, chart: dict | None) -> None:
@@ -142,7 +142,7 @@ class SqlResultView(QWidget):
         font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         font.setStyleHint(QFont.StyleHint.Monospace)
         self.sql.setFont(font)
-        self.sql.setMaximumHeight(90)
+        self.sql.setMaximumHeight(72)
         self.sql.setToolTip("The SQL the model wrote; it ran read-only on your tables")
         self.status = QLabel()
         self.status.setObjectName("hint")
@@ -153,6 +153,7 @@ class SqlResultView(QWidget):
         self.table.setAlternatingRowColors(True)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.setMinimumHeight(70)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.chart = ChartView()

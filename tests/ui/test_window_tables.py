@@ -32,7 +32,7 @@ def test_a_dropped_csv_is_listed_and_its_answer_shows_the_sql_rows_and_chart(mak
     drop_files(window, [csv_file])
     qtbot.waitUntil(lambda: window.documents.rowCount() == 1, timeout=15_000)
     docs = window.documents
-    assert docs.data(docs.index(0, 0)) == "sales.csv" and docs.data(docs.index(0, 1)) == "4 rows"
+    assert docs.data(docs.index(0, 0)) == "sales.csv" and docs.data(docs.index(0, 1)) == "table" and docs.data(docs.index(0, 2)) == "4 rows"
 
     ask_and_wait(window, qtbot, "Which region sold most in 2023? Show a bar chart.")
     panel = window.fusion_panel
