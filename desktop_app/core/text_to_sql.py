@@ -21,6 +21,7 @@ from .types import ChartSpec, SqlResult
 DEFAULT_TIMEOUT_S = 5.0
 DEFAULT_ROW_CAP = 200
 PROGRESS_STEPS = 10_000  # SQLite VM instructions between time checks (~a millisecond)
+MAX_VALUE_BYTES = 10_000_000
 ANSWER_ROWS = 20  # result rows shown to the LLM when it writes the answer sentence
 
 _ALLOWED_ACTIONS = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, getattr(sqlite3, "SQLITE_RECURSIVE", 33)}
@@ -219,6 +220,9 @@ def run_readonly(
     except sqlite3.Error as exc:
         return SqlResult(sql=statement, error=f"the tables could not be opened ({exc})")
     try:
+        # A single value (randomblob, zeroblob, a long string) may not grow past 10 MB, and nothing can be attached.
+        conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+        conn.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
         conn.set_authorizer(authorize)
         conn.set_progress_handler(progress, PROGRESS_STEPS)
         try:

@@ -112,6 +112,11 @@ def test_a_query_that_runs_forever_is_stopped_with_a_clear_message(sales_library
     assert not result.ok and "longer than 0.2 s and was stopped" in result.error
 
 
+def test_a_huge_value_is_refused(sales_library):
+    result = run_readonly(sales_library.tables.path, "SELECT length(zeroblob(500000000)) AS n", ["sales"])
+    assert not result.ok and "too big" in result.error
+
+
 def test_endless_rows_are_capped(sales_library):
     endless = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x FROM n"
     result = run_readonly(sales_library.tables.path, endless, ["sales"], row_cap=50)
