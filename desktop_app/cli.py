@@ -163,6 +163,7 @@ def cmd_ask(args, generate_answer: bool = True) -> int:
     else:
         events = library.ask(args.question, args.mode, allowed, generate_answer=generate_answer)
     heading_due = False
+    streamed = ""
     for event in events:
         if args.json:
             if isinstance(event, AnswerDone):
@@ -191,11 +192,14 @@ def cmd_ask(args, generate_answer: bool = True) -> int:
             if heading_due:  # SQL answers have no SourcesRanked to print the heading
                 print("\nAnswer:", file=out)
                 heading_due = False
+            streamed += event.text
             out.write(event.text)
             out.flush()
         elif isinstance(event, AnswerDone):
             result = event.result
             print("\n", file=out)
+            if result.sql_runs and result.answer.strip() != streamed.strip():  # the streamed sentence was replaced
+                print(f"Corrected answer: {result.answer}\n", file=out)
             for c in result.citations:
                 snippet = " ".join(c.text.split())[:100]
                 flag = "" if c.supported else "  (unsupported?)"

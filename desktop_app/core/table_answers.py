@@ -16,7 +16,7 @@ from .llm import Generator
 from .settings import Settings
 from .store import Store
 from .tabular import TableInfo, TableStore, catalog
-from .text_to_sql import answer_messages, chart_spec, extract_sql, run_readonly, sql_messages, unsupported_numbers
+from .text_to_sql import answer_messages, chart_spec, direct_answer, extract_sql, run_readonly, sql_messages, unsupported_numbers
 from .types import AnswerDone, AskResult, QuestionRewritten, SqlResult, SqlRan, Timings, Token
 
 SQL_TOKENS = 300
@@ -134,7 +134,9 @@ def ask_tables(
         answer = answer.strip()
         wrong = unsupported_numbers(answer, final, question)
         if wrong:
-            notices.append(f"The answer gives {', '.join(wrong)}, which the query result does not contain; check it against the rows.")
+            # The rows are right and the sentence is not: say so and give the rows themselves.
+            notices.append(f"The model's sentence gave {', '.join(wrong)}, which the query result does not contain; the answer shows the result as it is.")
+            answer = direct_answer(final)
     else:
         found = True
     if answer and not streamed:  # the app's own sentence (no tables, failed query, no rows)

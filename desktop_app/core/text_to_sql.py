@@ -56,8 +56,7 @@ SQL_EXAMPLE = (
 )
 ANSWER_SYSTEM = (
     "You answer the user's question in one or two sentences, using only the result of an SQL query over their tables. "
-    "Copy every number digit for digit as it appears in the result: no rounding, no thousands separators, "
-    "no currency signs. Do not mention SQL."
+    "Copy every number exactly as it appears in the result, without rounding. Do not mention SQL."
 )
 
 
@@ -81,9 +80,22 @@ def sql_messages(question: str, schema: str, failed: SqlResult | None = None) ->
     return messages
 
 
+def prompt_value(value: object) -> str:
+    """A value as the answer prompt shows it: large numbers with thousands separators.
+
+    The small model likes to write 40,800.75 and, asked to copy 40800.75, wrote "$40,800.80" and "$408,008";
+    shown the separators it has nothing to reformat. Below 10,000 (years!) numbers stay as they are.
+    """
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) >= 10_000:
+        if isinstance(value, float) and not value.is_integer():
+            return f"{value:,.6f}".rstrip("0").rstrip(".")
+        return f"{int(value):,}"
+    return format_value(value)
+
+
 def result_text(result: SqlResult, limit: int = ANSWER_ROWS) -> str:
     lines = [" | ".join(result.columns)]
-    lines += [" | ".join(format_value(v) for v in row) for row in result.rows[:limit]]
+    lines += [" | ".join(prompt_value(v) for v in row) for row in result.rows[:limit]]
     more = len(result.rows) - limit
     if more > 0 or result.truncated:
         lines.append(f"... ({'more than ' if result.truncated else ''}{len(result.rows)} rows in all)")
@@ -136,6 +148,15 @@ def unsupported_numbers(answer: str, result: SqlResult, question: str = "") -> l
         if not any(abs(value - k) <= 1e-9 * max(1.0, abs(k)) for k in known) and match not in out:
             out.append(match)
     return out
+
+
+def direct_answer(result: SqlResult, limit: int = 5) -> str:
+    """The result rows as a plain sentence, for when the model's sentence cannot be trusted."""
+    rows = ["; ".join(f"{c} {format_value(v)}" for c, v in zip(result.columns, row)) for row in result.rows[:limit]]
+    if len(result.rows) == 1:
+        return f"The query result: {rows[0]}."
+    more = f" (and {len(result.rows) - limit} more rows)" if len(result.rows) > limit else ""
+    return f"The query returned {len(result.rows)} rows: " + " | ".join(rows) + more + "."
 
 
 # -- the model's reply -------------------------------------------------------------------------

@@ -174,6 +174,13 @@ def test_a_chart_is_made_only_when_asked_for():
     assert line.kind == "line" and line.labels == ("2022", "2023") and line.label_column == "year"
 
 
+def test_the_answer_prompt_shows_large_numbers_with_separators_and_years_without():
+    from desktop_app.core.text_to_sql import result_text
+
+    text = result_text(SqlResult("SELECT", ("year", "total", "n"), ((2023, 40800.75, 39000.0),)))
+    assert text.splitlines()[1] == "2023 | 40,800.75 | 39,000"
+
+
 def test_sql_is_taken_from_the_models_reply():
     assert extract_sql("Here you go:\n```sql\nSELECT 1;\n```\nThis selects one.") == "SELECT 1;"
     assert extract_sql("The query is SELECT a FROM t") == "SELECT a FROM t"
@@ -190,6 +197,7 @@ def test_an_answer_that_changes_a_number_of_the_result_gets_a_notice(sales_libra
     generator.enqueue("SELECT sum(revenue) AS total FROM sales WHERE region = 'South' AND year = 2023", "South made $300.50 in 2023.")
     _, result = run_events(sales_library.ask("What was South's revenue in 2023?"))
     assert any("300.50" in n and "does not contain" in n for n in result.notices), result.notices
+    assert result.answer == "The query result: total 300."  # the rows themselves replace the wrong sentence
     generator.enqueue("SELECT sum(revenue) AS total FROM sales WHERE region = 'South' AND year = 2023", "South made 300 in 2023.")
     _, result = run_events(sales_library.ask("What was South's revenue in 2023?"))
     assert not any("does not contain" in n for n in result.notices)
@@ -244,3 +252,13 @@ def test_a_follow_up_about_a_table_is_rewritten_before_the_sql_is_written(sales_
     assert result.standalone_question == "Which region sold most in 2022?"
     assert "Question: Which region sold most in 2022?" in generator.prompts[-2][-1]["content"]
     assert result.sql_runs[-1].rows == (("North",),) and result.answer == "North."
+
+
+def test_the_cli_prints_the_corrected_answer_when_the_sentence_changed_a_number(sales_library, generator, capsys, monkeypatch):
+    from desktop_app import cli
+
+    monkeypatch.setitem(cli._OPEN, "library", sales_library)
+    generator.enqueue("SELECT sum(revenue) AS total FROM sales", "The total is 72,000.")
+    assert cli.main(["ask", "What is the total revenue?"]) == 0
+    out = capsys.readouterr().out
+    assert "Corrected answer: The query result: total 720." in out and "72,000" in out
