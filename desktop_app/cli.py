@@ -20,9 +20,9 @@ from .core.types import AnswerDone, QueriesGenerated, QuestionRewritten, Sources
 class ProgressLine:
     """A one-line progress bar on stderr (plain lines when stderr is not a terminal)."""
 
-    def __init__(self, stream=sys.stderr):
-        self.stream = stream
-        self.tty = stream.isatty()
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr  # looked up now, not at import: tests (and callers) may swap sys.stderr
+        self.tty = self.stream.isatty()
         self._last = 0.0
 
     def show(self, label: str, done: int, total: int, force: bool = False) -> None:
