@@ -15,15 +15,15 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 from .core.errors import AppError  # noqa: E402
 from .core.settings import MODES  # noqa: E402
 from .core.tables import place_label  # noqa: E402
-from .core.types import AnswerDone, QueriesGenerated, QuestionRewritten, SourcesRanked, Token  # noqa: E402
+from .core.types import AnswerDone, QueriesGenerated, QuestionRewritten, SourcesRanked, SqlRan, Token  # noqa: E402
 
 
 class ProgressLine:
     """A one-line progress bar on stderr (plain lines when stderr is not a terminal)."""
 
-    def __init__(self, stream=sys.stderr):
-        self.stream = stream
-        self.tty = stream.isatty()
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr  # looked up now, not at import: tests (and callers) may swap sys.stderr
+        self.tty = self.stream.isatty()
         self._last = 0.0
 
     def show(self, label: str, done: int, total: int, force: bool = False) -> None:
@@ -88,7 +88,7 @@ def cmd_ingest(args) -> int:
         elif event.stage == "ready":
             bar.end() if bar.tty else None
             note = f" ({event.message})" if event.message else ""
-            print(f"ready    {name}: {event.total} pages{note}")
+            print(f"ready    {name}: {event.total} {event.unit}{note}")
         elif event.stage == "skipped":
             print(f"skipped  {name}: {event.message}")
         elif event.stage == "failed":
@@ -112,7 +112,11 @@ def cmd_docs(args) -> int:
     if not docs:
         print("No documents yet. Add some with: desktop-app-cli ingest PATH")
     for d in docs:
-        print(f"{d.id:5}  {d.status:8} {d.pages:5} pages {d.chunks:6} chunks  {d.title}  ({d.path})")
+        if d.kind == "table":
+            tables = f"{d.pages} table{'s' if d.pages != 1 else ''}"
+            print(f"{d.id:5}  {d.status:8} {d.rows:5} rows  {tables:>13}  {d.title}  ({d.path})")
+        else:
+            print(f"{d.id:5}  {d.status:8} {d.pages:5} pages {d.chunks:6} chunks  {d.title}  ({d.path})")
     return 0
 
 
@@ -123,7 +127,10 @@ def cmd_remove(args) -> int:
         print(f"No document matches '{args.doc}'. List them with: desktop-app-cli docs", file=sys.stderr)
         return 1
     library.remove_document(doc.id)
-    print(f"Removed {doc.title} ({doc.chunks} chunks)")
+    if doc.kind == "table":
+        print(f"Removed {doc.title} ({doc.pages} table{'s' if doc.pages != 1 else ''}, {doc.rows} rows)")
+    else:
+        print(f"Removed {doc.title} ({doc.chunks} chunks)")
     return 0
 
 
@@ -156,6 +163,8 @@ def cmd_ask(args, generate_answer: bool = True) -> int:
         events = library.ask_in_chat(chat_id, args.question, args.mode, allowed)
     else:
         events = library.ask(args.question, args.mode, allowed, generate_answer=generate_answer)
+    heading_due = False
+    streamed = ""
     for event in events:
         if args.json:
             if isinstance(event, AnswerDone):
@@ -177,12 +186,21 @@ def cmd_ask(args, generate_answer: bool = True) -> int:
                 ranks = ", ".join(f"{r}" for r in s.ranks.values())
                 print(f" {mark}{s.n:3}. {s.rrf_score:.4f}  {Path(s.passage.file).name} {_short_place(s.passage)}  ranks: {ranks}", file=out)
             print("\nAnswer:", file=out)
+        elif isinstance(event, SqlRan):
+            print_sql(event, out)
+            heading_due = True
         elif isinstance(event, Token):
+            if heading_due:  # SQL answers have no SourcesRanked to print the heading
+                print("\nAnswer:", file=out)
+                heading_due = False
+            streamed += event.text
             out.write(event.text)
             out.flush()
         elif isinstance(event, AnswerDone):
             result = event.result
             print("\n", file=out)
+            if result.sql_runs and result.answer.strip() != streamed.strip():  # the streamed sentence was replaced
+                print(f"Corrected answer: {result.answer}\n", file=out)
             for c in result.citations:
                 snippet = " ".join(c.text.split())[:100]
                 flag = "" if c.supported else "  (unsupported?)"
@@ -190,7 +208,12 @@ def cmd_ask(args, generate_answer: bool = True) -> int:
             for notice in result.notices:
                 print(f"Note: {notice}", file=out)
             tm = result.timings
-            print(f"\n({tm.total:.1f} s; first token after {tm.first_token:.1f} s; queries {tm.query_generation:.1f} s)", file=out)
+            if result.sql_runs:
+                from .core.text_to_sql import duration_text
+
+                print(f"\n({tm.total:.1f} s; SQL written in {tm.query_generation:.1f} s, ran in {duration_text(tm.retrieval)}; answer {tm.generation:.1f} s)", file=out)
+            else:
+                print(f"\n({tm.total:.1f} s; first token after {tm.first_token:.1f} s; queries {tm.query_generation:.1f} s)", file=out)
     if args.json and result is not None:
         print(json.dumps(result_to_json(result), indent=2))
     library.close()
@@ -200,6 +223,28 @@ def cmd_ask(args, generate_answer: bool = True) -> int:
 def _short_place(passage) -> str:
     """The fused list's place column: "p.3", or "table p.3" for a table chunk."""
     return f"table p.{passage.page}" if passage.kind == "table" else f"p.{passage.page}"
+
+
+def print_sql(event: SqlRan, out, max_rows: int = 20) -> None:
+    """The SQL the model wrote and its result rows as a plain text table."""
+    from .core.text_to_sql import duration_text, format_value
+
+    result = event.result
+    print(("SQL (retry):" if event.attempt > 1 else "SQL:"), file=out)
+    for line in result.sql.splitlines():
+        print(f"  {line}", file=out)
+    if not result.ok:
+        print(f"Query failed: {result.error}", file=out)
+        return
+    cells = [list(result.columns)] + [[format_value(v) for v in row] for row in result.rows[:max_rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(result.columns))]
+    for n, row in enumerate(cells):
+        print("  " + "  ".join(c.rjust(w) if n and isinstance(result.rows[n - 1][i], (int, float)) else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip(), file=out)
+        if n == 0:
+            print("  " + "  ".join("-" * w for w in widths), file=out)
+    more = "more than " if result.truncated else ""
+    extra = f", first {max_rows} shown" if len(result.rows) > max_rows else ""
+    print(f"({more}{len(result.rows)} row{'s' if len(result.rows) != 1 else ''}{extra}; {duration_text(result.elapsed)})", file=out)
 
 
 def cmd_search(args) -> int:
@@ -359,7 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="desktop-app-cli", description="Chat with your documents, locally.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("ingest", help="import PDF, .txt and .md files or folders")
+    p = sub.add_parser("ingest", help="import PDF, .txt, .md, CSV and Excel (.xlsx) files or folders")
     p.add_argument("paths", nargs="+")
     p.add_argument("--password", help="password for protected PDFs")
     p.set_defaults(func=cmd_ingest)

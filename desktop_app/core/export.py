@@ -18,6 +18,26 @@ def _quote(text: str) -> str:
     return "> " + text
 
 
+EXPORT_ROWS = 20
+
+
+def _sql_markdown(result: dict) -> list[str]:
+    """An answer from tables: the SQL it ran and its first rows as a Markdown table."""
+    lines = ["**SQL**", "", "```sql", result["sql"], "```", ""]
+    if result.get("sql_error"):
+        return lines + [f"The query failed: {result['sql_error']}", ""]
+    columns, rows = result.get("columns") or [], result.get("rows") or []
+    if columns:
+        cell = lambda v: "NULL" if v is None else str(v).replace("|", "\\|")  # noqa: E731
+        lines.append("| " + " | ".join(cell(c) for c in columns) + " |")
+        lines.append("|" + "---|" * len(columns))
+        lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows[:EXPORT_ROWS]]
+        if len(rows) > EXPORT_ROWS:
+            lines.append(f"\n({len(rows)} rows; the first {EXPORT_ROWS} shown)")
+        lines.append("")
+    return lines
+
+
 def chat_to_markdown(store: Store, chat_id: int) -> str:
     title = next((t for i, t, _ in store.chats() if i == chat_id), None)
     if title is None:
@@ -31,6 +51,8 @@ def chat_to_markdown(store: Store, chat_id: int) -> str:
         result = json.loads(result_json) if result_json else {}
         if result.get("standalone_question") and result.get("standalone_question") != result.get("question"):
             lines += [f"*Searched as:* {result['standalone_question']}", ""]
+        if result.get("sql"):
+            lines += _sql_markdown(result)
         citations = result.get("citations") or []
         if citations:
             lines += ["**Sources**", ""]

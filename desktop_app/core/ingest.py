@@ -27,6 +27,7 @@ from .errors import AppError, ImportCancelled, ImportFailed, StorageError
 from .extraction import extract, is_supported
 from .store import Store
 from .tables import chunk_pages_around_tables
+from .tabular import TableStore, catalog_names, is_table_file, read_table_file, save_table_document
 from .types import ImportProgress, PageText
 from .vector_index import VectorIndex
 
@@ -52,7 +53,7 @@ def collect_files(paths: Iterable[Path | str]) -> list[Path]:
         path = Path(raw).expanduser()
         if path.is_dir():
             for file in sorted(path.rglob("*")):
-                if file.is_file() and is_supported(file) and not file.name.startswith("."):
+                if file.is_file() and (is_supported(file) or is_table_file(file)) and not file.name.startswith("."):
                     out.setdefault(str(file.resolve()), file.resolve())
         else:
             # Files are kept even when unsupported or missing, so the user hears why they were not imported.
@@ -69,11 +70,12 @@ def file_hash(path: Path) -> str:
 
 
 class Importer:
-    def __init__(self, store: Store, index: VectorIndex, embedder: Embedder, embed_batch: int = EMBED_BATCH):
+    def __init__(self, store: Store, index: VectorIndex, embedder: Embedder, embed_batch: int = EMBED_BATCH, tables: TableStore | None = None):
         self.store = store
         self.index = index
         self.embedder = embedder
         self.embed_batch = embed_batch
+        self.tables = tables  # where CSV/Excel files go; None: they are refused like any unsupported file
 
     def import_paths(
         self,
@@ -148,8 +150,9 @@ class Importer:
         if not file.exists():
             yield ImportProgress(name, "failed", message=f"{file.name} no longer exists. Check the path and import it again.")
             return
-        if not is_supported(file):
-            yield ImportProgress(name, "failed", message=f"{file.name} is not a PDF, .txt or .md file. Only those can be imported.")
+        is_table = is_table_file(file) and self.tables is not None
+        if not is_supported(file) and not is_table:
+            yield ImportProgress(name, "failed", message=f"{file.name} is not a PDF, .txt, .md, CSV or Excel (.xlsx) file. Only those can be imported.")
             return
         try:
             content_hash = file_hash(file)
@@ -158,7 +161,11 @@ class Importer:
             raise ImportFailed(f"{file.name} could not be read ({exc.strerror or exc})", hint="Check that the file still exists and you may read it, then import it again.") from exc
         existing = self.store.document_by_path(name)
         if existing and existing[1] == content_hash and existing[0].status == "ready":
-            yield ImportProgress(name, "skipped", existing[0].pages, existing[0].pages, "unchanged, already in the library", existing[0].id)
+            unit, count = ("rows", existing[0].rows) if existing[0].kind == "table" else ("pages", existing[0].pages)
+            yield ImportProgress(name, "skipped", count, count, "unchanged, already in the library", existing[0].id, unit)
+            return
+        if is_table:
+            yield from self._import_table(file, content_hash)
             return
         if existing and existing[1] == content_hash and existing[0].status == "embedding":
             document = existing[0]  # stored by an earlier run that stopped while embedding: finish it
@@ -235,6 +242,27 @@ class Importer:
                 continue
             yield from self._embed_document(document.path, document.id, document.chunks, cancel)
             yield self._finished(document.path, document.id, document.pages, "")
+
+    def _import_table(self, file: Path, content_hash: str) -> Iterator[ImportProgress]:
+        """A CSV file or an Excel workbook becomes SQLite tables (one per sheet), asked with SQL, not embedded."""
+        name = str(file)
+        yield ImportProgress(name, "extracting", 0, 0)
+        tables = read_table_file(file)
+        rows = sum(len(t.rows) for t in tables)
+        yield ImportProgress(name, "extracting", rows, rows, unit="rows")
+        names = self.tables.create(tables, catalog_names(self.store))
+        try:
+            document_id, old_tables, old_chunks = save_table_document(self.store, name, file.name, content_hash, tables, names)
+        except BaseException:
+            self.tables.drop(names)  # not catalogued: no question could reach them
+            raise
+        self.tables.drop(old_tables)
+        self.index.remove(old_chunks)
+        if len(names) == 1:
+            described = f"SQL table {names[0]}"
+        else:
+            described = "SQL tables " + ", ".join(f"{n} ({len(t.rows)} row{'s' if len(t.rows) != 1 else ''})" for n, t in zip(names, tables))
+        yield ImportProgress(name, "ready", rows, rows, described, document_id, unit="rows")
 
     def import_texts(self, records: Sequence[tuple[str, str, str]], cancel: threading.Event | None = None) -> Iterator[ImportProgress]:
         """Import in-memory texts, each `(name, title, text)` one single-page document (the eval's corpus records).

@@ -24,6 +24,7 @@ from .model_files import ByteProgress, embedder_folder, resolve_llm
 from .pipeline import Pipeline
 from .settings import Settings, load_settings, save_settings
 from .store import Store
+from .tabular import TableStore, catalog
 from .types import AnswerDone, Document, ImportProgress
 from .vector_index import IndexState, VectorIndex
 
@@ -47,6 +48,7 @@ class Library:
             embedder = SentenceTransformerEmbedder(embedder_folder(self.catalog, entry.name), entry.name, entry.dimension)
         self.embedder = embedder
         self.store = Store(self.home / "library.sqlite")
+        self.tables = TableStore(self.home / "tables.sqlite")  # CSV/Excel tables, apart from the app's own (tabular.py)
         self.index = VectorIndex(self.home / "chunks.hnsw", IndexState(model=embedder.name, dimension=embedder.dimension))
         self.notices: list[str] = []
         self._generator: Generator | None = generator
@@ -143,11 +145,13 @@ class Library:
         self.refresh_index()
         # Extraction stays in this process: spreading it over processes measured no faster on 2 cores,
         # and it is ~2% of an import (embedding is the rest).
-        return Importer(self.store, self.index, self.embedder, self.settings.embed_batch_size).import_paths(paths_, passwords, cancel)
+        return Importer(self.store, self.index, self.embedder, self.settings.embed_batch_size, self.tables).import_paths(paths_, passwords, cancel)
 
     def remove_document(self, document_id: int) -> None:
         self.refresh_index()
+        table_names = [t.name for t in catalog(self.store, [document_id])]
         ids = self.store.delete_document(document_id)
+        self.tables.drop(table_names)  # after the catalog row is gone, so no question can reach a dropped table
         self.index.remove(ids)
         self.index.save()
 
@@ -166,7 +170,7 @@ class Library:
     # -- questions --------------------------------------------------------------------------------
     def pipeline(self, settings: Settings | None = None) -> Pipeline:
         self.refresh_index()
-        return Pipeline(self.store, self.index, self.embedder, self.generator, settings or self.settings)
+        return Pipeline(self.store, self.index, self.embedder, self.generator, settings or self.settings, self.tables)
 
     def ask(self, question: str, mode: str | None = None, allowed_documents: Sequence[int] | None = None, **kwargs) -> Iterator[object]:
         return self.pipeline().ask(question, mode, allowed_documents, **kwargs)

@@ -106,6 +106,21 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE chunks ADD COLUMN bbox TEXT;
         """,
     ),
+    (
+        "tables imported from CSV and Excel files (the tables themselves live in tables.sqlite)",
+        """
+        ALTER TABLE documents ADD COLUMN kind TEXT NOT NULL DEFAULT 'text';
+        CREATE TABLE data_tables (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            source_name TEXT NOT NULL,
+            rows INTEGER NOT NULL,
+            columns TEXT NOT NULL
+        );
+        CREATE INDEX data_tables_document ON data_tables(document_id);
+        """,
+    ),
 ]
 
 

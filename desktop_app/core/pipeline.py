@@ -28,7 +28,9 @@ from .llm import Generator
 from .query_parsing import parse_queries
 from .settings import FUSION_MODES, Settings
 from .store import Store
+from .table_answers import ask_tables, skipped_tables_notice, tables_for_question, warm_up_messages
 from .tables import place_label
+from .tabular import TableStore
 from .types import (
     AnswerDone,
     AskResult,
@@ -105,7 +107,10 @@ def cited_numbers(answer: str) -> list[int]:
 
 
 class Pipeline:
-    def __init__(self, store: Store, index: VectorIndex, embedder: Embedder, generator: Callable[[], Generator], settings: Settings):
+    def __init__(
+        self, store: Store, index: VectorIndex, embedder: Embedder, generator: Callable[[], Generator], settings: Settings, tables: TableStore | None = None
+    ):
+        self.tables = tables  # the CSV/Excel tables; None: every question goes to passages
         self.store = store
         self.index = index
         self.embedder = embedder
@@ -123,6 +128,9 @@ class Pipeline:
             return
         warm_up(prompts.query_messages("Warm-up question", self.settings.n_queries, self.settings.query_style))
         warm_up(prompts.answer_messages("Warm-up question", [], self.settings.general_knowledge))
+        sql_prompt = warm_up_messages(self.store, self.tables) if self.tables is not None else None
+        if sql_prompt:  # only a library with tables pays for it
+            warm_up(sql_prompt)
 
     # -- stage 1 -------------------------------------------------------------------------------
     def generate_queries(self, question: str, n: int | None = None) -> GeneratedQueries:
@@ -253,9 +261,14 @@ class Pipeline:
         `history` holds the chat's earlier turns: a follow-up is rewritten into a standalone question first.
         """
         mode = mode or self.settings.mode
+        # Tables are asked with SQL the model writes (mode "sql", or a scope of tables only); passages go on below.
+        table_infos = tables_for_question(self.store, mode, allowed_documents) if self.tables is not None else None
+        if table_infos is not None:
+            yield from ask_tables(self._generator, self.tables, table_infos, question, self.settings, mode, history, cancel, generate_answer)
+            return
         effective = self.settings.for_mode(mode)
         if effective != self.settings:  # naive-fusion runs the same stages with the paper's settings
-            yield from Pipeline(self.store, self.index, self.embedder, self._generator, effective).ask(
+            yield from Pipeline(self.store, self.index, self.embedder, self._generator, effective, self.tables).ask(
                 question, mode, allowed_documents, generate_answer, cancel, queries, history
             )
             return
@@ -264,6 +277,10 @@ class Pipeline:
         started = time.perf_counter()
         t = {}
         notices: list[str] = []
+        if self.tables is not None and generate_answer and allowed_documents is not None:
+            notice = skipped_tables_notice(self.store, allowed_documents)
+            if notice:
+                notices.append(notice)
         asked = question
         if history:
             question = rewrite_followup(self._generator(), history, question)

@@ -44,6 +44,18 @@ def result_to_json(result: AskResult) -> dict[str, Any]:
         "notices": list(result.notices),
         "standalone_question": result.standalone_question,
     }
+    if result.sql_runs:
+        final = result.sql_runs[-1]
+        out.update(
+            sql=final.sql,
+            columns=list(final.columns),
+            rows=[list(r) for r in final.rows],
+            sql_error=final.error,
+            sql_elapsed=final.elapsed,
+            rows_truncated=final.truncated,
+            sql_attempts=[{"sql": r.sql, "error": r.error, "elapsed": r.elapsed} for r in result.sql_runs],
+            chart=dataclasses.asdict(result.chart) if result.chart else None,
+        )
     weights = result.weights
     if any(w != 1.0 for w in weights.values()):
         out["weights"] = weights

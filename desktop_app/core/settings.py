@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # fusion: RAG-Fusion (the default); rag: the question alone; naive-fusion: the paper's recipe, for comparison;
-# multi-query: fusion's queries merged by union (no RRF); rewrite: rewrite-retrieve-read; hyde: a hypothetical passage.
-MODES = ("fusion", "rag", "naive-fusion", "multi-query", "rewrite", "hyde")
+# multi-query: fusion's queries merged by union (no RRF); rewrite: rewrite-retrieve-read; hyde: a hypothetical passage;
+# sql: the LLM writes SQL over the CSV/Excel tables (also chosen automatically when the chosen documents are all tables).
+MODES = ("fusion", "rag", "naive-fusion", "multi-query", "rewrite", "hyde", "sql")
 FUSION_MODES = ("fusion", "naive-fusion", "multi-query")
 QUERY_STYLES = ("decompose", "enumerate", "naive")
 KEYWORD_SOURCES = ("question", "queries", "both")
@@ -62,6 +63,11 @@ class Settings:
     # Off: measured (bench.query_generation) the shared citation instructions made the model number its
     # queries like citations ([1] ...), writing more tokens than the reused KV prefix saved.
     embed_batch_size: int = 64
+    # Questions about CSV/Excel tables: the model's SQL is stopped after this long, keeps at most this many rows,
+    # and a failed query is retried this many times with SQLite's error shown to the model.
+    sql_timeout_s: float = 5.0
+    sql_row_cap: int = 200
+    sql_retries: int = 1
     # Processes extracting PDF pages; 0: one per core, at most 4. 1 by default: on 2 cores the 2,415-page manual
     # extracted no faster with 2 (bench.import_throughput), and embedding takes ~50x longer than extraction.
 

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     import sqlite_utils
 
 BUSY_TIMEOUT_MS = 10_000
+# A document's kind, and for a CSV/Excel document its rows over all its tables (tabular.py).
+_KIND_ROWS = "kind, (SELECT coalesce(sum(t.rows), 0) FROM data_tables t WHERE t.document_id = documents.id)"
 _STOPWORDS = frozenset(
     "a an and are as at be been but by can could did do does for from had has have how i if in into is it its "
     "me my of on or our she should so than that the their them then there these they this those to was we were "
@@ -144,26 +146,26 @@ class Store:
 
     # -- documents -----------------------------------------------------------------------------
     def _document(self, row: sqlite3.Row | tuple) -> Document:
-        id_, path, title, pages, chunks, status, error = row
-        return Document(id=id_, path=path, title=title, pages=pages, chunks=chunks, status=status, error=error)
+        id_, path, title, pages, chunks, status, error, kind, rows = row
+        return Document(id=id_, path=path, title=title, pages=pages, chunks=chunks, status=status, error=error, kind=kind, rows=rows)
 
     def documents(self) -> list[Document]:
         rows = self.conn.execute(
-            "SELECT id, path, title, pages, chunks, status, error FROM documents ORDER BY title COLLATE NOCASE, id"
+            "SELECT id, path, title, pages, chunks, status, error, " + _KIND_ROWS + " FROM documents ORDER BY title COLLATE NOCASE, id"
         ).fetchall()
         return [self._document(r) for r in rows]
 
     def document(self, document_id: int) -> Document | None:
         row = self.conn.execute(
-            "SELECT id, path, title, pages, chunks, status, error FROM documents WHERE id = ?", (document_id,)
+            "SELECT id, path, title, pages, chunks, status, error, " + _KIND_ROWS + " FROM documents WHERE id = ?", (document_id,)
         ).fetchone()
         return self._document(row) if row else None
 
     def document_by_path(self, path: str) -> tuple[Document, str] | None:
         row = self.conn.execute(
-            "SELECT id, path, title, pages, chunks, status, error, content_hash FROM documents WHERE path = ?", (path,)
+            "SELECT id, path, title, pages, chunks, status, error, " + _KIND_ROWS + ", content_hash FROM documents WHERE path = ?", (path,)
         ).fetchone()
-        return (self._document(row[:7]), row[7]) if row else None
+        return (self._document(row[:9]), row[9]) if row else None
 
     def save_document(
         self,
@@ -258,6 +260,7 @@ class Store:
             ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE document_id = ?", (document_id,))]
             conn.execute("DELETE FROM chunks WHERE document_id = ?", (document_id,))
             conn.execute("DELETE FROM pages WHERE document_id = ?", (document_id,))
+            conn.execute("DELETE FROM data_tables WHERE document_id = ?", (document_id,))
             conn.execute("DELETE FROM documents WHERE id = ?", (document_id,))
         return ids
 

@@ -33,6 +33,8 @@ class Document:
     chunks: int
     status: str
     error: str | None = None
+    kind: str = "text"  # "text" (PDF, .txt, .md: passages) or "table" (CSV/Excel: SQLite tables, asked with SQL)
+    rows: int = 0  # a table document's rows, over all its tables
 
 
 @dataclass(frozen=True)
@@ -131,10 +133,40 @@ class AskResult:
     timings: Timings
     notices: tuple[str, ...] = field(default_factory=tuple)
     standalone_question: str = ""  # a follow-up rewritten from the chat history; what was searched
+    # Questions about tables (mode "sql"): every query run, the last one answered; empty for passage answers.
+    sql_runs: tuple[SqlResult, ...] = ()
+    chart: ChartSpec | None = None  # when the question asked for a chart of the result
 
     @property
     def weights(self) -> dict[str, float]:
         return {lst.key: lst.weight for lst in self.lists}
+
+
+@dataclass(frozen=True)
+class SqlResult:
+    """One SQL query the LLM wrote, as it ran on the user's tables (read-only)."""
+
+    sql: str
+    columns: tuple[str, ...] = ()
+    rows: tuple[tuple[object, ...], ...] = ()
+    elapsed: float = 0.0  # seconds the query ran
+    error: str = ""  # why it failed ("" when it ran)
+    truncated: bool = False  # more rows than the cap; only the first ones are kept
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+
+@dataclass(frozen=True)
+class ChartSpec:
+    """A chart of a query result: one bar or point per row."""
+
+    kind: str  # "bar" or "line"
+    label_column: str
+    value_column: str
+    labels: tuple[str, ...]
+    values: tuple[float, ...]
 
 
 # Events that `ask` yields, in order; the window and the CLI consume the same stream.
@@ -161,6 +193,14 @@ class SourcesRanked:
 
 
 @dataclass(frozen=True)
+class SqlRan:
+    """A query the LLM wrote for a question about tables has run (or failed); a failure is retried once."""
+
+    result: SqlResult
+    attempt: int  # 1, or 2 for the retry with the error given to the LLM
+
+
+@dataclass(frozen=True)
 class Token:
     text: str
 
@@ -182,3 +222,4 @@ class ImportProgress:
     total: int = 0
     message: str = ""
     document_id: int | None = None
+    unit: str = "pages"  # what done/total count when ready: "pages", or "rows" for a CSV/Excel table

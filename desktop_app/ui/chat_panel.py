@@ -32,6 +32,7 @@ MODES = (
     ("multi-query", "Multi-query (union)"),
     ("rewrite", "Rewrite-retrieve-read"),
     ("hyde", "HyDE"),
+    ("sql", "Tables (SQL)"),
 )
 MODE_NAMES = dict(MODES)
 MODE_TIP = (
@@ -40,7 +41,8 @@ MODE_TIP = (
     "Naive fusion (paper): RAG-Fusion with the paper's original recipe, for comparison.\n"
     "Multi-query (union): the same queries, results merged by union and best similarity (no RRF).\n"
     "Rewrite-retrieve-read: the model rewrites the question into one search query.\n"
-    "HyDE: the model writes a hypothetical passage, and passages like it are searched."
+    "HyDE: the model writes a hypothetical passage, and passages like it are searched.\n"
+    "Tables (SQL): the model writes SQL over your CSV and Excel tables (chosen by itself when you ask only tables)."
 )
 UNSUPPORTED_COLOR = "#b3261e"
 

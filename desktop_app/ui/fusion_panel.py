@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from .models import SORT_ROLE, FusedPassagesModel
+from ..core.text_to_sql import duration_text
+from .table_result import SqlResultView
 
 _STAGES = (
     ("query_generation", "queries"),
@@ -113,16 +115,25 @@ class FusionPanel(QWidget):
         self.timings.setObjectName("hint")
         self.timings.setWordWrap(True)
 
+        # Passage answers show queries and fused passages; answers from tables show the SQL and its rows instead.
+        self.passages_view = QWidget()
+        passages = QVBoxLayout(self.passages_view)
+        passages.setContentsMargins(0, 0, 0, 0)
+        passages.addLayout(query_buttons)
+        passages.addWidget(self.query_list)
+        passages.addWidget(QLabel("Fused passages (click a row to see its page)"))
+        passages.addWidget(self.table, 1)
+        passages.addWidget(self.legend)
+        self.sql_view = SqlResultView()
+        self.sql_view.hide()
+
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 4)
         layout.addWidget(title)
         layout.addWidget(self.question)
         layout.addWidget(self.searched_as)
-        layout.addLayout(query_buttons)
-        layout.addWidget(self.query_list)
-        layout.addWidget(QLabel("Fused passages (click a row to see its page)"))
-        layout.addWidget(self.table, 1)
-        layout.addWidget(self.legend)
+        layout.addWidget(self.passages_view, 1)
+        layout.addWidget(self.sql_view, 1)
         layout.addWidget(self.timings)
 
     def _size_columns(self) -> None:
@@ -155,6 +166,8 @@ class FusionPanel(QWidget):
         self.proxy.sort(-1)  # back to fused order
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         if result is None:
+            self.passages_view.show()
+            self.sql_view.hide()
             self.show_searched_as("")
             self.queries.setStringList([])
             self.timings.setText("")
@@ -164,6 +177,15 @@ class FusionPanel(QWidget):
         if update_queries:
             self.show_queries(result["question"], result.get("queries", []))
             self.show_searched_as(result.get("standalone_question", ""))
+        is_sql = "sql" in result
+        self.passages_view.setVisible(not is_sql)
+        self.sql_view.setVisible(is_sql)
+        if is_sql:
+            self.sql_view.show_result(result)
+            t = result.get("timings", {})
+            self.timings.setText(f"Timings: SQL written {t.get('query_generation', 0.0):.2f} s  ·  ran {duration_text(t.get('retrieval', 0.0))}  ·  answer {t.get('generation', 0.0):.2f} s  ·  total {t.get('total', 0.0):.2f} s")
+            self.rerun.setEnabled(False)
+            return
         keys = self.fused.query_keys
         legend = [f"<b>Question</b>: {html.escape(keys[0])}"] + [f"<b>Q{i}</b>: {html.escape(k)}" for i, k in enumerate(keys[1:], 1)]
         if result.get("mode") == "multi-query":
@@ -173,6 +195,15 @@ class FusionPanel(QWidget):
         self.legend.setText(f"{scoring} Ranks under " + "; ".join(legend))
         self.timings.setText(("Timings: " + timings_text(result["timings"])) if result.get("timings", {}).get("total") else "")
         self.rerun.setEnabled(result.get("mode") == "fusion")
+
+    def show_sql_run(self, run) -> None:
+        """A query the model wrote has run (a core SqlResult): show it before the answer is written."""
+        self.passages_view.hide()
+        self.sql_view.show()
+        self.sql_view.show_result(
+            {"sql": run.sql, "columns": list(run.columns), "rows": [list(r) for r in run.rows], "sql_error": run.error,
+             "sql_elapsed": run.elapsed, "rows_truncated": run.truncated}
+        )
 
     def _add_query(self) -> None:
         row = self.queries.rowCount()

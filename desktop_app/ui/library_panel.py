@@ -87,11 +87,11 @@ class ImportRow(QWidget):
         self.stage = event.stage
         text = _STAGE_TEXT.get(event.stage, event.stage)
         if event.stage == "extracting" and event.total:
-            text = f"read {event.done} of {event.total} pages"
+            text = f"read {event.done} of {event.total} {event.unit}"
         elif event.stage == "embedding" and event.total:
             text = f"indexing: {event.done} of {event.total} passages"
         elif event.stage == "ready":
-            text = f"ready: {event.total} pages" + (f" ({event.message})" if event.message else "")
+            text = f"ready: {event.total} {event.unit}" + (f" ({event.message})" if event.message else "")
         elif event.stage in ("failed", "skipped") and event.message:
             text = f"{text}: {event.message}"
         self.status.setText(text)
@@ -123,7 +123,7 @@ class LibraryPanel(QWidget):
         title = QLabel("Library")
         title.setObjectName("panelTitle")
         self.add_button = QPushButton(self.style().standardIcon(QStyle.StandardPixmap.SP_FileDialogNewFolder), "Add documents...")
-        self.add_button.setToolTip("Add PDF, .txt or .md files (Ctrl+O). You can also drop files or folders anywhere on the window.")
+        self.add_button.setToolTip("Add PDF, .txt, .md, CSV or Excel files (Ctrl+O). You can also drop files or folders anywhere on the window.")
         self.add_button.clicked.connect(self.add_requested)
         self.remove_button = QToolButton()
         self.remove_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_TrashIcon))

@@ -36,7 +36,7 @@ from ..core.errors import AppError
 from ..core.ingest import collect_files
 from ..core.library import Library
 from ..core.serialize import result_to_json
-from ..core.types import AnswerDone, ImportProgress, QueriesGenerated, QuestionRewritten, SourcesRanked, Token
+from ..core.types import AnswerDone, ImportProgress, QueriesGenerated, QuestionRewritten, SourcesRanked, SqlRan, Token
 from .chat_panel import ChatEntry, ChatPanel
 from .errors import show_error
 from .fusion_panel import FusionPanel
@@ -273,7 +273,7 @@ class MainWindow(QMainWindow):
         self.documents.set_documents(self.library.documents())
 
     def choose_files(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, "Add documents", str(Path.home()), "Documents (*.pdf *.txt *.md);;All files (*)")
+        files, _ = QFileDialog.getOpenFileNames(self, "Add documents", str(Path.home()), "Documents (*.pdf *.txt *.md *.csv *.tsv *.xlsx *.xlsm);;All files (*)")
         if files:
             self.import_paths(files)
 
@@ -297,7 +297,7 @@ class MainWindow(QMainWindow):
         self.library_panel.show_warning("")
         files = collect_files(paths)
         if not files:
-            self.statusBar().showMessage("No PDF, .txt or .md files there.", 8000)
+            self.statusBar().showMessage("No PDF, .txt, .md, CSV or Excel files there.", 8000)
             return
         for file in files:
             name = str(file)
@@ -569,6 +569,8 @@ class MainWindow(QMainWindow):
                            "rrf_k": self.library.settings.rrf_k, "fused": [_passage_json(s) for s in event.sources], "timings": {}}
                 entry.result = {"citations": [], "context_sources": [_passage_json(s) for s in event.context]}
                 self.fusion_panel.show_result(partial, update_queries=False)
+            elif isinstance(event, SqlRan):
+                self.fusion_panel.show_sql_run(event.result)
             elif isinstance(event, Token):
                 entry.text += event.text
                 view.schedule_render()

@@ -61,8 +61,12 @@ class DocumentsModel(QAbstractTableModel):
         doc = self._docs[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
+            if doc.kind == "table":  # CSV/Excel: no pages or chunks; its rows, asked with SQL
+                return (doc.title, "table", f"{doc.rows} rows", _STATUS_TEXT.get(doc.status, doc.status))[column]
             return (doc.title, str(doc.pages), str(doc.chunks), _STATUS_TEXT.get(doc.status, doc.status))[column]
         if role == Qt.ItemDataRole.ToolTipRole:
+            if doc.kind == "table" and not doc.error:
+                return f"{doc.path}\n{doc.rows} rows in {doc.pages} table{'s' if doc.pages != 1 else ''}; asked with SQL (Tables mode)"
             return doc.error or doc.path
         if role == Qt.ItemDataRole.CheckStateRole and column == 0:
             return Qt.CheckState.Checked if doc.id in self._checked else Qt.CheckState.Unchecked

@@ -126,7 +126,7 @@ def test_every_mode_is_offered_by_its_readable_name(make_window, data_home):
     combo = window.chat_panel.mode
     assert [combo.itemData(i) for i in range(combo.count())] == list(MODES)
     assert [combo.itemText(i) for i in range(combo.count())] == [
-        "RAG-Fusion", "Plain RAG", "Naive fusion (paper)", "Multi-query (union)", "Rewrite-retrieve-read", "HyDE"
+        "RAG-Fusion", "Plain RAG", "Naive fusion (paper)", "Multi-query (union)", "Rewrite-retrieve-read", "HyDE", "Tables (SQL)"
     ]
     combo.setCurrentIndex(combo.findData("hyde"))
     assert window.library.settings.mode == "hyde"
