@@ -1,10 +1,10 @@
-"""The HTTP backend against the local one: the same question, model, library and settings, runs interleaved.
+"""The HTTP backend against the local one: the same questions, model, library and settings, runs interleaved.
 
     python -m bench.http_backend [--repeats 3] [--modes fusion,rag] [--server-cache]
 
 Starts llama-cpp-python's OpenAI-compatible server on 127.0.0.1 with the app's model file and the
 same context size, threads and batch size as the local generator, imports the sample datasheet,
-then asks the same question through both backends, alternating which goes first. Each backend
+then asks each question through both backends, alternating which goes first. Each backend
 answers one untimed question first (the local one also reads its prompt prefixes, as the window does
 at start-up). On one machine the server costs the same arithmetic plus HTTP; what differs is the
 prompt cache: the local generator keeps a KV snapshot per prompt family, the server one KV cache.
@@ -25,7 +25,17 @@ from pathlib import Path
 
 from .common import median, table, write_results
 
-QUESTION = "What is the maximum operating temperature of the PX-40 pump?"
+# A new question each repeat, as a user asks: re-asking one question would let a cache that keeps whole
+# prompts (the server's --cache) skip everything, which says little about the next, different question.
+QUESTIONS = (
+    "What is the maximum operating temperature of the PX-40 pump?",
+    "What supply voltage does the PX-40 need and how much current must the power supply give?",
+    "How often must the PX-40 shaft seals be replaced, and with which kit?",
+    "What is the IP rating of the PX-40 enclosure?",
+    "What is the maximum system pressure of the PX-40?",
+    "What is the impeller of the PX-40 made of?",
+)
+WARM_UP = "How many litres of coolant per minute does the PX-40 move?"
 STAGES = ("query_generation", "prompt_processing", "first_token", "generation", "total")
 
 
@@ -66,13 +76,13 @@ def start_server(model_path: Path, settings, threads: int, cache: bool, log: Pat
     return process, f"http://127.0.0.1:{port}/v1"
 
 
-def ask(pipeline, mode: str, generator) -> dict:
+def ask(pipeline, mode: str, generator, question: str) -> dict:
     from desktop_app.core.types import AnswerDone
 
     cpu = time.process_time()
-    result = next(e for e in pipeline.ask(QUESTION, mode) if isinstance(e, AnswerDone)).result
+    result = next(e for e in pipeline.ask(question, mode) if isinstance(e, AnswerDone)).result
     row = {s: getattr(result.timings, s) for s in STAGES}
-    row.update(client_cpu_s=time.process_time() - cpu, load_avg=os.getloadavg()[0], queries=list(result.queries),
+    row.update(question=question, client_cpu_s=time.process_time() - cpu, load_avg=os.getloadavg()[0], queries=list(result.queries),
                answer=result.answer, answer_tokens=generator.count_tokens(result.answer))
     return row
 
@@ -108,14 +118,15 @@ def main(argv: list[str] | None = None) -> int:
         pipelines = {name: Pipeline(library.store, library.index, library.embedder, lambda g=g: g, settings) for name, g in backends.items()}
         pipelines["local"].warm_up()
         for name in backends:  # untimed: the first read of each prompt, as after a first question
-            ask(pipelines[name], modes[0], backends[name])
+            ask(pipelines[name], modes[0], backends[name], WARM_UP)
 
         runs = []
         for repeat in range(args.repeats):
+            question = QUESTIONS[repeat % len(QUESTIONS)]
             for mode in modes:
                 order = ("local", "http") if repeat % 2 == 0 else ("http", "local")
                 for name in order:
-                    row = ask(pipelines[name], mode, backends[name])
+                    row = ask(pipelines[name], mode, backends[name], question)
                     row.update(backend=name, mode=mode, repeat=repeat)
                     runs.append(row)
                     print(f"  [{repeat}] {mode:6s} {name:5s} first token {row['first_token']:6.2f}s total {row['total']:6.2f}s "
@@ -134,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append((mode, "same answer text", "", f"{same}/{args.repeats}", ""))
     cache = " with the server's RAM prompt cache" if args.server_cache else ""
     print()
-    print(f"HTTP backend vs local: '{QUESTION}' on the sample datasheet, {args.repeats} repeats, model {settings.model}, "
+    print(f"HTTP backend vs local: {args.repeats} different questions on the sample datasheet, model {settings.model}, "
           f"{threads} threads, n_ctx {settings.n_ctx}{cache} (seconds, medians; shared machine)")
     print(table(("mode", "stage", "local", "http", "http-local"), rows))
     path = write_results("http_backend", {"server_cache": args.server_cache, "threads": threads, "settings": {k: v for k, v in dataclasses.asdict(settings).items() if k != "llm_api_key"}, "table": rows, "runs": runs})
