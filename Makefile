@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 # Tests share one assembled copy of the default model instead of 1 GB per test data folder.
 TEST_MODELS_DIR := $(CURDIR)/.cache/models
 
-.PHONY: run test install system-deps models demo screenshot package eval bench bench-latency bench-import bench-retrieval bench-startup clean
+.PHONY: run test install system-deps models demo screenshot package eval bench bench-latency bench-import bench-retrieval bench-startup bench-http clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -103,5 +103,9 @@ bench-retrieval: install $(R_MANUALS)
 
 bench-startup: install
 	$(BENCH_ENV) $(BIN)/python -m bench.startup
+
+# The OpenAI-compatible HTTP backend (llama-cpp-python's server) against the local generator; needs the dev extra.
+bench-http: install
+	$(BENCH_ENV) $(BIN)/python -m bench.http_backend --repeats 3
 
 bench: bench-startup bench-retrieval bench-import bench-latency

@@ -63,8 +63,17 @@ def _library(args):
             overrides[field] = value
     if getattr(args, "queries", None) is not None:
         overrides["max_queries"] = args.queries  # an explicit --queries N is a cap, not a minimum
+    if getattr(args, "llm_url", None):
+        overrides.update(llm_backend="http", llm_url=args.llm_url)
+    if getattr(args, "llm_model", None):
+        if not (args.llm_url or library.settings.llm_backend == "http"):
+            raise AppError("--llm-model names a model on a server", hint="Give the server's address with --llm-url too.")
+        overrides["llm_http_model"] = args.llm_model
     if overrides:
-        library.settings = library.settings.replace(**overrides).validated()
+        try:
+            library.settings = library.settings.replace(**overrides).validated()
+        except ValueError as exc:
+            raise AppError(f"Invalid option: {exc}", hint="See desktop-app-cli ask --help.") from exc
     progress = ProgressLine()
     library.model_progress = lambda done, total: progress.show("Preparing model", done // 2**20, total // 2**20)
     for notice in library.notices:
@@ -400,6 +409,12 @@ def cmd_demo(args) -> int:
     return cmd_ask(args)
 
 
+def add_server_arguments(p: argparse.ArgumentParser) -> None:
+    # The key is read from DESKTOP_APP_LLM_API_KEY, never from the command line (others can read it in `ps`).
+    p.add_argument("--llm-url", dest="llm_url", metavar="URL", help="answer with an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
+    p.add_argument("--llm-model", dest="llm_model", metavar="NAME", help="the server's model name (default: the first it lists)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="desktop-app-cli", description="Chat with your documents, locally.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -429,6 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--collection", help="limit to the documents of this collection")
         p.add_argument("--rerank", help="rerank the fused passages: 'llm', or a CrossEncoder model folder")
         p.add_argument("--json", action="store_true")
+        add_server_arguments(p)
         if name == "ask":
             p.add_argument("--chat", help="continue chat ID (follow-ups are rewritten from its history), or 'new'")
         p.set_defaults(func=func)
@@ -462,6 +478,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_models)
 
     p = sub.add_parser("demo", help="import a sample PDF and answer a question from it")
+    add_server_arguments(p)
     p.set_defaults(func=cmd_demo)
     return parser
 

@@ -22,7 +22,7 @@ from .ingest import Importer
 from .llm import Generator, LlamaGenerator
 from .model_files import ByteProgress, embedder_folder, resolve_llm
 from .pipeline import Pipeline
-from .settings import Settings, load_settings, save_settings
+from .settings import HTTP_FIELDS, Settings, load_settings, save_settings
 from .store import Store
 from .tabular import TableStore, catalog
 from .types import AnswerDone, Document, ImportProgress
@@ -110,6 +110,11 @@ class Library:
     # -- models ----------------------------------------------------------------------------------
     def generator(self) -> Generator:
         with self._generator_lock:
+            if self._generator is None and self.settings.llm_backend == "http":
+                from .llm_http import OpenAIHttpGenerator, api_key
+
+                s = self.settings
+                self._generator = OpenAIHttpGenerator(s.llm_url, s.llm_http_model, api_key(s.llm_api_key), s.llm_timeout)
             if self._generator is None:
                 model_path = resolve_llm(self.settings.model, self.model_progress, self.catalog)
                 s = self.settings
@@ -124,12 +129,17 @@ class Library:
                 )
             return self._generator
 
+    def model_label(self) -> str:
+        """What answers the questions, in words: the local model's name, or the server's model and address."""
+        s = self.settings
+        return f"{s.llm_http_model or 'server'} at {s.llm_url}" if s.llm_backend == "http" else s.model
+
     def prepare_model(self, progress: ByteProgress | None = None) -> Path:
         return resolve_llm(self.settings.model, progress, self.catalog)
 
     def update_settings(self, settings: Settings) -> None:
         settings = settings.validated()
-        model_fields = ("model", "n_ctx", "n_threads", "n_threads_batch", "n_batch", "use_mmap", "prompt_lookup_tokens")
+        model_fields = ("model", "n_ctx", "n_threads", "n_threads_batch", "n_batch", "use_mmap", "prompt_lookup_tokens", *HTTP_FIELDS)
         reload_model = any(getattr(settings, f) != getattr(self.settings, f) for f in model_fields)
         self.settings = settings
         save_settings(self.home, settings)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 # fusion: RAG-Fusion (the default); rag: the question alone; naive-fusion: the paper's recipe, for comparison;
@@ -15,6 +15,9 @@ MODES = ("fusion", "rag", "naive-fusion", "multi-query", "rewrite", "hyde", "sql
 FUSION_MODES = ("fusion", "naive-fusion", "multi-query")
 QUERY_STYLES = ("decompose", "enumerate", "naive")
 KEYWORD_SOURCES = ("question", "queries", "both")
+# "local": the GGUF model in this process (nothing leaves the machine); "http": an OpenAI-compatible server.
+LLM_BACKENDS = ("local", "http")
+HTTP_FIELDS = ("llm_backend", "llm_url", "llm_http_model", "llm_api_key", "llm_timeout")  # a change means a new generator
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,14 @@ class Settings:
     sql_timeout_s: float = 5.0
     sql_row_cap: int = 200
     sql_retries: int = 1
+    # The generator: the local model, or an OpenAI-compatible server (llama.cpp's server, vLLM, Ollama) at llm_url,
+    # e.g. http://127.0.0.1:8000/v1. The network is used only when llm_backend is "http".
+    llm_backend: str = "local"
+    llm_url: str = ""
+    llm_http_model: str = ""  # "": the first model the server lists
+    # Saved in the private data folder; DESKTOP_APP_LLM_API_KEY overrides it. Never in repr or logs.
+    llm_api_key: str = field(default="", repr=False)
+    llm_timeout: float = 120.0  # seconds to connect, and the longest pause allowed between streamed pieces
     # Processes extracting PDF pages; 0: one per core, at most 4. 1 by default: on 2 cores the 2,415-page manual
     # extracted no faster with 2 (bench.import_throughput), and embedding takes ~50x longer than extraction.
 
@@ -91,6 +102,10 @@ class Settings:
             raise ValueError(f"keyword source must be one of {', '.join(KEYWORD_SOURCES)}")
         if not 1 <= self.top_k <= 20:
             raise ValueError("passages in the answer must be between 1 and 20")
+        if self.llm_backend not in LLM_BACKENDS:
+            raise ValueError(f"the model backend must be one of {', '.join(LLM_BACKENDS)}")
+        if self.llm_backend == "http" and not self.llm_url.strip().lower().startswith(("http://", "https://")):
+            raise ValueError("the server address must start with http:// or https:// (for example http://127.0.0.1:8000/v1)")
         return self
 
 

@@ -36,6 +36,7 @@ from ..core.errors import AppError
 from ..core.ingest import collect_files
 from ..core.library import Library
 from ..core.serialize import result_to_json
+from ..core.settings import HTTP_FIELDS
 from ..core.types import AnswerDone, ImportProgress, QueriesGenerated, QuestionRewritten, SourcesRanked, SqlRan, Token
 from .chat_panel import ChatEntry, ChatPanel
 from .errors import show_error
@@ -236,7 +237,7 @@ class MainWindow(QMainWindow):
             load = getattr(self.library.embedder, "load", None)
             if load:
                 load()
-            yield f"Preparing {self.library.settings.model}..."
+            yield f"Preparing {self.library.model_label()}..."
             generator = self.library.generator()
             load = getattr(generator, "load", None)
             if load:
@@ -252,7 +253,7 @@ class MainWindow(QMainWindow):
         if text is None:
             self.models_ready = True
             self.model_bar.hide()
-            self.model_status.setText(f"Model: {self.library.settings.model} · ready")
+            self.model_status.setText(f"Model: {self.library.model_label()} · ready")
         else:
             self.model_status.setText(text)
 
@@ -684,7 +685,8 @@ class MainWindow(QMainWindow):
             return
         self.chat_panel.set_mode(settings.mode)
         self.statusBar().showMessage("Settings saved.", 5000)
-        if (settings.model, settings.n_ctx, settings.n_threads) != (old.model, old.n_ctx, old.n_threads):
+        watched = ("model", "n_ctx", "n_threads", *HTTP_FIELDS)  # a new model or server is loaded or checked at once
+        if any(getattr(settings, f) != getattr(old, f) for f in watched):
             self.warm_up()
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -40,6 +41,22 @@ class SettingsDialog(QDialog):
         model_row = QHBoxLayout()
         model_row.addWidget(self.model, 1)
         model_row.addWidget(browse)
+
+        # The generator: the local model, or an OpenAI-compatible server (the only setting that uses the network).
+        self.backend = QComboBox()
+        self.backend.addItem("Local model (nothing leaves this computer)", "local")
+        self.backend.addItem("OpenAI-compatible server", "http")
+        self.backend.setCurrentIndex(max(0, self.backend.findData(settings.llm_backend)))
+        self.llm_url = QLineEdit(settings.llm_url)
+        self.llm_url.setPlaceholderText("http://127.0.0.1:8000/v1")
+        self.llm_url.setToolTip("llama.cpp's server, vLLM, Ollama (http://127.0.0.1:11434/v1) or any OpenAI-compatible API")
+        self.llm_http_model = QLineEdit(settings.llm_http_model)
+        self.llm_http_model.setPlaceholderText("the first model the server lists")
+        self.llm_api_key = QLineEdit(settings.llm_api_key)
+        self.llm_api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.llm_api_key.setPlaceholderText("none, or DESKTOP_APP_LLM_API_KEY")
+        self.backend.currentIndexChanged.connect(self._backend_changed)
+        self._backend_changed()
 
         self.n_queries = QSpinBox()
         self.n_queries.setRange(0, 10)
@@ -103,7 +120,11 @@ class SettingsDialog(QDialog):
         rerank_row.addWidget(rerank_browse)
 
         form = QFormLayout()
+        form.addRow("Answers from:", self.backend)
         form.addRow("Model:", model_row)
+        form.addRow("Server address:", self.llm_url)
+        form.addRow("Server model:", self.llm_http_model)
+        form.addRow("API key:", self.llm_api_key)
         form.addRow("Generated queries:", self.n_queries)
         form.addRow("Most queries:", self.max_queries)
         form.addRow("RRF k:", self.rrf_k)
@@ -123,7 +144,29 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(note)
+        self.problem = QLabel()
+        self.problem.setObjectName("problem")
+        self.problem.setWordWrap(True)
+        self.problem.hide()
+        layout.addWidget(self.problem)
         layout.addWidget(buttons)
+
+    def accept(self) -> None:
+        """Settings that cannot work (a server address without http://) keep the dialog open and say why."""
+        try:
+            self.settings().validated()
+        except ValueError as exc:
+            text = str(exc)
+            self.problem.setText(text[:1].upper() + text[1:] + ".")
+            self.problem.show()
+            return
+        super().accept()
+
+    def _backend_changed(self) -> None:
+        server = self.backend.currentData() == "http"
+        self.model.setEnabled(not server)
+        for field in (self.llm_url, self.llm_http_model, self.llm_api_key):
+            field.setEnabled(server)
 
     def _browse(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Choose a GGUF model", str(Path.home()), "GGUF models (*.gguf);;All files (*)")
@@ -153,4 +196,8 @@ class SettingsDialog(QDialog):
             drift_guard=float(self.drift_guard.value()),
             max_queries=self.max_queries.value(),
             reranker=self.reranker.currentData(),
+            llm_backend=self.backend.currentData(),
+            llm_url=self.llm_url.text().strip(),
+            llm_http_model=self.llm_http_model.text().strip(),
+            llm_api_key=self.llm_api_key.text().strip(),
         )
