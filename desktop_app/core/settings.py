@@ -14,6 +14,7 @@ MODES = ("fusion", "rag", "naive-fusion", "multi-query", "rewrite", "hyde")
 FUSION_MODES = ("fusion", "naive-fusion", "multi-query")
 QUERY_STYLES = ("decompose", "enumerate", "naive")
 KEYWORD_SOURCES = ("question", "queries", "both")
+FUSION_METHODS = ("rrf", "interleave")
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,8 @@ class Settings:
     # k = 5 keeps each list's top hits on top (issue 4: measured on the dev and FAQ sets).
     rrf_k: float = 5.0
     question_weight: float = 2.0  # RRF weight of the user's own question; generated queries weigh 1
+    # "rrf" (reciprocal rank fusion) or "interleave" (lists take turns, weighted; issue 4's alternative).
+    fusion_method: str = "rrf"
     top_k: int = 5  # passages in the answer prompt, the same for every mode
     list_depth: int = 20  # hits each query contributes to the fusion
     # "decompose": one short query per fact or entity to look up; "enumerate": decompose, and also name
@@ -33,6 +36,10 @@ class Settings:
     query_style: str = "enumerate"
     # A question naming more entities than n_queries may get one query each, up to this many.
     max_queries: int = 6
+    # Second round (entity_round.py): up to this many names the LLM finds in the first round's top
+    # entity_passages passages are searched too (0: off). Costs a second LLM call.
+    entity_round: int = 0
+    entity_passages: int = 3
     # Generated queries whose cosine similarity to the question is below this are dropped (0: keep all).
     drift_guard: float = 0.0
     # RRF weight of extra FTS5 keyword lists (0: vector lists only), searched for the question,
@@ -81,6 +88,8 @@ class Settings:
             raise ValueError("RRF k must be 0 or more")
         if self.query_style not in QUERY_STYLES:
             raise ValueError(f"query style must be one of {', '.join(QUERY_STYLES)}")
+        if self.fusion_method not in FUSION_METHODS:
+            raise ValueError(f"fusion method must be one of {', '.join(FUSION_METHODS)}")
         if self.keyword_source not in KEYWORD_SOURCES:
             raise ValueError(f"keyword source must be one of {', '.join(KEYWORD_SOURCES)}")
         if not 1 <= self.top_k <= 20:
@@ -90,7 +99,7 @@ class Settings:
 
 # RAG-Fusion as the paper describes it: 4 related queries, the question plus them, RRF k = 60, nothing else.
 NAIVE_FUSION = dict(
-    query_style="naive", n_queries=4, max_queries=4, rrf_k=60.0, question_weight=1.0, drift_guard=0.0, keyword_weight=0.0, confident_similarity=0.0
+    query_style="naive", n_queries=4, max_queries=4, rrf_k=60.0, question_weight=1.0, fusion_method="rrf", entity_round=0, drift_guard=0.0, keyword_weight=0.0, confident_similarity=0.0
 )
 
 
