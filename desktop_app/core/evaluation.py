@@ -25,7 +25,7 @@ from .types import AnswerDone, AskResult
 
 CUTOFFS = (5, 10)
 METRICS = ("recall@5", "recall@10", "mrr@10", "ndcg@10")
-STAGES = ("query_generation", "embedding", "retrieval", "fusion", "total")
+STAGES = ("query_generation", "embedding", "retrieval", "fusion", "rerank", "total")
 
 
 @dataclass(frozen=True)
@@ -120,9 +120,13 @@ def corpus_records(beir: BeirSet, folder: Path) -> tuple[list[tuple[str, str, st
 
 
 def ranked_records(result: AskResult, names: dict[str, str]) -> list[str]:
-    """Fused passages -> their documents' record ids, best first, each record once."""
+    """Fused passages -> their documents' record ids, best first, each record once.
+
+    The answer's context comes first: a reranker reorders it (and without one it is the fused top_k),
+    so what a reranker changes is scored; the rest of the fused list follows.
+    """
     out: list[str] = []
-    for source in result.sources:
+    for source in (*result.context, *result.sources):
         record = names.get(Path(source.passage.file).name)
         if record is not None and record not in out:
             out.append(record)
@@ -236,6 +240,7 @@ def run_modes(
                 "embedding": tm.embedding,
                 "retrieval": tm.retrieval,
                 "fusion": tm.fusion,
+                "rerank": tm.rerank,
                 "total": tm.total - tm.query_generation + generation,
             }
             reports[spec.label].add(metrics, timings, len(result.queries), len(result.dropped_queries))
@@ -253,7 +258,7 @@ def run_modes(
 
 
 def format_table(summaries: Sequence[dict], title: str = "") -> str:
-    header = f"{'mode':60} {'N':>4} {'R@5':>6} {'R@10':>6} {'MRR@10':>6} {'nDCG@10':>7} {'q/Q':>4} {'qgen s':>6} {'qgen md':>7} {'emb s':>6} {'ret s':>6} {'fuse s':>6} {'total s':>7}"
+    header = f"{'mode':60} {'N':>4} {'R@5':>6} {'R@10':>6} {'MRR@10':>6} {'nDCG@10':>7} {'q/Q':>4} {'qgen s':>6} {'qgen md':>7} {'emb s':>6} {'ret s':>6} {'fuse s':>6} {'rrk s':>6} {'total s':>7}"
     lines = [title] if title else []
     lines += [header, "-" * len(header)]
     for s in summaries:
@@ -261,7 +266,7 @@ def format_table(summaries: Sequence[dict], title: str = "") -> str:
         lines.append(
             f"{s['mode'][:60]:60} {s['n']:4} {s['recall@5']:6.3f} {s['recall@10']:6.3f} {s['mrr@10']:6.3f} {s['ndcg@10']:7.3f} "
             f"{s['mean_queries']:4.1f} {t['query_generation']:6.2f} {s['median_query_generation_seconds']:7.2f} {t['embedding']:6.3f} "
-            f"{t['retrieval']:6.3f} {t['fusion']:6.3f} {t['total']:7.2f}"
+            f"{t['retrieval']:6.3f} {t['fusion']:6.3f} {t['rerank']:6.2f} {t['total']:7.2f}"
         )
     return "\n".join(lines)
 

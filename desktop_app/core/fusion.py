@@ -1,4 +1,10 @@
-"""Reciprocal rank fusion: score(d) = sum over lists of weight / (k + rank(d)), rank counted from 1."""
+"""Fusing ranked lists.
+
+Reciprocal rank fusion: score(d) = sum over lists of weight / (k + rank(d)), rank counted from 1.
+Interleaving (the alternative issue 4 asks to measure): score(d) = max over lists of weight / rank(d), so
+the lists take turns (a list of weight 2 puts its rank-2 hit level with the others' rank-1 hits) and a
+passage found by several lists gains nothing from the agreement.
+"""
 
 from __future__ import annotations
 
@@ -25,3 +31,22 @@ def reciprocal_rank_fusion(lists: Sequence[RankedList], k: float = 60.0, depth: 
             per_chunk[ranked.key] = min(hit.rank, per_chunk.get(ranked.key, hit.rank))
     order = sorted(scores, key=lambda cid: -scores[cid])  # sorted() is stable: first seen wins ties
     return [FusedHit(chunk_id=cid, rrf_score=scores[cid], ranks=dict(ranks[cid])) for cid in order]
+
+
+def interleave(lists: Sequence[RankedList], depth: int | None = None) -> list[FusedHit]:
+    """Weighted round-robin over the lists; the score shown is the one that ranked: max weight / rank.
+
+    Ties (the same turn) go to the earlier list: the question's list is first.
+    """
+    best: dict[int, tuple[float, int]] = {}  # chunk id -> (score, index of the list that gave it)
+    ranks: dict[int, dict[str, int]] = {}
+    for index, ranked in enumerate(lists):
+        hits = ranked.hits if depth is None else ranked.hits[:depth]
+        for hit in hits:
+            candidate = (ranked.weight / hit.rank, -index)
+            if hit.chunk_id not in best or candidate > best[hit.chunk_id]:
+                best[hit.chunk_id] = candidate
+            per_chunk = ranks.setdefault(hit.chunk_id, {})
+            per_chunk[ranked.key] = min(hit.rank, per_chunk.get(ranked.key, hit.rank))
+    order = sorted(best, key=lambda cid: (-best[cid][0], -best[cid][1]))
+    return [FusedHit(chunk_id=cid, rrf_score=best[cid][0], ranks=dict(ranks[cid])) for cid in order]

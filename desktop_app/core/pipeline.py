@@ -22,8 +22,9 @@ from .conversation import Turn, rewrite_followup
 from .rerank import CrossEncoderReranker, LlmJudgeReranker, Reranker, rerank
 from .strategies import hypothetical_passage, rewrite_query, union
 from .embedder import Embedder
+from .entity_round import entity_queries
 from .errors import AppError, ModelError
-from .fusion import reciprocal_rank_fusion
+from .fusion import interleave, reciprocal_rank_fusion
 from .llm import Generator
 from .query_parsing import parse_queries
 from .settings import FUSION_MODES, Settings
@@ -187,6 +188,8 @@ class Pipeline:
 
     # -- stage 3 -------------------------------------------------------------------------------
     def fuse(self, lists: Sequence[RankedList], k: float | None = None) -> list[FusedHit]:
+        if self.settings.fusion_method == "interleave":
+            return interleave(lists)
         return reciprocal_rank_fusion(lists, self.settings.rrf_k if k is None else k)
 
     def sources(self, fused: Sequence[FusedHit], lists: Sequence[RankedList]) -> list[Source]:
@@ -350,6 +353,9 @@ class Pipeline:
         fused = union(lists) if mode == "multi-query" else self.fuse(lists)
         sources = self.score_unembedded(self.sources(fused, lists), question_vector[0])
         t["fusion"] = time.perf_counter() - mark
+        if fusion and settings.entity_round > 0 and mode != "multi-query" and sources and queries is None:
+            lists, sources, named = self._entity_round(question, lists, sources, generated.queries, allowed_documents, t)
+            generated = dataclasses.replace(generated, queries=generated.queries + tuple(named))
         mark = time.perf_counter()
         if settings.reranker:
             context = rerank(self.reranker(), question, sources[: settings.rerank_candidates], settings.top_k)
@@ -411,6 +417,24 @@ class Pipeline:
             standalone_question=question if question != asked else "",
         )
         yield AnswerDone(result)
+
+    def _entity_round(self, question, lists, sources, known, allowed_documents, t):
+        """Search the names the first round's top passages give; the fused list is recomputed with them."""
+        mark = time.perf_counter()
+        named = entity_queries(self._generator(), question, sources[: self.settings.entity_passages], [question, *known], self.settings.entity_round)
+        t["query_generation"] += time.perf_counter() - mark
+        if not named:
+            return lists, sources, []
+        mark = time.perf_counter()
+        vectors = self.embedder.embed(named)
+        t["embedding"] += time.perf_counter() - mark
+        mark = time.perf_counter()
+        lists = [*lists, *self.retrieve(named, vectors, allowed_documents, [1.0] * len(named))]
+        t["retrieval"] += time.perf_counter() - mark
+        mark = time.perf_counter()
+        sources = self.sources(self.fuse(lists), lists)
+        t["fusion"] += time.perf_counter() - mark
+        return lists, sources, named
 
     def _stream_answer(self, question, context, sources, cancel) -> Iterator[object]:
         """Streams tokens; holds back the first few characters to catch the model's NOT FOUND reply."""

@@ -50,7 +50,35 @@ class CachedGenerator:
         return reply
 
     def stream(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> Iterator[str]:
-        return self._load().stream(messages, max_tokens, temperature, stop)
+        """Cached like `complete`: query generation streams (it stops early once enough queries are written).
+
+        What is stored is what the consumer read before closing the stream; the same consumer on the same
+        prompt stops at the same place, so a replay gives it the same text. Lines are replayed one by one so
+        an early-stopping reader sees the same line boundaries. The key differs from `complete`'s.
+        """
+        key = "stream:" + self._key(messages, max_tokens, temperature, stop)
+        with self._lock:
+            row = self._conn.execute("SELECT reply, seconds FROM replies WHERE key = ?", (key,)).fetchone()
+        if row is not None:
+            self.hits += 1
+            self.replayed += row[1]
+            yield from row[0].splitlines(keepends=True)
+            return
+        self.misses += 1
+        started = time.perf_counter()
+        pieces = self._load().stream(messages, max_tokens, temperature, stop)
+        text = ""
+        try:
+            for piece in pieces:
+                text += piece
+                yield piece
+        finally:
+            close = getattr(pieces, "close", None)
+            if close:
+                close()
+            seconds = time.perf_counter() - started
+            with self._lock, self._conn:
+                self._conn.execute("INSERT OR REPLACE INTO replies VALUES (?, ?, ?)", (key, text, seconds))
 
     def count_tokens(self, text: str) -> int:
         return self._load().count_tokens(text)

@@ -92,3 +92,40 @@ def test_memo_embedder_embeds_each_text_once_and_keeps_order():
     again = memo.embed(["c", "a b"])
     assert inner.calls == 1
     assert (again[0] == first[1]).all() and (again[1] == first[0]).all()
+
+
+def test_query_cache_replays_a_stream_the_reader_closed_early(tmp_path):
+    from desktop_app.core.query_cache import CachedGenerator
+
+    calls = []
+
+    class Model:
+        def stream(self, messages, max_tokens, temperature=0.0, stop=()):
+            calls.append(messages)
+            yield from ["alpha\n", "beta\n", "gamma\n", "never read\n"]
+
+    cache = CachedGenerator(lambda: Model(), tmp_path / "cache.sqlite", "m")
+    messages = [{"role": "user", "content": "q"}]
+
+    def read_two():
+        pieces = cache.stream(messages, max_tokens=10)
+        text = next(pieces) + next(pieces)
+        pieces.close()  # the pipeline stops once it has enough queries
+        return text
+
+    assert read_two() == "alpha\nbeta\n"
+    assert read_two() == "alpha\nbeta\n"
+    assert len(calls) == 1 and (cache.hits, cache.misses) == (1, 1)
+    assert list(cache.stream(messages, max_tokens=11)) == ["alpha\n", "beta\n", "gamma\n", "never read\n"]  # other args: a miss
+    cache.close()
+
+
+def test_reranked_context_comes_first_in_the_scored_ranking():
+    from types import SimpleNamespace
+
+    def source(name):
+        return SimpleNamespace(passage=SimpleNamespace(file=f"/x/{name}.txt"))
+
+    fused = [source("a"), source("b"), source("c")]
+    result = SimpleNamespace(context=(fused[2], fused[0]), sources=tuple(fused))
+    assert evaluation.ranked_records(result, {"a.txt": "A", "b.txt": "B", "c.txt": "C"}) == ["C", "A", "B"]

@@ -59,3 +59,23 @@ def test_inputs_are_not_mutated_and_negative_k_is_refused():
 def test_empty_lists_give_nothing():
     assert reciprocal_rank_fusion([], k=60) == []
     assert reciprocal_rank_fusion([ranked("a", [])], k=60) == []
+
+
+def test_interleave_lets_the_lists_take_turns_and_shows_the_score_that_ranked():
+    from desktop_app.core.fusion import interleave
+
+    # Without weights: every list's rank-1 hit first (earlier list first), then the rank-2 hits.
+    fused = interleave([ranked("a", [1, 2, 3]), ranked("b", [2, 4, 5])])
+    assert [f.chunk_id for f in fused] == [1, 2, 4, 3, 5]
+    by_id = {f.chunk_id: f for f in fused}
+    assert by_id[2].rrf_score == 1.0  # its best: rank 1 in "b"; agreement adds nothing
+    assert by_id[2].ranks == {"a": 2, "b": 1}
+    assert by_id[3].rrf_score == pytest.approx(1 / 3)
+
+
+def test_interleave_weight_two_puts_rank_two_level_with_the_others_first():
+    from desktop_app.core.fusion import interleave
+
+    fused = interleave([ranked("q", [1, 2, 3], weight=2.0), ranked("x", [7, 8])])
+    # scores: 1 -> 2, 2 -> 1, 7 -> 1 (tie: the question's list is earlier), 3 -> 2/3, 8 -> 1/2
+    assert [f.chunk_id for f in fused] == [1, 2, 7, 3, 8]

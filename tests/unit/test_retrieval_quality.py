@@ -113,3 +113,26 @@ def test_default_query_prompt_asks_to_name_the_members_of_a_group(library, gener
     assert examples[1]["content"].startswith("most populous countries in Africa\nNigeria")  # a worked example names members
     assert last["content"] == "Question: What are the capitals of the two most populous countries?"
     assert result.queries == ("most populous countries", "China capital", "India capital")
+
+
+def test_entity_round_searches_the_names_found_in_the_top_passages(library, generator):
+    from desktop_app.core.entity_round import ENTITY_SYSTEM
+
+    generator.enqueue("Norway capital", "Oslo\nBergen\nNorway capital")
+    _, result = ask(library, "Which cities of Norway are named here?", "fusion", entity_round=3, entity_passages=2, keyword_weight=0.0)
+    first, second = generator.prompts
+    assert second[0]["content"] == ENTITY_SYSTEM
+    assert "Which cities of Norway are named here?" in second[-1]["content"] and "[2] " in second[-1]["content"]
+    assert result.queries == ("Norway capital", "Oslo", "Bergen")  # a name already searched is not searched again
+    assert [lst.query for lst in result.lists] == ["Which cities of Norway are named here?", "Norway capital", "Oslo", "Bergen"]
+    for source in result.sources:  # the fused scores include the second round's lists
+        assert source.rrf_score == pytest.approx(sum(result.weights[key] / (result.rrf_k + rank) for key, rank in source.ranks.items()))
+
+
+def test_interleave_is_selectable_and_its_scores_are_what_ranked(library, generator):
+    generator.enqueue("Norway capital\nPeru capital")
+    _, result = ask(library, "What are the capitals of Norway and Peru?", "fusion", fusion_method="interleave", keyword_weight=0.0, question_weight=2.0)
+    scores = [s.rrf_score for s in result.sources]
+    assert scores == sorted(scores, reverse=True)
+    for source in result.sources:
+        assert source.rrf_score == pytest.approx(max(result.weights[key] / rank for key, rank in source.ranks.items()))
