@@ -47,6 +47,8 @@ def run_one(library, question: str, mode: str) -> dict:
     from desktop_app.core.types import AnswerDone
 
     result = None
+    # Each run meets the cache as a new question would: the fixed prompt prefixes, not the other mode's passages.
+    library.generator().forget_context()
     cpu_started = time.process_time()
     for event in library.ask(question, mode):
         if isinstance(event, AnswerDone):

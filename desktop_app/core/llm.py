@@ -138,6 +138,17 @@ class LlamaGenerator:
     def complete(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> str:
         return "".join(self.stream(messages, max_tokens, temperature, stop))
 
+    def forget_context(self) -> None:
+        """Drop the live KV cache but keep the prompt-prefix snapshots: the state a new, unrelated question meets.
+
+        Benchmarks call this between runs, so a question answered twice in a row (plain RAG, then
+        RAG-Fusion) does not get the first run's passages for free.
+        """
+        with self._lock:
+            if self._llm is not None:
+                self._llm.reset()
+            self._snapshots.forget_current()
+
 
 def prompt_family(messages: Sequence[Message]) -> str | None:
     """Prompts that share a system message share their fixed prefix (instructions and worked examples)."""
@@ -194,6 +205,9 @@ class PrefixSnapshots:
         self._saved[family] = (bytes(buffer)[:written], llm.input_ids[: llm.n_tokens].copy(), llm.n_tokens)
         while len(self._saved) > self.capacity:
             self._saved.popitem(last=False)
+
+    def forget_current(self) -> None:
+        self._current = None  # the live cache no longer holds any family's prompt: restore on the next call
 
     def clear(self) -> None:
         self._saved.clear()
