@@ -38,6 +38,9 @@ def answer_prompt(question):
 def test_query_prompt_prefix_survives_an_answer_in_between(real_generator):
     first = "Which rivers flow through Vienna and Budapest?"
     second = "What is the population of the capitals of France and Germany?"
+    # The session's model has served other tests: start from an empty cache and no snapshots.
+    real_generator._snapshots.clear()
+    real_generator.forget_context()
     _, cold = tokens_read(real_generator, prompts.query_messages(first, 4, "enumerate"))
     tokens_read(real_generator, answer_prompt(first))  # the answer overwrites llama.cpp's one KV cache
 
