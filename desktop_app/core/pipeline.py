@@ -389,16 +389,9 @@ class Pipeline:
             citations = [dataclasses.replace(c, supported=c.n not in unsupported) for c in citations]
             marks = ", ".join(f"[{n}]" for n in sorted(unsupported))
             notices.append(f"Citation {marks} may not support the sentence that cites it; check the passage.")
-        timings = Timings(
-            query_generation=t["query_generation"],
-            embedding=t["embedding"],
-            retrieval=t["retrieval"],
-            fusion=t["fusion"],
-            rerank=t["rerank"],
-            prompt_processing=(first_token_at - answer_started) if first_token_at else 0.0,
-            first_token=(first_token_at - started) if first_token_at else 0.0,
-            generation=(end - first_token_at) if first_token_at else 0.0,
-            total=end - started,
+        timings = Timings.with_answer(
+            started, answer_started, first_token_at, end,
+            query_generation=t["query_generation"], embedding=t["embedding"], retrieval=t["retrieval"], fusion=t["fusion"], rerank=t["rerank"],
         )
         result = AskResult(
             question=asked,

@@ -143,14 +143,8 @@ def ask_tables(
         first_token_at = time.perf_counter()
         yield Token(answer)
     end = time.perf_counter()
-    timings = Timings(
-        query_generation=writing,  # the model writing SQL
-        retrieval=running,  # the SQL running
-        prompt_processing=(first_token_at - answer_started) if first_token_at else 0.0,
-        first_token=(first_token_at - started) if first_token_at else 0.0,
-        generation=(end - first_token_at) if first_token_at else 0.0,
-        total=end - started,
-    )
+    # query_generation: the model writing SQL; retrieval: the SQL running.
+    timings = Timings.with_answer(started, answer_started, first_token_at, end, query_generation=writing, retrieval=running)
     result = AskResult(
         question=asked,
         mode="sql",

@@ -116,6 +116,17 @@ class Timings:
     generation: float = 0.0
     total: float = 0.0
 
+    @classmethod
+    def with_answer(cls, started: float, answer_started: float, first_token_at: float | None, end: float, **stages: float) -> "Timings":
+        """The search stages as measured, plus the answer's phases derived from its clock readings."""
+        return cls(
+            **stages,
+            prompt_processing=(first_token_at - answer_started) if first_token_at else 0.0,
+            first_token=(first_token_at - started) if first_token_at else 0.0,
+            generation=(end - first_token_at) if first_token_at else 0.0,
+            total=end - started,
+        )
+
 
 @dataclass(frozen=True)
 class AskResult:
