@@ -436,7 +436,7 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_)
         p.add_argument("question")
         p.add_argument("--mode", choices=list(MODES))
-        p.add_argument("--queries", type=int, help="number of generated queries")
+        p.add_argument("--queries", type=int, help="most lines the model writes (one per thing to look up; the default prompt searches each by name and with its fact)")
         p.add_argument("--rrf-k", type=float, dest="rrf_k")
         p.add_argument("--top-k", type=int, dest="top_k", help="passages in the answer prompt")
         p.add_argument("--model", help="catalog name or path of a GGUF file")

@@ -26,7 +26,7 @@ from .entity_round import entity_queries
 from .errors import AppError, ModelError
 from .fusion import interleave, reciprocal_rank_fusion
 from .llm import Generator
-from .query_parsing import parse_queries
+from .query_parsing import normalize, parse_queries
 from .settings import FUSION_MODES, Settings
 from .store import Store
 from .table_answers import ask_tables, skipped_tables_notice, tables_for_question, warm_up_messages
@@ -97,6 +97,19 @@ def read_queries(pieces: Iterable[str], question: str, n: int) -> str:
     return raw
 
 
+def split_name_facts(lines: Sequence[str]) -> list[str]:
+    """"Nigeria: capital" -> "Nigeria" and "Nigeria capital": the name alone finds the document about it,
+    the name with its fact finds the passage that states it."""
+    out: list[str] = []
+    for line in lines:
+        name, colon, fact = line.partition(":")
+        name, fact = name.strip(), fact.strip()
+        for query in ((name, f"{name} {fact}") if colon and name and fact else (line.replace(":", " ").strip(),)):
+            if query and query not in out:
+                out.append(query)
+    return out
+
+
 def cited_numbers(answer: str) -> list[int]:
     numbers: list[int] = []
     for match in _CITATION.finditer(answer):
@@ -127,7 +140,8 @@ class Pipeline:
         warm_up = getattr(self._generator(), "warm_up", None)
         if warm_up is None:
             return
-        warm_up(prompts.query_messages("Warm-up question", self.settings.n_queries, self.settings.query_style))
+        for style in filter(None, (self.settings.query_style, self.settings.extra_query_style)):
+            warm_up(prompts.query_messages("Warm-up question", self.settings.n_queries, style))
         warm_up(prompts.answer_messages("Warm-up question", [], self.settings.general_knowledge))
         sql_prompt = warm_up_messages(self.store, self.tables) if self.tables is not None else None
         if sql_prompt:  # only a library with tables pays for it
@@ -138,20 +152,29 @@ class Pipeline:
         n = self.settings.n_queries if n is None else n
         if n <= 0:
             return GeneratedQueries((), (), None, "")
-        style = self.settings.query_style
-        # One query per entity: a question naming five countries may get five, up to max_queries.
-        limit = n if style == "naive" else max(n, self.settings.max_queries)
-        try:
-            settings = self.settings
-            messages = prompts.query_messages(question, n, style)
-            # A tight cap and an early stop once `limit` complete queries are written: every token costs ~0.1 s.
-            pieces = self._generator().stream(messages, max_tokens=settings.query_tokens_each * limit + 8, temperature=0.0)
-            raw = read_queries(pieces, question, limit) if settings.query_early_stop else "".join(pieces)
-        except ModelError:
-            raise  # a missing or broken model file is the user's to fix; the answer needs the model too
-        except Exception as exc:  # a model hiccup must not fail the question: search it alone
-            return GeneratedQueries((), (), f"Query generation failed ({exc}); searched the question alone.", "")
-        queries = parse_queries(raw, question, limit)
+        settings = self.settings
+        style = settings.query_style
+        # One line per entity: a question naming five countries may get five, up to max_queries.
+        limit = n if style == "naive" else max(n, settings.max_queries)
+        styles = [style] + ([settings.extra_query_style] if settings.extra_query_style and style != "naive" else [])
+        queries: list[str] = []
+        raws: list[str] = []
+        for each in styles:
+            try:
+                messages = prompts.query_messages(question, n, each)
+                # A tight cap and an early stop once `limit` complete queries are written: every token costs ~0.1 s.
+                pieces = self._generator().stream(messages, max_tokens=settings.query_tokens_each * limit + 8, temperature=0.0)
+                raw = read_queries(pieces, question, limit) if settings.query_early_stop else "".join(pieces)
+            except ModelError:
+                raise  # a missing or broken model file is the user's to fix; the answer needs the model too
+            except Exception as exc:  # a model hiccup must not fail the question: search it alone
+                return GeneratedQueries((), (), f"Query generation failed ({exc}); searched the question alone.", "")
+            raws.append(raw)
+            parsed = parse_queries(raw, question, limit)
+            if each == "name-fact":
+                parsed = split_name_facts(parsed)
+            queries += [q for q in parsed if normalize(q) not in {normalize(x) for x in queries}]
+        raw = "\n".join(raws)
         if not queries:
             return GeneratedQueries((), (), "The model wrote no usable search queries; searched the question alone.", raw)
         return GeneratedQueries(tuple(queries), (), None, raw)

@@ -22,6 +22,37 @@ QUERY_SYSTEM_ENUMERATE = QUERY_SYSTEM + (
     " When the question asks about a group (the largest, the first, the top five, every member of something), "
     "first write one query for the group, then one query naming each member you know, with the fact asked."
 )
+# "names": the model lists by name what the answer is about, and each name is searched. Asked this way a small
+# model names the members of a described group ("the past five presidents") far more often than when asked for
+# search queries, which it writes about the group instead (issue 4).
+QUERY_SYSTEM_NAMES = (
+    "List the specific people, places, organisations or things that the answer to the question is about, by name. "
+    "When the question describes them without naming them (the top five X, the past presidents, the members of Y), "
+    "name the ones you believe they are. Write only the names, one per line."
+)
+NAMES_EXAMPLES = (
+    ("What are the capitals of the three most populous countries in Africa?", "Nigeria\nEthiopia\nEgypt"),
+    ("Who founded the four largest car makers in Japan?", "Toyota\nHonda\nNissan\nSuzuki"),
+    ("How often should the filter of the PX-40 pump be replaced?", "PX-40 pump"),
+)
+# "named-facts": the same, each name followed by the fact asked about it.
+NAMED_FACTS_EXAMPLES = (
+    ("What are the capitals of the three most populous countries in Africa?", "Nigeria capital\nEthiopia capital\nEgypt capital"),
+    ("Who founded the four largest car makers in Japan?", "Toyota founder\nHonda founder\nNissan founder\nSuzuki founder"),
+    ("How often should the filter of the PX-40 pump be replaced?", "PX-40 pump filter replacement interval"),
+)
+# "name-fact": one line per name, "name: fact"; the pipeline searches both the name alone and the name with its fact.
+NAME_FACT_EXAMPLES = (
+    ("What are the capitals of the three most populous countries in Africa?", "Nigeria: capital\nEthiopia: capital\nEgypt: capital"),
+    ("Who founded the four largest car makers in Japan?", "Toyota: founder\nHonda: founder\nNissan: founder\nSuzuki: founder"),
+    ("How often should the filter of the PX-40 pump be replaced?", "PX-40 pump: filter replacement interval"),
+)
+QUERY_SYSTEM_NAME_FACT = QUERY_SYSTEM_NAMES.replace(
+    "Write only the names, one per line.", "Write one line per name: the name, a colon, then the fact asked about it in a few words."
+)
+QUERY_SYSTEM_NAMED_FACTS = QUERY_SYSTEM_NAMES.replace(
+    "Write only the names, one per line.", "Write one line per name: the name, then the fact asked about it in a few words."
+)
 ENUMERATE_EXAMPLE = (
     "What are the capitals of the three most populous countries in Africa?",
     "most populous countries in Africa\nNigeria capital city\nEthiopia capital city\nEgypt capital city",
@@ -63,8 +94,14 @@ def query_messages(question: str, n: int, style: str = "decompose") -> list[dict
             {"role": "system", "content": NAIVE_QUERY_SYSTEM},
             {"role": "user", "content": f"Generate multiple search queries related to: {question}\nOUTPUT ({n} queries):"},
         ]
-    messages = [{"role": "system", "content": QUERY_SYSTEM_ENUMERATE if style == "enumerate" else QUERY_SYSTEM}]
-    examples = (ENUMERATE_EXAMPLE, *QUERY_EXAMPLES) if style == "enumerate" else QUERY_EXAMPLES
+    system = {"enumerate": QUERY_SYSTEM_ENUMERATE, "names": QUERY_SYSTEM_NAMES, "named-facts": QUERY_SYSTEM_NAMED_FACTS, "name-fact": QUERY_SYSTEM_NAME_FACT}.get(style, QUERY_SYSTEM)
+    examples = {
+        "enumerate": (ENUMERATE_EXAMPLE, *QUERY_EXAMPLES),
+        "names": NAMES_EXAMPLES,
+        "named-facts": NAMED_FACTS_EXAMPLES,
+        "name-fact": NAME_FACT_EXAMPLES,
+    }.get(style, QUERY_EXAMPLES)
+    messages = [{"role": "system", "content": system}]
     for example_question, example_queries in examples:
         messages.append({"role": "user", "content": f"Question: {example_question}"})
         messages.append({"role": "assistant", "content": example_queries})

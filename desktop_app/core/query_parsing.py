@@ -35,7 +35,7 @@ def parse_queries(raw: str, question: str, limit: int) -> list[str]:
     queries: list[str] = []
     for line in raw.replace("\r", "\n").split("\n"):
         query = clean_line(line)
-        if not query or len(query) < 3:
+        if not query or len(query) < 2:  # "K2" is a name
             continue
         # "Here are 4 search queries:" and headings are not queries.
         if query.endswith(":") or (_PREAMBLE.match(query) and re.search(r"quer|search", query, re.IGNORECASE)):

@@ -102,7 +102,7 @@ class SettingsDialog(QDialog):
         self.max_queries = QSpinBox()
         self.max_queries.setRange(0, 10)
         self.max_queries.setValue(settings.max_queries)
-        self.max_queries.setToolTip("A question naming many things may get one query each, up to this many")
+        self.max_queries.setToolTip("The model writes one line per thing to look up, up to this many; with the default prompt each is searched by name and with the fact asked")
 
         # Reranking: off, the local model as judge, or a sentence-transformers CrossEncoder folder.
         self.reranker = QComboBox()

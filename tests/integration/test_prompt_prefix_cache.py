@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_app.core import prompts
+from desktop_app.core.settings import Settings
 
 pytestmark = pytest.mark.integration
 
@@ -41,16 +42,16 @@ def test_query_prompt_prefix_survives_an_answer_in_between(real_generator):
     # The session's model has served other tests: start from an empty cache and no snapshots.
     real_generator._snapshots.clear()
     real_generator.forget_context()
-    _, cold = tokens_read(real_generator, prompts.query_messages(first, 4, "enumerate"))
+    _, cold = tokens_read(real_generator, prompts.query_messages(first, 4, Settings().query_style))
     tokens_read(real_generator, answer_prompt(first))  # the answer overwrites llama.cpp's one KV cache
 
-    queries, warm = tokens_read(real_generator, prompts.query_messages(second, 4, "enumerate"))
+    queries, warm = tokens_read(real_generator, prompts.query_messages(second, 4, Settings().query_style))
 
     question_tokens = real_generator.count_tokens(second)
-    # Only the new question (plus chat markup) and the reply are read; the ~300-token instructions are not.
+    # Only the new question (plus chat markup) and the reply are read; the ~200-token instructions and examples are not.
     assert warm < question_tokens + 24 + 16 < cold
     # Restoring the snapshot must not change what the model writes.
     real_generator._snapshots.clear()
     real_generator.load().reset()
-    fresh, _ = tokens_read(real_generator, prompts.query_messages(second, 4, "enumerate"))
+    fresh, _ = tokens_read(real_generator, prompts.query_messages(second, 4, Settings().query_style))
     assert queries == fresh and "France" in queries

@@ -106,13 +106,40 @@ def test_eval_runner_scores_each_mode_through_the_pipeline(library, generator):
 
 
 def test_default_query_prompt_asks_to_name_the_members_of_a_group(library, generator):
-    generator.enqueue("most populous countries\nChina capital\nIndia capital")
+    generator.enqueue("China: capital\nIndia: capital")
     _, result = ask(library, "What are the capitals of the two most populous countries?", "fusion")
     system, *examples, last = generator.prompts[0]
-    assert system["content"] == prompts.QUERY_SYSTEM_ENUMERATE
-    assert examples[1]["content"].startswith("most populous countries in Africa\nNigeria")  # a worked example names members
+    assert system["content"] == prompts.QUERY_SYSTEM_NAME_FACT
+    assert "name the ones you believe they are" in system["content"]
+    assert examples[1]["content"] == "Nigeria: capital\nEthiopia: capital\nEgypt: capital"  # a worked example names members
     assert last["content"] == "Question: What are the capitals of the two most populous countries?"
-    assert result.queries == ("most populous countries", "China capital", "India capital")
+    # Each name is searched alone (its own document) and with its fact (the passage that states it).
+    assert result.queries == ("China", "China capital", "India", "India capital")
+    assert [lst.query for lst in result.lists if lst.kind == "vector"][1:] == list(result.queries)
+
+
+def test_name_fact_lines_are_capped_and_lines_without_a_fact_are_searched_whole(library, generator):
+    generator.enqueue("Alpha: height\nBeta\nGamma: height\nDelta: height\nEpsilon: height\nZeta: height\nEta: height")
+    _, result = ask(library, "How tall are the seven peaks?", "fusion", keyword_weight=0.0)
+    assert result.queries == (
+        "Alpha", "Alpha height", "Beta", "Gamma", "Gamma height", "Delta", "Delta height", "Epsilon", "Epsilon height",
+    )  # max_queries = 5 lines; Zeta and Eta are cut
+
+
+def test_a_second_query_prompt_adds_its_queries_once(library, generator):
+    generator.enqueue("Peru: capital", "Peru capital\nLima population")
+    _, result = ask(library, "What is the capital of Peru and how many people live there?", "fusion", extra_query_style="enumerate")
+    first, second = generator.prompts
+    assert first[0]["content"] == prompts.QUERY_SYSTEM_NAME_FACT and second[0]["content"] == prompts.QUERY_SYSTEM_ENUMERATE
+    assert result.queries == ("Peru", "Peru capital", "Lima population")  # "Peru capital" is not searched twice
+
+
+def test_split_name_facts():
+    from desktop_app.core.pipeline import split_name_facts
+
+    assert split_name_facts(["Nile: length", "Amazon River:length in km", "UN", "Note: "]) == [
+        "Nile", "Nile length", "Amazon River", "Amazon River length in km", "UN", "Note",
+    ]
 
 
 def test_entity_round_searches_the_names_found_in_the_top_passages(library, generator):

@@ -48,7 +48,7 @@ def test_pipeline_stops_generating_queries_once_enough_are_written():
     generator = ScriptedGenerator(["pump flow rate\nmaximum pressure\nmotor power\nimpeller size\nmore\nand more\nand more text\n"])
     pipeline = Pipeline(None, None, None, lambda: generator, Settings(n_queries=2, max_queries=3))
     assert pipeline.generate_queries("What flow does the pump reach?").queries == ("pump flow rate", "maximum pressure", "motor power")
-    assert generator.prompts[0][0]["content"] == prompts.query_messages("x", 2, "enumerate")[0]["content"]
+    assert generator.prompts[0][0]["content"] == prompts.query_messages("x", 2, "name-fact")[0]["content"]
 
 
 def test_citation_style_numbering_is_stripped_from_queries():
