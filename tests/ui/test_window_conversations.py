@@ -156,13 +156,13 @@ def test_settings_dialog_sets_the_reranker_and_fusion_weights(make_window, data_
     window = make_window(library)
     dialog = SettingsDialog(library.settings, library.catalog, window)
     dialog.reranker.setCurrentIndex(dialog.reranker.findData("llm"))
-    dialog.question_weight.setValue(3.0)
+    dialog.question_weight.setValue(4.0)
     dialog.keyword_weight.setValue(0.0)
     dialog.drift_guard.setValue(0.3)
     dialog.max_queries.setValue(8)
     window.apply_settings(dialog.settings())
     saved = load_settings(data_home)
-    assert (saved.reranker, saved.question_weight, saved.keyword_weight, saved.drift_guard, saved.max_queries) == ("llm", 3.0, 0.0, 0.3, 8)
+    assert (saved.reranker, saved.question_weight, saved.keyword_weight, saved.drift_guard, saved.max_queries) == ("llm", 4.0, 0.0, 0.3, 8)
 
     folder = tmp_path / "my-cross-encoder"
     folder.mkdir()
