@@ -32,3 +32,12 @@ def test_nothing_usable_gives_empty_list():
 def test_query_labels_and_trailing_commas():
     raw = "Query 1: PX-40 voltage,\nQuery 2: PX-40 seal interval;\nq3. SK-40 kit"
     assert parse_queries(raw, Q, 4) == ["PX-40 voltage", "PX-40 seal interval", "SK-40 kit"]
+
+
+def test_the_models_answer_to_the_question_is_not_searched():
+    raw = "Yes, you can build without a building permit.\nYes\nNo\nbuilding permit: exemptions\nSuper Mario Bros.\nK2"
+    assert parse_queries(raw, "Can I build without a building permit?", 6) == ["building permit: exemptions", "Super Mario Bros.", "K2"]
+    statement = "Among the top five best selling video games, none features physical combat."
+    assert parse_queries(statement, "Which best-selling game has no combat?", 4) == []
+    assert parse_queries("Nobel Prize: first recipients", "Who first won each Nobel Prize?", 4) == ["Nobel Prize: first recipients"]
+    assert parse_queries("Yes: members\nNo Doubt: members", "Who played in Yes and No Doubt?", 4) == ["Yes: members", "No Doubt: members"]
