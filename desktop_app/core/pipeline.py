@@ -215,19 +215,22 @@ class Pipeline:
             return interleave(lists)
         return reciprocal_rank_fusion(lists, self.settings.rrf_k if k is None else k)
 
-    def sources(self, fused: Sequence[FusedHit], lists: Sequence[RankedList]) -> list[Source]:
+    def sources(self, fused: Sequence[FusedHit], question_vector: np.ndarray) -> list[Source]:
+        """The fused hits as passages, each with its cosine similarity to the question itself.
+
+        Not to the query that found it: a generated name ("R-1234yf", "Skoda Octavia") is very close to a
+        passage about refrigerants or cars in general, and the "not found" gate must judge the question.
+        """
         passages = self.store.passages([f.chunk_id for f in fused])
-        best: dict[int, float] = {}
-        for ranked in lists:
-            for hit in ranked.hits:
-                if ranked.kind == "vector":
-                    best[hit.chunk_id] = max(best.get(hit.chunk_id, -1.0), hit.score)
+        vectors = self.store.embeddings_of(passages)
         out = []
         for hit in fused:
             passage = passages.get(hit.chunk_id)
             if passage is None:  # removed while we searched
                 continue
-            out.append(Source(len(out) + 1, passage, hit.rrf_score, hit.ranks, best.get(hit.chunk_id, 0.0)))
+            vector = vectors.get(hit.chunk_id)
+            similarity = float(vector @ question_vector) if vector is not None else 0.0  # 0: still being embedded
+            out.append(Source(len(out) + 1, passage, hit.rrf_score, hit.ranks, similarity))
         return out
 
     def score_unembedded(self, sources: Sequence[Source], question_vector: np.ndarray) -> list[Source]:
@@ -374,10 +377,10 @@ class Pipeline:
 
         mark = time.perf_counter()
         fused = union(lists) if mode == "multi-query" else self.fuse(lists)
-        sources = self.score_unembedded(self.sources(fused, lists), question_vector[0])
+        sources = self.score_unembedded(self.sources(fused, question_vector[0]), question_vector[0])
         t["fusion"] = time.perf_counter() - mark
         if fusion and settings.entity_round > 0 and mode != "multi-query" and sources and queries is None:
-            lists, sources, named = self._entity_round(question, lists, sources, generated.queries, allowed_documents, t)
+            lists, sources, named = self._entity_round(question, question_vector[0], lists, sources, generated.queries, allowed_documents, t)
             generated = dataclasses.replace(generated, queries=generated.queries + tuple(named))
         mark = time.perf_counter()
         if settings.reranker:
@@ -434,7 +437,7 @@ class Pipeline:
         )
         yield AnswerDone(result)
 
-    def _entity_round(self, question, lists, sources, known, allowed_documents, t):
+    def _entity_round(self, question, question_vector, lists, sources, known, allowed_documents, t):
         """Search the names the first round's top passages give; the fused list is recomputed with them."""
         mark = time.perf_counter()
         named = entity_queries(self._generator(), question, sources[: self.settings.entity_passages], [question, *known], self.settings.entity_round)
@@ -448,7 +451,7 @@ class Pipeline:
         lists = [*lists, *self.retrieve(named, vectors, allowed_documents, [1.0] * len(named))]
         t["retrieval"] += time.perf_counter() - mark
         mark = time.perf_counter()
-        sources = self.sources(self.fuse(lists), lists)
+        sources = self.score_unembedded(self.sources(self.fuse(lists), question_vector), question_vector)
         t["fusion"] += time.perf_counter() - mark
         return lists, sources, named
 

@@ -232,6 +232,17 @@ class Store:
         marks = ",".join("?" * len(ids))
         return {r[0] for r in self.conn.execute(f"SELECT id FROM chunks WHERE embedding IS NULL AND id IN ({marks})", ids)}
 
+    def embeddings_of(self, chunk_ids: Iterable[int]) -> dict[int, np.ndarray]:
+        """Stored vectors by chunk id; chunks still waiting for theirs are left out."""
+        ids = list(chunk_ids)
+        out: dict[int, np.ndarray] = {}
+        for start in range(0, len(ids), 500):  # SQLite's host-parameter limit
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for chunk_id, blob in self.conn.execute(f"SELECT id, embedding FROM chunks WHERE embedding IS NOT NULL AND id IN ({marks})", part):
+                out[chunk_id] = np.frombuffer(blob, dtype=np.float32)
+        return out
+
     def set_embeddings(self, chunk_ids: Sequence[int], embeddings: np.ndarray) -> list[int]:
         """Store vectors for chunks (one transaction); returns the ids of the chunks that still exist.
 

@@ -86,7 +86,7 @@ class Source:
     passage: Passage
     rrf_score: float
     ranks: dict[str, int]
-    similarity: float  # best cosine similarity of this passage to any searched query
+    similarity: float  # cosine similarity of this passage to the question (what the "not found" gate judges)
 
 
 @dataclass(frozen=True)

@@ -163,3 +163,17 @@ def test_interleave_is_selectable_and_its_scores_are_what_ranked(library, genera
     assert scores == sorted(scores, reverse=True)
     for source in result.sources:
         assert source.rrf_score == pytest.approx(max(result.weights[key] / rank for key, rank in source.ranks.items()))
+
+
+def test_a_passage_found_by_a_generated_name_is_judged_by_its_similarity_to_the_question(library, generator):
+    # The model "names" pasta for a question the library cannot answer: the pasta passage is found at rank 1
+    # of that query, but the "not found" gate judges it by its similarity to the question, not to the name.
+    generator.enqueue("Pasta: boiling")
+    question = "What is the boiling point of the refrigerant R-1234yf?"
+    _, result = ask(library, question, "fusion", keyword_weight=0.0)
+    pasta = next(s for s in result.sources if s.passage.file.endswith("pasta.txt"))
+    assert pasta.ranks["Pasta"] == 1
+    question_vector, pasta_vector = library.embedder.embed([question, pasta.passage.text])
+    assert pasta.similarity == pytest.approx(float(question_vector @ pasta_vector), abs=1e-5)
+    name_vector = library.embedder.embed(["Pasta"])[0]
+    assert pasta.similarity < float(name_vector @ pasta_vector)
