@@ -71,6 +71,27 @@ def check_citations(answer: str, context: Sequence[Source]) -> list[CitationChec
     return checks
 
 
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w])")
+
+
+def _numbers(text: str) -> set[str]:
+    return {n.replace(",", "").rstrip(".") for n in _NUMBER.findall(_MARK.sub(" ", text))}
+
+
+def ungrounded_numbers(answer: str, question: str, context: Sequence[Source]) -> set[str]:
+    """The numbers the answer states that no passage (and not the question) contains; empty when any is grounded.
+
+    A small model asked about something the documents do not cover sometimes answers from memory and cites
+    [1] anyway ("The default port of Redis is 6379 [1]"). When not one of the answer's numbers is in the
+    passages, the answer did not come from them.
+    """
+    stated = _numbers(answer) - _numbers(question)
+    if not stated:
+        return set()
+    in_passages = set().union(*(_numbers(s.passage.text) for s in context)) if context else set()
+    return set() if stated & in_passages else stated
+
+
 def repair_citations(answer: str, context: Sequence[Source]) -> tuple[str, dict[int, int]]:
     """Point a citation at the passage that really holds the sentence, when exactly that is clear.
 

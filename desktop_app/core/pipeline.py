@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from . import prompts
-from .citation_check import check_citations, repair_citations
+from .citation_check import check_citations, repair_citations, ungrounded_numbers
 from .conversation import Turn, rewrite_followup
 from .rerank import CrossEncoderReranker, LlmJudgeReranker, Reranker, rerank
 from .strategies import hypothetical_passage, rewrite_query, union
@@ -403,6 +403,14 @@ class Pipeline:
             else:
                 answer, found, first_token_at = yield from self._stream_answer(question, context, sources, cancel)
         end = time.perf_counter()
+        if generate_answer and found and answer and not settings.general_knowledge:
+            invented = ungrounded_numbers(answer, question, context)
+            if invented and not any(c.supported for c in check_citations(answer, context)):
+                notices.append(
+                    f"The model answered \u201c{answer.strip()[:200]}\u201d, but no passage contains {', '.join(sorted(invented))}: "
+                    "that answer did not come from your documents."
+                )
+                answer, found = not_found_answer(sources or context), False
         if found and answer:
             answer, repaired = repair_citations(answer, context)
             for old, new in sorted(repaired.items()):

@@ -125,3 +125,30 @@ def test_the_answer_carries_the_repaired_citation(library, generator):
     cited_pages = {c.page for c in result.citations}
     assert cited_pages == {3}, (result.answer, cited_pages)
     assert any("now points at" in n for n in result.notices)
+
+
+def test_an_answer_whose_numbers_no_passage_contains_is_not_found(library, generator):
+    # Asked about something the documents do not cover, a small model may answer from memory and cite [1].
+    generator.enqueue("The default port of the PX-40 web interface is 6379 [1].")
+    result = result_of(library.ask("What is the default port of the PX-40 web interface?", "rag"))
+    assert not result.found and result.answer.startswith("Not found in your documents")
+    assert not result.citations
+    assert any("6379" in n and "did not come from your documents" in n for n in result.notices)
+
+
+def test_a_number_from_the_passages_keeps_the_answer():
+    from desktop_app.core.citation_check import ungrounded_numbers
+
+    context = [_source(1, "Electrical data: 24 V DC supply, 120 W."), _source(2, "Seals every 2,000 hours.")]
+    assert ungrounded_numbers("It draws 120 W, about 5 A at 24 V [1].", "How much power?", context) == set()
+    assert ungrounded_numbers("Replace them every 2000 hours [2].", "When?", context) == set()
+    assert ungrounded_numbers("It runs at 6379 rpm [1].", "How fast does the 2019 model run?", context) == {"6379"}
+    assert ungrounded_numbers("The 2019 model is blue [1].", "What colour is the 2019 model?", context) == set()  # from the question
+    assert ungrounded_numbers("It is blue [1].", "What colour?", context) == set()  # no number: nothing to judge
+
+
+def test_a_supported_answer_with_a_computed_number_is_kept(library, generator):
+    # "85" is in the datasheet; the Fahrenheit figure is the model's own conversion.
+    generator.enqueue("The maximum operating temperature is 85 degrees Celsius (185 F) [1].")
+    result = result_of(library.ask("What is the maximum operating temperature of the PX-40?", "rag"))
+    assert result.found and "85" in result.answer
