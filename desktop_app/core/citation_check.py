@@ -42,6 +42,15 @@ def content_words(text: str) -> set[str]:
     return words
 
 
+def supports(words: set[str], passage_words: set[str]) -> bool:
+    """Most of the sentence's content words are in the passage, or every word with a digit in it is
+    ("The IP rating of the PX-40 is IP67": px-40 and ip67 are the facts; "rating" may not be written)."""
+    if not words:
+        return True
+    facts = {w for w in words if any(c.isdigit() for c in w)}
+    return len(words & passage_words) / len(words) >= SUPPORT_THRESHOLD or (bool(facts) and facts <= passage_words)
+
+
 def _sentences_with_citations(answer: str) -> list[tuple[str, list[int]]]:
     # Citations usually follow the full stop ("... 85 degrees. [1]"): attach a leading marker to the previous sentence.
     out: list[tuple[str, list[int]]] = []
@@ -67,7 +76,7 @@ def check_citations(answer: str, context: Sequence[Source]) -> list[CitationChec
             passage_words = content_words(passage)
             overlap = len(words & passage_words) / len(words) if words else 1.0
             quoted_ok = bool(quotes) and all(" ".join(q.lower().split()) in " ".join(passage.lower().split()) for q in quotes)
-            checks.append(CitationCheck(n, sentence, quoted_ok or overlap >= SUPPORT_THRESHOLD, overlap))
+            checks.append(CitationCheck(n, sentence, quoted_ok or supports(words, passage_words), overlap))
     return checks
 
 
@@ -119,12 +128,15 @@ def repair_citations(answer: str, context: Sequence[Source]) -> tuple[str, dict[
             words = content_words(_MARK.sub("", out[pieces[index - 1][0] : pieces[index - 1][1]]))
         if not words:
             continue
-        overlaps = [len(words & content_words(s.passage.text)) / len(words) for s in context]
-        best = max(range(len(context)), key=lambda i: overlaps[i]) if context else -1
+        passage_words = [content_words(s.passage.text) for s in context]
+        overlaps = [len(words & pw) / len(words) for pw in passage_words]
+        supported = [supports(words, pw) for pw in passage_words]
+        # The best supporting passage: most shared words among those that support the sentence.
+        best = max((i for i in range(len(context)) if supported[i]), key=lambda i: overlaps[i], default=-1)
         fixed = sentence
         for n in dict.fromkeys(numbers):
-            cited_ok = 1 <= n <= len(context) and overlaps[n - 1] >= SUPPORT_THRESHOLD
-            if cited_ok or best < 0 or overlaps[best] < SUPPORT_THRESHOLD or best + 1 in numbers:
+            cited_ok = 1 <= n <= len(context) and supported[n - 1]
+            if cited_ok or best < 0 or best + 1 in numbers:
                 continue
             fixed = re.sub(rf"\[{n}\]", f"[{best + 1}]", fixed)
             changes[n] = best + 1

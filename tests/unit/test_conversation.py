@@ -152,3 +152,14 @@ def test_a_supported_answer_with_a_computed_number_is_kept(library, generator):
     generator.enqueue("The maximum operating temperature is 85 degrees Celsius (185 F) [1].")
     result = result_of(library.ask("What is the maximum operating temperature of the PX-40?", "rag"))
     assert result.found and "85" in result.answer
+
+
+def test_a_citation_is_repaired_by_the_passage_that_holds_the_sentences_facts():
+    from desktop_app.core.citation_check import repair_citations
+
+    # "rating" and "stated" are in no passage; the facts px-40 and ip67 are all in [2] only.
+    context = [_source(1, "Electrical data for the PX-40: 24 V DC supply."), _source(2, "The PX-40 enclosure is rated IP67."), _source(3, "The PX-40 overview.")]
+    fixed, changes = repair_citations("The IP rating of the PX-40 is IP67, as stated in [3].", context)
+    assert fixed == "The IP rating of the PX-40 is IP67, as stated in [2]." and changes == {3: 2}
+    assert [c.supported for c in check_citations(fixed, context)] == [True]
+    assert [c.supported for c in check_citations("The IP rating of the PX-40 is IP67 [1].", context)] == [False]  # [1] lacks ip67
