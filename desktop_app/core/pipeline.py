@@ -158,6 +158,7 @@ class Pipeline:
         limit = n if style == "naive" else max(n, settings.max_queries)
         styles = [style] + ([settings.extra_query_style] if settings.extra_query_style and style != "naive" else [])
         queries: list[str] = []
+        seen: set[str] = set()
         raws: list[str] = []
         for each in styles:
             try:
@@ -173,7 +174,10 @@ class Pipeline:
             parsed = parse_queries(raw, question, limit)
             if each == "name-fact":
                 parsed = split_name_facts(parsed)
-            queries += [q for q in parsed if normalize(q) not in {normalize(x) for x in queries}]
+            for query in parsed:  # a second prompt's query already searched is not searched again
+                if normalize(query) not in seen:
+                    seen.add(normalize(query))
+                    queries.append(query)
         raw = "\n".join(raws)
         if not queries:
             return GeneratedQueries((), (), "The model wrote no usable search queries; searched the question alone.", raw)
