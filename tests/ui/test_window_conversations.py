@@ -215,7 +215,8 @@ def test_a_password_protected_pdf_asks_for_its_password_and_imports(make_window,
     qtbot.waitUntil(lambda: window.documents.rowCount() == 1 and window.documents.document(0).status == "ready", timeout=30_000)
     assert asked == [(str(locked.resolve()), False), (str(locked.resolve()), True)]
     assert window.documents.document(0).status == "ready"
-    assert window.library_panel.rows[str(locked.resolve())].stage == "ready"
+    # The row's progress arrives by a queued signal, which may land just after the list refreshed.
+    qtbot.waitUntil(lambda: window.library_panel.rows[str(locked.resolve())].stage == "ready", timeout=10_000)
 
 
 def test_skipping_the_password_leaves_the_file_failed_with_its_reason(make_window, data_home, sample_pdf, qtbot):
