@@ -44,7 +44,7 @@ def open_library(home: Path, settings):
 
 
 def run_one(library, question: str, mode: str) -> dict:
-    from desktop_app.core.types import AnswerDone
+    from desktop_app.core.events import AnswerDone
 
     result = None
     # Each run meets the cache as a new question would: the fixed prompt prefixes, not the other mode's passages.

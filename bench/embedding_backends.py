@@ -75,9 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chunks", type=int, default=256)
     args = parser.parse_args(argv)
-    from desktop_app.core.catalog import load_catalog
-    from desktop_app.core.embedder import SentenceTransformerEmbedder
-    from desktop_app.core.model_files import embedder_folder
+    from desktop_app.core.models.catalog import load_catalog
+    from desktop_app.core.models.embedder import SentenceTransformerEmbedder
+    from desktop_app.core.models.model_files import embedder_folder
 
     from .retrieval_scale import texts_from_manuals
 

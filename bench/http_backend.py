@@ -77,7 +77,7 @@ def start_server(model_path: Path, settings, threads: int, cache: bool, log: Pat
 
 
 def ask(pipeline, mode: str, generator, question: str) -> dict:
-    from desktop_app.core.types import AnswerDone
+    from desktop_app.core.events import AnswerDone
 
     cpu = time.process_time()
     result = next(e for e in pipeline.ask(question, mode) if isinstance(e, AnswerDone)).result
@@ -89,10 +89,10 @@ def ask(pipeline, mode: str, generator, question: str) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     from desktop_app.core.library import Library
-    from desktop_app.core.llm import LlamaGenerator, default_threads
-    from desktop_app.core.llm_http import OpenAIHttpGenerator
+    from desktop_app.core.models.llm import LlamaGenerator, default_threads
+    from desktop_app.core.models.openai_client import OpenAIHttpGenerator
     from desktop_app.core.pipeline import Pipeline
-    from desktop_app.core.samples import write_sample_datasheet
+    from desktop_app.sample_datasheet import write_sample_datasheet
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)

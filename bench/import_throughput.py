@@ -19,7 +19,15 @@ import threading
 import time
 from pathlib import Path
 
-from .common import R_MANUALS, Stopwatch, median, peak_children_rss_mb, peak_rss_mb, require_r_manuals, table, write_results
+from .common import (
+    Stopwatch,
+    median,
+    peak_children_rss_mb,
+    peak_rss_mb,
+    require_r_manuals,
+    table,
+    write_results,
+)
 
 CORPORA = {
     "r-intro": ("R-intro.pdf",),
@@ -30,7 +38,7 @@ STAGES = ("extraction", "chunking", "embedding", "storing", "indexing")
 
 
 def child(corpus: str, home: Path, overrides: dict) -> dict:
-    from desktop_app.core import ingest
+    from desktop_app.core.ingest import importer as ingest
     from desktop_app.core.library import Library
     from desktop_app.core.settings import Settings
 

@@ -29,10 +29,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=int, default=3)
     parser.add_argument("--n-queries", type=int, default=4)
     args = parser.parse_args(argv)
-    from desktop_app.core import prompts
-    from desktop_app.core.catalog import load_catalog
-    from desktop_app.core.llm import LlamaGenerator
-    from desktop_app.core.model_files import resolve_llm
+    from desktop_app.core.answers import prompts
+    from desktop_app.core.models.catalog import load_catalog
+    from desktop_app.core.models.llm import LlamaGenerator
+    from desktop_app.core.models.model_files import resolve_llm
     from desktop_app.core.pipeline import Pipeline
     from desktop_app.core.settings import Settings
 

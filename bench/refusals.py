@@ -70,8 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", default="bench/results/refusals.json")
     args = parser.parse_args(argv)
 
+    from desktop_app.core.events import AnswerDone
     from desktop_app.core.library import Library
-    from desktop_app.core.types import AnswerDone
 
     corpus = [json.loads(line) for line in open(Path(args.devset) / "corpus.jsonl")]
     corpus_text = "\n".join(r["title"] + " " + r["text"] for r in corpus).lower()

@@ -29,8 +29,8 @@ DOC_CHUNKS = 10_000  # chunks per synthetic document (one SQLite transaction eac
 
 
 def texts_from_manuals(limit: int = 2000) -> list[str]:
-    from desktop_app.core.chunking import chunk_pages
-    from desktop_app.core.extraction import extract
+    from desktop_app.core.ingest.chunking import chunk_pages
+    from desktop_app.core.ingest.extraction import extract
 
     texts: list[str] = []
     for pdf in require_r_manuals("R-intro.pdf", "R-admin.pdf"):
@@ -40,7 +40,7 @@ def texts_from_manuals(limit: int = 2000) -> list[str]:
 
 def build_store(home: Path, size: int, dimension: int) -> tuple[float, int]:
     """The SQLite library with `size` chunks (cached between runs). Returns (seconds, chunk count)."""
-    from desktop_app.core.store import Store
+    from desktop_app.core.storage.store import Store
     from desktop_app.core.types import ChunkDraft, PageText
 
     store = Store(home / "library.sqlite")
@@ -63,8 +63,8 @@ def build_store(home: Path, size: int, dimension: int) -> tuple[float, int]:
 def measure(size: int, runs: int, embedder) -> dict:
     from desktop_app.core.pipeline import Pipeline
     from desktop_app.core.settings import Settings
-    from desktop_app.core.store import Store
-    from desktop_app.core.vector_index import IndexState, VectorIndex
+    from desktop_app.core.storage.store import Store
+    from desktop_app.core.storage.vector_index import IndexState, VectorIndex
 
     home = RESULTS_DIR / f"retrieval-home-{size}"
     home.mkdir(parents=True, exist_ok=True)
@@ -113,9 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="10000,100000", help="chunk counts, e.g. 10000,100000,1000000")
     parser.add_argument("--runs", type=int, default=20)
     args = parser.parse_args(argv)
-    from desktop_app.core.catalog import load_catalog
-    from desktop_app.core.embedder import SentenceTransformerEmbedder
-    from desktop_app.core.model_files import embedder_folder
+    from desktop_app.core.models.catalog import load_catalog
+    from desktop_app.core.models.embedder import SentenceTransformerEmbedder
+    from desktop_app.core.models.model_files import embedder_folder
 
     catalog = load_catalog()
     entry = catalog.embedder(catalog.default_embedder)

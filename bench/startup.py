@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 
-from .common import RESULTS_DIR, median, rss_mb, table, write_results
+from .common import RESULTS_DIR, median, table, write_results
 
 MARKER = "BENCH_WINDOW_USABLE"
 

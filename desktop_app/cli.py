@@ -13,9 +13,16 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from .core.errors import AppError  # noqa: E402
+from .core.events import (
+    AnswerDone,
+    QueriesGenerated,
+    QuestionRewritten,
+    SourcesRanked,
+    SqlRan,
+    Token,
+)
+from .core.ingest.pdf_tables import place_label  # noqa: E402
 from .core.settings import MODES  # noqa: E402
-from .core.tables import place_label  # noqa: E402
-from .core.types import AnswerDone, QueriesGenerated, QuestionRewritten, SourcesRanked, SqlRan, Token  # noqa: E402
 
 
 class ProgressLine:
@@ -156,7 +163,7 @@ def _allowed(library, refs):
 
 
 def cmd_ask(args, generate_answer: bool = True) -> int:
-    from .core.serialize import result_to_json
+    from .core.codec import result_to_json
 
     library = _library(args)
     allowed = _allowed(library, args.doc)
@@ -166,7 +173,7 @@ def cmd_ask(args, generate_answer: bool = True) -> int:
     out = sys.stdout
     chat = getattr(args, "chat", None)
     if chat and generate_answer:
-        chat_id = library.store.create_chat(args.question[:60]) if chat == "new" else int(chat)
+        chat_id = library.create_chat(args.question[:60]) if chat == "new" else int(chat)
         if not args.json:
             print(f"Chat {chat_id}", file=out)
         events = library.ask_in_chat(chat_id, args.question, args.mode, allowed)
@@ -218,7 +225,7 @@ def cmd_ask(args, generate_answer: bool = True) -> int:
                 print(f"Note: {notice}", file=out)
             tm = result.timings
             if result.sql_runs:
-                from .core.text_to_sql import duration_text
+                from .core.sql.text_to_sql import duration_text
 
                 print(f"\n({tm.total:.1f} s; SQL written in {tm.query_generation:.1f} s, ran in {duration_text(tm.retrieval)}; answer {tm.generation:.1f} s)", file=out)
             else:
@@ -236,7 +243,7 @@ def _short_place(passage) -> str:
 
 def print_sql(event: SqlRan, out, max_rows: int = 20) -> None:
     """The SQL the model wrote and its result rows as a plain text table."""
-    from .core.text_to_sql import duration_text, format_value
+    from .core.sql.text_to_sql import duration_text, format_value
 
     result = event.result
     print(("SQL (retry):" if event.attempt > 1 else "SQL:"), file=out)
@@ -262,7 +269,7 @@ def cmd_search(args) -> int:
 
 def cmd_chats(args) -> int:
     library = _library(args)
-    chats = library.store.chats()
+    chats = library.chats()
     if not chats:
         print("No chats yet. Start one with: desktop-app-cli ask \"question\" --chat new")
     for chat_id, title, updated in chats:
@@ -287,16 +294,15 @@ def cmd_export(args) -> int:
 
 def cmd_collection(args) -> int:
     library = _library(args)
-    store = library.store
     if args.action == "list":
-        for _, name, count in store.collections():
+        for _, name, count in library.collections():
             print(f"{name}: {count} document(s)")
         return 0
     if not args.name:
         print("Name the collection.", file=sys.stderr)
         return 1
     if args.action == "delete":
-        store.delete_collection(args.name)
+        library.delete_collection(args.name)
         print(f"Deleted collection {args.name} (its documents stay in the library)")
         return 0
     docs = []
@@ -307,20 +313,20 @@ def cmd_collection(args) -> int:
             return 1
         docs.append(doc)
     if args.action == "add":
-        store.add_to_collection(args.name, [d.path for d in docs])
+        library.add_to_collection(args.name, [d.path for d in docs])
     else:
-        store.remove_from_collection(args.name, [d.path for d in docs])
+        library.remove_from_collection(args.name, [d.path for d in docs])
     print(f"{args.name}: {len(library.collection_documents(args.name))} document(s)")
     return 0
 
 
 def cmd_eval(args) -> int:
     """Retrieval quality on a BEIR folder, through the app's own importer and pipeline."""
-    from .core import evaluation
-    from .core.ingest import Importer
+    from .core.ingest.importer import Importer
     from .core.library import Library
     from .core.pipeline import Pipeline
-    from .core.query_cache import CachedGenerator
+    from .evaluation import harness as evaluation
+    from .evaluation.query_cache import CachedGenerator
 
     folder = Path(args.dir)
     try:
@@ -372,8 +378,8 @@ def cmd_eval(args) -> int:
 
 
 def cmd_models(args) -> int:
-    from .core.catalog import load_catalog, user_gguf_files
-    from .core.model_files import resolve_llm
+    from .core.models.catalog import load_catalog, user_gguf_files
+    from .core.models.model_files import resolve_llm
 
     catalog = load_catalog()
     if args.action == "list":
@@ -394,8 +400,8 @@ def cmd_models(args) -> int:
 
 def cmd_demo(args) -> int:
     """What `make run` shows until the window exists: import a sample PDF and answer from it."""
-    from .core import paths
-    from .core.samples import write_sample_datasheet
+    from .core.storage import paths
+    from .sample_datasheet import write_sample_datasheet
 
     pdf = write_sample_datasheet(paths.data_home() / "samples" / "PX-40 datasheet.pdf")
     args.paths = [str(pdf)]

@@ -24,8 +24,8 @@ def data_home(tmp_path, monkeypatch) -> Path:
 # The real default models, loaded once per test session and shared by the integration and UI tests.
 @pytest.fixture(scope="session")
 def default_model_path():
-    from desktop_app.core.catalog import load_catalog
-    from desktop_app.core.model_files import resolve_llm
+    from desktop_app.core.models.catalog import load_catalog
+    from desktop_app.core.models.model_files import resolve_llm
 
     # Assembled once per machine into DESKTOP_APP_MODELS_DIR (make test prepares it first).
     return resolve_llm(load_catalog().default_llm)
@@ -33,7 +33,7 @@ def default_model_path():
 
 @pytest.fixture(scope="session")
 def real_generator(default_model_path):
-    from desktop_app.core.llm import LlamaGenerator
+    from desktop_app.core.models.llm import LlamaGenerator
 
     generator = LlamaGenerator(default_model_path, n_ctx=4096)
     generator.load()
@@ -42,9 +42,9 @@ def real_generator(default_model_path):
 
 @pytest.fixture(scope="session")
 def real_embedder():
-    from desktop_app.core.catalog import load_catalog
-    from desktop_app.core.embedder import SentenceTransformerEmbedder
-    from desktop_app.core.model_files import embedder_folder
+    from desktop_app.core.models.catalog import load_catalog
+    from desktop_app.core.models.embedder import SentenceTransformerEmbedder
+    from desktop_app.core.models.model_files import embedder_folder
 
     catalog = load_catalog()
     entry = catalog.embedder(catalog.default_embedder)

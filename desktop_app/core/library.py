@@ -10,23 +10,23 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from . import paths
-from .catalog import Catalog, load_catalog
-from .conversation import Turn
-from .errors import AppError
-from .export import chat_to_markdown
-from .serialize import result_to_json
-from .embedder import Embedder, SentenceTransformerEmbedder
-from .errors import StorageError
-from .ingest import Importer
-from .llm import Generator, LlamaGenerator
-from .model_files import ByteProgress, embedder_folder, resolve_llm
+from .answers.export import chat_to_markdown
+from .answers.followup import Turn
+from .codec import result_to_json
+from .errors import AppError, StorageError
+from .events import AnswerDone
+from .ingest.importer import Importer
+from .models.catalog import Catalog, load_catalog
+from .models.embedder import Embedder, SentenceTransformerEmbedder
+from .models.llm import Generator, LlamaGenerator
+from .models.model_files import ByteProgress, embedder_folder, resolve_llm
 from .pipeline import Pipeline
 from .settings import HTTP_FIELDS, Settings, load_settings, save_settings
-from .store import Store
-from .tabular import TableStore, catalog
-from .types import AnswerDone, Document, ImportProgress
-from .vector_index import IndexState, VectorIndex
+from .sql.tabular import TableStore, catalog
+from .storage import paths
+from .storage.store import Store
+from .storage.vector_index import IndexState, VectorIndex
+from .types import Document, ImportProgress, Passage
 
 
 class Library:
@@ -111,7 +111,7 @@ class Library:
     def generator(self) -> Generator:
         with self._generator_lock:
             if self._generator is None and self.settings.llm_backend == "http":
-                from .llm_http import OpenAIHttpGenerator, api_key
+                from .models.openai_client import OpenAIHttpGenerator, api_key
 
                 s = self.settings
                 self._generator = OpenAIHttpGenerator(s.llm_url, s.llm_http_model, api_key(s.llm_api_key), s.llm_timeout)
@@ -212,7 +212,38 @@ class Library:
     def export_chat(self, chat_id: int) -> str:
         return chat_to_markdown(self.store, chat_id)
 
+    def chats(self) -> list[tuple[int, str, str]]:
+        """(id, title, last updated), most recent first."""
+        return self.store.chats()
+
+    def create_chat(self, title: str) -> int:
+        return self.store.create_chat(title)
+
+    def delete_chat(self, chat_id: int) -> None:
+        self.store.delete_chat(chat_id)
+
+    def chat_messages(self, chat_id: int) -> list[tuple[int, str, str, str | None]]:
+        """(id, role, text, the answer's result JSON or None), oldest first."""
+        return self.store.messages(chat_id)
+
+    def passage(self, chunk_id: int) -> Passage | None:
+        return self.store.passages([chunk_id]).get(chunk_id)
+
     # -- collections ------------------------------------------------------------------------------
+    def collections(self) -> list[tuple[int, str, int]]:
+        """(id, name, number of its documents in the library), by name."""
+        return self.store.collections()
+
+    def add_to_collection(self, name: str, paths_: Sequence[str]) -> None:
+        """Creates the collection when it is new; membership is by path, so a re-imported file stays in it."""
+        self.store.add_to_collection(name, paths_)
+
+    def remove_from_collection(self, name: str, paths_: Sequence[str]) -> None:
+        self.store.remove_from_collection(name, paths_)
+
+    def delete_collection(self, name: str) -> None:
+        self.store.delete_collection(name)
+
     def collection_documents(self, name: str) -> list[int]:
         ids = self.store.collection_document_ids(name)
         if ids is None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import AppError
-from .page_text import page_words, span_boxes
+from .ingest.page_text import page_words, span_boxes
 
 HIGHLIGHT_RGB = (1.0, 0.85, 0.1)
 

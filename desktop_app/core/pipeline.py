@@ -16,36 +16,40 @@ from pathlib import Path
 
 import numpy as np
 
-from . import prompts
-from .citation_check import check_citations, repair_citations, ungrounded_numbers
-from .conversation import Turn, rewrite_followup
-from .rerank import CrossEncoderReranker, LlmJudgeReranker, Reranker, rerank
-from .strategies import hypothetical_passage, rewrite_query, union
-from .embedder import Embedder
-from .entity_round import entity_queries
+from .answers import prompts
+from .answers.citation_check import (
+    check_citations,
+    repair_citations,
+    ungrounded_numbers,
+)
+from .answers.followup import Turn, rewrite_followup
 from .errors import AppError, ModelError
-from .fusion import interleave, reciprocal_rank_fusion
-from .llm import Generator
-from .query_parsing import normalize, parse_queries
-from .settings import FUSION_MODES, Settings
-from .store import Store
-from .table_answers import ask_tables, skipped_tables_notice, tables_for_question, warm_up_messages
-from .tables import place_label
-from .tabular import TableStore
-from .types import (
+from .events import (
     AnswerDone,
-    AskResult,
-    Citation,
-    FusedHit,
     QueriesGenerated,
     QuestionRewritten,
-    RankedList,
-    Source,
     SourcesRanked,
-    Timings,
     Token,
 )
-from .vector_index import VectorIndex
+from .ingest.pdf_tables import place_label
+from .models.embedder import Embedder
+from .models.llm import Generator
+from .models.rerank import CrossEncoderReranker, LlmJudgeReranker, Reranker, rerank
+from .retrieval.entity_round import entity_queries
+from .retrieval.fusion import interleave, reciprocal_rank_fusion
+from .retrieval.query_parsing import normalize, parse_queries
+from .retrieval.strategies import hypothetical_passage, rewrite_query, union
+from .settings import FUSION_MODES, Settings
+from .sql.table_answers import (
+    ask_tables,
+    skipped_tables_notice,
+    tables_for_question,
+    warm_up_messages,
+)
+from .sql.tabular import TableStore
+from .storage.store import Store
+from .storage.vector_index import VectorIndex
+from .types import AskResult, Citation, FusedHit, RankedList, Source, Timings
 
 NOT_FOUND_TEXT = "Not found in your documents."
 _CROSS_ENCODERS: dict[str, Reranker] = {}  # loaded once per process: loading takes seconds

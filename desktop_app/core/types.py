@@ -180,47 +180,6 @@ class ChartSpec:
     values: tuple[float, ...]
 
 
-# Events that `ask` yields, in order; the window and the CLI consume the same stream.
-@dataclass(frozen=True)
-class QuestionRewritten:
-    """A follow-up was rewritten into a standalone question before searching (only with chat history)."""
-
-    original: str
-    standalone: str
-
-
-@dataclass(frozen=True)
-class QueriesGenerated:
-    queries: tuple[str, ...]
-    dropped: tuple[str, ...]
-    notice: str | None
-
-
-@dataclass(frozen=True)
-class SourcesRanked:
-    lists: tuple[RankedList, ...]
-    sources: tuple[Source, ...]
-    context: tuple[Source, ...]
-
-
-@dataclass(frozen=True)
-class SqlRan:
-    """A query the LLM wrote for a question about tables has run (or failed); a failure is retried once."""
-
-    result: SqlResult
-    attempt: int  # 1, or 2 for the retry with the error given to the LLM
-
-
-@dataclass(frozen=True)
-class Token:
-    text: str
-
-
-@dataclass(frozen=True)
-class AnswerDone:
-    result: AskResult
-
-
 @dataclass(frozen=True)
 class ImportProgress:
     """One step of an import: the UI shows a bar per file."""

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.tables import place_label
+from ..core.ingest.pdf_tables import place_label
 
 CITATION = re.compile(r"\[(\d{1,2})\]")
 # Every mode of core.settings.MODES, with the name a person reads.

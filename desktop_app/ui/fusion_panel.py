@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.sql.text_to_sql import duration_text
 from .models import SORT_ROLE, FusedPassagesModel
-from ..core.text_to_sql import duration_text
 from .table_result import SqlResultView
 
 _STAGES = (

@@ -12,7 +12,14 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QIcon,
+    QKeySequence,
+)
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -31,13 +38,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core import paths
+from ..core.codec import result_to_json
 from ..core.errors import AppError
-from ..core.ingest import collect_files
+from ..core.events import (
+    AnswerDone,
+    QueriesGenerated,
+    QuestionRewritten,
+    SourcesRanked,
+    SqlRan,
+    Token,
+)
+from ..core.ingest.importer import collect_files
 from ..core.library import Library
-from ..core.serialize import result_to_json
 from ..core.settings import HTTP_FIELDS
-from ..core.types import AnswerDone, ImportProgress, QueriesGenerated, QuestionRewritten, SourcesRanked, SqlRan, Token
+from ..core.storage import paths
+from ..core.types import ImportProgress
 from .chat_panel import ChatEntry, ChatPanel
 from .errors import show_error
 from .fusion_panel import FusionPanel
@@ -394,7 +409,7 @@ class MainWindow(QMainWindow):
         """Reloads the collections from SQLite and keeps (or switches to) the selected one."""
         name = self.library_panel.collection_name() if select is None else select
         try:
-            collections = self.library.store.collections()
+            collections = self.library.collections()
             if name and name not in {n for _, n, _ in collections}:
                 name = ""
             ids = self.library.collection_documents(name) if name else None
@@ -421,7 +436,7 @@ class MainWindow(QMainWindow):
     def add_to_collection(self, name: str, document_ids: list[int]) -> None:
         paths_ = [d.path for d in self.documents.documents if d.id in set(document_ids)]
         try:
-            self.library.store.add_to_collection(name, paths_)
+            self.library.add_to_collection(name, paths_)
         except AppError as exc:
             self.report(exc)
             return
@@ -432,7 +447,7 @@ class MainWindow(QMainWindow):
         if not name:
             return
         try:
-            self.library.store.delete_collection(name)
+            self.library.delete_collection(name)
         except AppError as exc:
             self.report(exc)
             return
@@ -440,7 +455,7 @@ class MainWindow(QMainWindow):
 
     # -- chats --------------------------------------------------------------------------------
     def refresh_chats(self) -> None:
-        self.chats.set_chats(self.library.store.chats())
+        self.chats.set_chats(self.library.chats())
         if self.chat_id is not None:
             row = self.chats.row_of(self.chat_id)
             if row >= 0:
@@ -462,11 +477,11 @@ class MainWindow(QMainWindow):
             return
         self.chat_id = chat_id
         entries = []
-        for _id, role, content, result_json in self.library.store.messages(chat_id):
+        for _id, role, content, result_json in self.library.chat_messages(chat_id):
             result = json.loads(result_json) if result_json else None
             entries.append(ChatEntry(role, content, result, notices=list(result.get("notices", [])) if result else []))
         self.chat_panel.view.set_entries(entries)
-        title = next((t for i, t, _ in self.library.store.chats() if i == chat_id), "Chat")
+        title = next((t for i, t, _ in self.library.chats() if i == chat_id), "Chat")
         self.chat_panel.title.setText(title)
         last = next((e.result for e in reversed(entries) if e.result), None)
         self.fusion_panel.show_result(last)
@@ -477,7 +492,7 @@ class MainWindow(QMainWindow):
             return
         chat_id = self.chats.chat_id(index.row())
         try:
-            self.library.store.delete_chat(chat_id)
+            self.library.delete_chat(chat_id)
         except AppError as exc:
             self.report(exc)
             return
@@ -665,7 +680,7 @@ class MainWindow(QMainWindow):
     def show_hit(self, hit: dict) -> bool:
         start, end, bbox = hit.get("start"), hit.get("end"), hit.get("bbox")
         if start is None:
-            passage = self.library.store.passages([hit["chunk_id"]]).get(hit["chunk_id"])
+            passage = self.library.passage(hit["chunk_id"])
             if passage is not None:
                 start, end, bbox = passage.start, passage.end, passage.bbox
         return self.page_view.show_passage(hit["file"], hit["page"], start, end, bbox=bbox)

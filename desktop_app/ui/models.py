@@ -5,9 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 
-from ..core.tables import place_label
+from ..core.ingest.pdf_tables import place_label
 from ..core.types import Document
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     home = Path(tempfile.mkdtemp(prefix="desktop-app-screenshot-"))
     os.environ["DESKTOP_APP_HOME"] = str(home)
 
-    from ..core.samples import write_sample_datasheet
+    from ..sample_datasheet import write_sample_datasheet
     from .app import create_application
     from .main_window import MainWindow
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.catalog import Catalog
+from ..core.models.catalog import Catalog
 from ..core.settings import Settings
 
 

@@ -10,11 +10,27 @@ import html
 import math
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QPointF, QRectF, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPointF,
+    QRectF,
+    Qt,
+)
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QPlainTextEdit, QSizePolicy, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QSizePolicy,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
-from ..core.text_to_sql import duration_text, format_value
+from ..core.sql.text_to_sql import duration_text, format_value
 
 _Index = QModelIndex | QPersistentModelIndex
 BAR_COLOR = QColor("#3b6ea5")

@@ -54,7 +54,7 @@ def answers_models(port: int) -> bool:
 @pytest.fixture(scope="session")
 def llama_server(tmp_path_factory):
     """llama-cpp-python's own OpenAI-compatible server serving the tiny SmolLM2 GGUF on 127.0.0.1, with an API key."""
-    from desktop_app.core.model_files import package_dir
+    from desktop_app.core.models.model_files import package_dir
 
     if importlib.util.find_spec("uvicorn") is None or importlib.util.find_spec("sse_starlette") is None:
         pytest.fail("llama-cpp-python's server needs the dev extra: pip install -e '.[dev]'")

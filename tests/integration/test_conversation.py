@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from desktop_app.core.events import AnswerDone
 from desktop_app.core.library import Library
-from desktop_app.core.samples import write_sample_datasheet
-from desktop_app.core.types import AnswerDone
+from desktop_app.sample_datasheet import write_sample_datasheet
 
 pytestmark = pytest.mark.integration
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from desktop_app.core.events import AnswerDone, Token
 from desktop_app.core.library import Library
-from desktop_app.core.samples import write_sample_datasheet
-from desktop_app.core.types import AnswerDone, Token
+from desktop_app.sample_datasheet import write_sample_datasheet
 
 pytestmark = pytest.mark.integration
 

@@ -11,11 +11,11 @@ import time
 import pytest
 
 from desktop_app.core.errors import ModelError
+from desktop_app.core.events import AnswerDone, QueriesGenerated, SourcesRanked, Token
 from desktop_app.core.library import Library
-from desktop_app.core.llm_http import API_KEY_ENV, OpenAIHttpGenerator
-from desktop_app.core.samples import write_sample_datasheet
+from desktop_app.core.models.openai_client import API_KEY_ENV, OpenAIHttpGenerator
 from desktop_app.core.settings import Settings
-from desktop_app.core.types import AnswerDone, QueriesGenerated, SourcesRanked, Token
+from desktop_app.sample_datasheet import write_sample_datasheet
 from tests.integration.conftest import free_port
 
 pytestmark = pytest.mark.integration

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_app.core import prompts
+from desktop_app.core.answers import prompts
 from desktop_app.core.settings import Settings
 
 pytestmark = pytest.mark.integration

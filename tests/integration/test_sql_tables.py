@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from desktop_app.core.events import AnswerDone, SqlRan
 from desktop_app.core.library import Library
-from desktop_app.core.types import AnswerDone, SqlRan
 from tests.fakes import HashingEmbedder
 
 pytestmark = pytest.mark.integration

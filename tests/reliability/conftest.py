@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from desktop_app.core.library import Library
-from desktop_app.core.samples import write_sample_datasheet
+from desktop_app.sample_datasheet import write_sample_datasheet
 from tests.fakes import HashingEmbedder, ScriptedGenerator
 
 REPO = Path(__file__).resolve().parents[2]

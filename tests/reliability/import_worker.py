@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from desktop_app.core import ingest
+from desktop_app.core.ingest import importer as ingest
 from desktop_app.core.library import Library
 from tests.fakes import HashingEmbedder, ScriptedGenerator
 

@@ -9,10 +9,15 @@ import threading
 import time
 from pathlib import Path
 
+from desktop_app.core.events import AnswerDone, Token
 from desktop_app.core.library import Library
-from desktop_app.core.types import AnswerDone, Token
 from tests.fakes import HashingEmbedder, ScriptedGenerator
-from tests.reliability.conftest import REPO, assert_index_matches_sqlite, subprocess_env, terminal_events
+from tests.reliability.conftest import (
+    REPO,
+    assert_index_matches_sqlite,
+    subprocess_env,
+    terminal_events,
+)
 
 
 class SlowEmbedder(HashingEmbedder):

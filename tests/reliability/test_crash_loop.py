@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from desktop_app.core.events import AnswerDone
 from desktop_app.core.library import Library
-from desktop_app.core.samples import write_sample_datasheet
-from desktop_app.core.types import AnswerDone
-from desktop_app.core.vector_index import IndexState, VectorIndex
+from desktop_app.core.storage.vector_index import IndexState, VectorIndex
+from desktop_app.sample_datasheet import write_sample_datasheet
 from tests.fakes import HashingEmbedder, ScriptedGenerator
 from tests.reliability.conftest import REPO, assert_index_matches_sqlite, subprocess_env
 

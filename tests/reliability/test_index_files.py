@@ -6,9 +6,9 @@ import os
 
 import pytest
 
-from desktop_app.core import vector_index
 from desktop_app.core.library import Library
-from desktop_app.core.vector_index import IndexState, VectorIndex
+from desktop_app.core.storage import vector_index
+from desktop_app.core.storage.vector_index import IndexState, VectorIndex
 from tests.fakes import HashingEmbedder, ScriptedGenerator
 from tests.reliability.conftest import assert_index_matches_sqlite
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from desktop_app.core import paths
+from desktop_app.core.storage import paths
 from tests.reliability.conftest import REPO, subprocess_env
 
 OFFLINE_RUN = r"""
@@ -29,10 +29,10 @@ socket.create_connection = refuse
 socket.getaddrinfo = refuse
 
 from pathlib import Path
-from desktop_app.core import paths
+from desktop_app.core.storage import paths
 from desktop_app.core.library import Library
-from desktop_app.core.samples import write_sample_datasheet
-from desktop_app.core.types import AnswerDone
+from desktop_app.sample_datasheet import write_sample_datasheet
+from desktop_app.core.events import AnswerDone
 
 library = Library()  # the configured defaults: MiniLM embeddings and the bundled GGUF model
 # A short prompt and answer keep this test quick on a busy machine; the models are the real defaults.

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from desktop_app.core import extraction
+from desktop_app.core.ingest import extraction
 from tests.reliability.conftest import REPO, subprocess_env
 
 MEASURE = """
 import json, resource, sys
 from pathlib import Path
-from desktop_app.core import extraction
+from desktop_app.core.ingest import extraction
 from desktop_app.core.errors import AppError
 extraction.ocr_available = lambda: sys.argv[2] == "ocr"
 try:
@@ -73,7 +73,7 @@ def test_ocr_resolution_is_capped_by_page_area():
 def test_cli_password_flag_opens_protected_pdfs(tmp_path):
     import pymupdf
 
-    from desktop_app.core.samples import write_sample_datasheet
+    from desktop_app.sample_datasheet import write_sample_datasheet
 
     folder = tmp_path / "docs"
     source = write_sample_datasheet(tmp_path / "plain.pdf")

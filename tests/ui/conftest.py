@@ -82,6 +82,6 @@ def make_window(qtbot):
 
 @pytest.fixture
 def sample_pdf(tmp_path) -> Path:
-    from desktop_app.core.samples import write_sample_datasheet
+    from desktop_app.sample_datasheet import write_sample_datasheet
 
     return write_sample_datasheet(tmp_path / "docs" / "px40-datasheet.pdf")

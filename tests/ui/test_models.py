@@ -5,7 +5,12 @@ from __future__ import annotations
 from PySide6.QtCore import QStringListModel, Qt
 
 from desktop_app.core.types import Document
-from desktop_app.ui.models import ChatsModel, CollectionsModel, DocumentsModel, FusedPassagesModel
+from desktop_app.ui.models import (
+    ChatsModel,
+    CollectionsModel,
+    DocumentsModel,
+    FusedPassagesModel,
+)
 
 RESULT = {
     "question": "What is the maximum temperature?",

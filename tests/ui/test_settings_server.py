@@ -7,7 +7,7 @@ import socket
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from desktop_app.core.library import Library
-from desktop_app.core.llm_http import OpenAIHttpGenerator
+from desktop_app.core.models.openai_client import OpenAIHttpGenerator
 from desktop_app.core.settings import load_settings
 from desktop_app.ui.settings_dialog import SettingsDialog
 from tests.fakes import HashingEmbedder

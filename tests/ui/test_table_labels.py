@@ -18,8 +18,8 @@ def test_the_window_labels_table_sources():
 
 
 def test_a_table_citation_in_the_window_is_labelled_and_highlights_the_table_area(make_window, data_home, tmp_path, qtbot):
+    from desktop_app.core.events import AnswerDone
     from desktop_app.core.library import Library
-    from desktop_app.core.types import AnswerDone
     from tests.fakes import HashingEmbedder, ScriptedGenerator
     from tests.table_pdfs import write_table_datasheet
 

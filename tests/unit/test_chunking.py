@@ -1,4 +1,4 @@
-from desktop_app.core.chunking import chunk_page, chunk_pages, sentence_spans
+from desktop_app.core.ingest.chunking import chunk_page, chunk_pages, sentence_spans
 from desktop_app.core.types import PageText
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_app.core.citation_check import check_citations
-from desktop_app.core.conversation import Turn, parse_rewrite, rewrite_messages
-from desktop_app.core.samples import write_sample_datasheet
-from desktop_app.core.types import AnswerDone, Passage, QuestionRewritten, Source
+from desktop_app.core.answers.citation_check import check_citations
+from desktop_app.core.answers.followup import Turn, parse_rewrite, rewrite_messages
+from desktop_app.core.events import AnswerDone, QuestionRewritten
+from desktop_app.core.types import Passage, Source
+from desktop_app.sample_datasheet import write_sample_datasheet
 
 
 @pytest.fixture
@@ -107,7 +108,7 @@ def test_unsupported_citations_are_flagged_in_the_result(library, generator):
 
 
 def test_a_citation_with_the_wrong_number_is_pointed_at_the_passage_that_says_it():
-    from desktop_app.core.citation_check import repair_citations
+    from desktop_app.core.answers.citation_check import repair_citations
 
     context = [_source(1, "Electrical data: 24 V DC supply, 120 W."), _source(2, "The enclosure is rated IP67."), _source(3, "Seals every 2,000 hours.")]
     fixed, changes = repair_citations("The pump is rated IP67 [3]. It needs 24 V DC [1].", context)
@@ -137,7 +138,7 @@ def test_an_answer_whose_numbers_no_passage_contains_is_not_found(library, gener
 
 
 def test_a_number_from_the_passages_keeps_the_answer():
-    from desktop_app.core.citation_check import ungrounded_numbers
+    from desktop_app.core.answers.citation_check import ungrounded_numbers
 
     context = [_source(1, "Electrical data: 24 V DC supply, 120 W."), _source(2, "Seals every 2,000 hours.")]
     assert ungrounded_numbers("It draws 120 W, about 5 A at 24 V [1].", "How much power?", context) == set()
@@ -155,7 +156,7 @@ def test_a_supported_answer_with_a_computed_number_is_kept(library, generator):
 
 
 def test_a_citation_is_repaired_by_the_passage_that_holds_the_sentences_facts():
-    from desktop_app.core.citation_check import repair_citations
+    from desktop_app.core.answers.citation_check import repair_citations
 
     # "rating" and "stated" are in no passage; the facts px-40 and ip67 are all in [2] only.
     context = [_source(1, "Electrical data for the PX-40: 24 V DC supply."), _source(2, "The PX-40 enclosure is rated IP67."), _source(3, "The PX-40 overview.")]

@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from desktop_app.core import evaluation
-from desktop_app.core.evaluation import load_beir, mrr_at, ndcg_at, recall_at, score
+from desktop_app.evaluation import harness as evaluation
+from desktop_app.evaluation.harness import load_beir, mrr_at, ndcg_at, recall_at, score
 
 RELEVANT = {"a": 1, "b": 1}
 
@@ -95,7 +95,7 @@ def test_memo_embedder_embeds_each_text_once_and_keeps_order():
 
 
 def test_query_cache_replays_a_stream_the_reader_closed_early(tmp_path):
-    from desktop_app.core.query_cache import CachedGenerator
+    from desktop_app.evaluation.query_cache import CachedGenerator
 
     calls = []
 

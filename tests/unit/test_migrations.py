@@ -1,7 +1,7 @@
 import sqlite3
 
-from desktop_app.core.migrations import MIGRATIONS, migrate, schema_version
-from desktop_app.core.store import Store
+from desktop_app.core.storage.migrations import MIGRATIONS, migrate, schema_version
+from desktop_app.core.storage.store import Store
 
 
 def test_an_empty_database_gets_every_table(tmp_path):

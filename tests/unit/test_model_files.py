@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from desktop_app.core import model_files
-from desktop_app.core.catalog import LlmEntry
 from desktop_app.core.errors import ModelError
+from desktop_app.core.models import model_files
+from desktop_app.core.models.catalog import LlmEntry
 
 
 @pytest.fixture

@@ -6,14 +6,14 @@ import sqlite3
 
 import pytest
 
-from desktop_app.core import tables
-from desktop_app.core.extraction import extract
-from desktop_app.core.migrations import MIGRATIONS
+from desktop_app.core.codec import result_to_json
+from desktop_app.core.events import AnswerDone
+from desktop_app.core.ingest import pdf_tables as tables
+from desktop_app.core.ingest.extraction import extract
 from desktop_app.core.page_render import render_page
-from desktop_app.core.serialize import result_to_json
-from desktop_app.core.store import Store
-from desktop_app.core.types import AnswerDone
-from tests.table_pdfs import SPEC_HEADER, SPEC_ROWS, write_table_datasheet
+from desktop_app.core.storage.migrations import MIGRATIONS
+from desktop_app.core.storage.store import Store
+from tests.table_pdfs import SPEC_ROWS, write_table_datasheet
 
 EXPECTED_MARKDOWN = "\n".join(
     ["| Model | Maximum pressure | Flow rate | Motor power |", "|---|---|---|---|"] + ["| " + " | ".join(r) + " |" for r in SPEC_ROWS]
@@ -56,7 +56,7 @@ def test_the_ruled_table_is_one_markdown_chunk_and_the_framed_listings_are_not_t
 
 
 def test_a_table_whose_words_interleave_with_other_text_is_not_cut_out_of_the_text():
-    from desktop_app.core.page_text import PageWords
+    from desktop_app.core.ingest.page_text import PageWords
 
     # Reading order: cell, text beside the table, cell.
     layout = PageWords("A left B", ((0, 1, (10, 10, 20, 20)), (2, 6, (300, 10, 340, 20)), (7, 8, (10, 30, 20, 40))))
@@ -105,7 +105,7 @@ def test_only_a_real_grid_counts_as_a_table(rows, real):
 
 
 def test_a_long_table_is_split_by_rows_and_each_piece_repeats_the_header():
-    from desktop_app.core.page_text import PageWords
+    from desktop_app.core.ingest.page_text import PageWords
 
     body = [[f"M-{i}", f"{i} bar", "a long description of the model " * 2] for i in range(40)]
     boxes = [(0, 10.0 * i, 100, 10.0 * i + 10) for i in range(40)]
@@ -168,7 +168,7 @@ def test_a_library_from_before_tables_keeps_its_chunks_as_text(tmp_path):
 
 
 def test_wrong_markers_after_the_full_stop_are_pointed_at_the_table_that_says_it():
-    from desktop_app.core.citation_check import repair_citations
+    from desktop_app.core.answers.citation_check import repair_citations
     from desktop_app.core.types import Passage, Source
 
     texts = [EXPECTED_MARKDOWN, "The HX series of booster pumps serves washing lines.", "Controlling the pump from a script."]

@@ -1,4 +1,4 @@
-from desktop_app.core.query_parsing import parse_queries
+from desktop_app.core.retrieval.query_parsing import parse_queries
 
 Q = "What voltage does the PX-40 need and how often are its seals replaced?"
 

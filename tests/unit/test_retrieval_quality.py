@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_app.core import evaluation, prompts
-from desktop_app.core.ingest import Importer
+from desktop_app.core.answers import prompts
+from desktop_app.core.events import AnswerDone, QueriesGenerated
+from desktop_app.core.ingest.importer import Importer
 from desktop_app.core.pipeline import Pipeline
 from desktop_app.core.settings import Settings
-from desktop_app.core.types import AnswerDone, QueriesGenerated
+from desktop_app.evaluation import harness as evaluation
 
 RECORDS = {
     "oslo": ("Oslo", "Oslo is the capital of Norway and its largest city."),
@@ -143,7 +144,7 @@ def test_split_name_facts():
 
 
 def test_entity_round_searches_the_names_found_in_the_top_passages(library, generator):
-    from desktop_app.core.entity_round import ENTITY_SYSTEM
+    from desktop_app.core.retrieval.entity_round import ENTITY_SYSTEM
 
     generator.enqueue("Norway capital", "Oslo\nBergen\nNorway capital")
     _, result = ask(library, "Which cities of Norway are named here?", "fusion", entity_round=3, entity_passages=2, keyword_weight=0.0)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-from desktop_app.core import prompts
+from desktop_app.core.answers import prompts
 from desktop_app.core.pipeline import Pipeline, read_queries
 from desktop_app.core.settings import Settings
 from tests.fakes import ScriptedGenerator
@@ -53,7 +51,7 @@ def test_pipeline_stops_generating_queries_once_enough_are_written():
 
 def test_citation_style_numbering_is_stripped_from_queries():
     # Models that saw citation instructions number their queries like citations.
-    from desktop_app.core.query_parsing import parse_queries
+    from desktop_app.core.retrieval.query_parsing import parse_queries
 
     raw = "[1] r package install from local source tarball\n[2] R CMD INSTALL\n"
     assert parse_queries(raw, "How do I install a package?", 4) == ["r package install from local source tarball", "R CMD INSTALL"]

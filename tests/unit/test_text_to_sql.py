@@ -7,11 +7,12 @@ import sqlite3
 
 import pytest
 
-from desktop_app.core.serialize import result_to_json
-from desktop_app.core.tabular import catalog
-from desktop_app.core.text_to_sql import chart_spec, extract_sql, run_readonly
-from desktop_app.core.types import AnswerDone, SourcesRanked, SqlRan, SqlResult, Token
-from desktop_app.core.samples import write_sample_datasheet
+from desktop_app.core.codec import result_to_json
+from desktop_app.core.events import AnswerDone, SourcesRanked, SqlRan, Token
+from desktop_app.core.sql.tabular import catalog
+from desktop_app.core.sql.text_to_sql import chart_spec, extract_sql, run_readonly
+from desktop_app.core.types import SqlResult
+from desktop_app.sample_datasheet import write_sample_datasheet
 
 SALES = "region,year,revenue\nNorth,2022,100\nNorth,2023,150\nSouth,2023,300\nSouth,2022,50\nEast,2023,120\n"
 TOTALS_2023 = "SELECT region, sum(revenue) AS total FROM sales WHERE year = 2023 GROUP BY region ORDER BY total DESC"
@@ -175,7 +176,7 @@ def test_a_chart_is_made_only_when_asked_for():
 
 
 def test_the_answer_prompt_shows_large_numbers_with_separators_and_years_without():
-    from desktop_app.core.text_to_sql import result_text
+    from desktop_app.core.sql.text_to_sql import result_text
 
     text = result_text(SqlResult("SELECT", ("year", "total", "n"), ((2023, 40800.75, 39000.0),)))
     assert text.splitlines()[1] == "2023 | 40,800.75 | 39,000"

@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
+from desktop_app.core.events import AnswerDone
 from desktop_app.core.library import Library
-from desktop_app.core.types import AnswerDone
-from tests.fakes import HashingEmbedder, ScriptedGenerator
+from tests.fakes import HashingEmbedder
 
 NOTE = "Harbour plant maintenance log. The cooling tower fan bearing was replaced in March. " * 40
 

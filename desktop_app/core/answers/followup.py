@@ -1,0 +1,55 @@
+"""Follow-up questions: rewrite "and what about its IP rating?" into a standalone question from the chat history."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..models.llm import Generator
+
+REWRITE_SYSTEM = (
+    "You rewrite the user's follow-up question into one standalone question that can be understood without the "
+    "conversation. Replace pronouns and vague references (it, its, they, that, this one) with the things they refer to. "
+    "Write it in the same language as the follow-up question. Reply with the rewritten question only."
+)
+# Older turns rarely matter for resolving a pronoun and only cost prompt time.
+MAX_TURNS = 3
+MAX_ANSWER_CHARS = 400
+_LABEL = re.compile(r"^(standalone question|rewritten question|question|rewritten)\s*:\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Turn:
+    question: str
+    answer: str
+
+
+def rewrite_messages(history: Sequence[Turn], question: str) -> list[dict[str, str]]:
+    lines = []
+    for turn in history[-MAX_TURNS:]:
+        answer = " ".join(turn.answer.split())
+        if len(answer) > MAX_ANSWER_CHARS:
+            answer = answer[:MAX_ANSWER_CHARS] + "..."
+        lines.append(f"User: {turn.question}\nAssistant: {answer}")
+    conversation = "\n".join(lines)
+    return [
+        {"role": "system", "content": REWRITE_SYSTEM},
+        {"role": "user", "content": f"Conversation:\n{conversation}\n\nFollow-up question: {question}\n\nStandalone question:"},
+    ]
+
+
+def parse_rewrite(raw: str, question: str) -> str:
+    for line in raw.splitlines():
+        line = _LABEL.sub("", line.strip()).strip().strip("\"'`\u201c\u201d").strip()
+        if line:
+            # A rambling reply is not a question; keep the user's words rather than a wrong rewrite.
+            return line if len(line) <= max(300, 3 * len(question)) else question
+    return question
+
+
+def rewrite_followup(generator: Generator, history: Sequence[Turn], question: str) -> str:
+    if not history:
+        return question
+    raw = generator.complete(rewrite_messages(history, question), max_tokens=96, temperature=0.0)
+    return parse_rewrite(raw, question)

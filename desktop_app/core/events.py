@@ -1,0 +1,56 @@
+"""What `ask` yields, in order, as one typed union: the window, the CLI and the eval harness consume the same stream.
+
+    [QuestionRewritten] -> QueriesGenerated -> SourcesRanked -> Token ... -> AnswerDone   (passages)
+    [QuestionRewritten] -> SqlRan (1 or 2) -> Token ... -> AnswerDone                       (tables)
+
+Every event is a frozen dataclass; `codec.py` turns each into JSON and back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .types import AskResult, RankedList, Source, SqlResult
+
+
+@dataclass(frozen=True)
+class QuestionRewritten:
+    """A follow-up was rewritten into a standalone question before searching (only with chat history)."""
+
+    original: str
+    standalone: str
+
+
+@dataclass(frozen=True)
+class QueriesGenerated:
+    queries: tuple[str, ...]
+    dropped: tuple[str, ...]
+    notice: str | None
+
+
+@dataclass(frozen=True)
+class SourcesRanked:
+    lists: tuple[RankedList, ...]
+    sources: tuple[Source, ...]
+    context: tuple[Source, ...]
+
+
+@dataclass(frozen=True)
+class SqlRan:
+    """A query the LLM wrote for a question about tables has run (or failed); a failure is retried once."""
+
+    result: SqlResult
+    attempt: int  # 1, or 2 for the retry with the error given to the LLM
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+
+
+@dataclass(frozen=True)
+class AnswerDone:
+    result: AskResult
+
+
+AskEvent = QuestionRewritten | QueriesGenerated | SourcesRanked | SqlRan | Token | AnswerDone

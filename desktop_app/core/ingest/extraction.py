@@ -1,0 +1,208 @@
+"""Read a file's text page by page: PDF through pymupdf, plain text and Markdown as one page.
+
+Each failure raises an ImportFailed subclass that says what is wrong with this file and
+what to do; the importer reports it and goes on with the next file.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import (
+    GarbledText,
+    ImportFailed,
+    NotADocument,
+    NoTextLayer,
+    PasswordProtected,
+)
+from ..types import ChunkDraft, PageText
+from .ocr import OCR_DPI, OCR_HINT, OCR_MAX_PIXELS, ocr_available, ocr_dpi, ocr_pages  # noqa: F401 - part of this module's API
+from .page_text import page_words
+from .pdf_tables import page_tables
+
+PDF_SUFFIXES = {".pdf"}
+TEXT_SUFFIXES = {".txt", ".md", ".markdown"}
+SUPPORTED_SUFFIXES = PDF_SUFFIXES | TEXT_SUFFIXES
+# Text layers this unreadable are unmapped fonts, not words worth indexing.
+GARBLED_SHARE = 0.3
+# Unmapped fonts often come out as ASCII punctuation ('"7+%-'); real text, even a table of numbers, is mostly letters and digits.
+SYMBOL_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class ExtractedDocument:
+    title: str
+    pages: list[PageText]
+    page_count: int
+    notices: tuple[str, ...] = ()
+    tables: tuple[ChunkDraft, ...] = ()  # ruled tables as Markdown table chunks (tables.page_tables)
+
+
+def is_supported(path: Path) -> bool:
+    return path.suffix.lower() in SUPPORTED_SUFFIXES
+
+
+def garbled_share(text: str) -> float:
+    """Share of characters that are private-use, replacement, control or unassigned characters."""
+    visible = [c for c in text if not c.isspace()]
+    if not visible:
+        return 0.0
+    bad = sum(1 for c in visible if c == "\ufffd" or unicodedata.category(c) in ("Co", "Cc", "Cs", "Cn"))
+    return bad / len(visible)
+
+
+def symbol_share(text: str) -> float:
+    """Share of visible characters that are neither letters nor digits.
+
+    Dot leaders (". . . . 12" in tables of contents and indexes) are dropped first, and any other run of
+    one repeated character counts once: such pages are mostly dots yet perfectly readable.
+    """
+    without_leaders = re.sub(r"(?:[.\u00b7\u2026_-] ?){3,}", " ", text)
+    visible = [c for c in re.sub(r"(\S)\1{2,}", r"\1", without_leaders) if not c.isspace()]
+    if not visible:
+        return 0.0
+    return sum(1 for c in visible if not c.isalnum()) / len(visible)
+
+
+def looks_garbled(text: str) -> bool:
+    """True when a text layer is mostly characters no font maps to words."""
+    return garbled_share(text) > GARBLED_SHARE or symbol_share(text) > SYMBOL_SHARE
+
+
+def extract(path: Path, password: str | None = None) -> ExtractedDocument:
+    try:
+        if path.suffix.lower() in TEXT_SUFFIXES:
+            return _extract_text_file(path)
+        if path.suffix.lower() in PDF_SUFFIXES:
+            return _extract_pdf(path, password)
+    except OSError as exc:
+        raise ImportFailed(f"{path.name} could not be read ({exc.strerror or exc})", hint="Check that the file exists and you may read it.") from exc
+    raise NotADocument(f"{path.name} is not a PDF, .txt or .md file")
+
+
+def _extract_text_file(path: Path) -> ExtractedDocument:
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    text = text.replace("\r\n", "\n")
+    if not text.strip():
+        raise NotADocument(f"{path.name} is empty", hint="There is nothing to import.")
+    return ExtractedDocument(title=path.stem, pages=[PageText(1, text)], page_count=1)
+
+
+def _extract_pdf(path: Path, password: str | None) -> ExtractedDocument:
+    import pymupdf
+
+    with open(path, "rb") as f:
+        head = f.read(1024)
+    if not head:
+        raise NotADocument(f"{path.name} is empty", hint="There is nothing to import.")
+    if b"%PDF" not in head:
+        raise NotADocument(f"{path.name} is not a PDF (it has a .pdf name but other contents)")
+    try:
+        doc = pymupdf.open(path, filetype="pdf")
+    except Exception as exc:  # pymupdf raises several types for damaged files
+        raise NotADocument(f"{path.name} is damaged and cannot be opened", hint="Try re-saving or re-downloading it.") from exc
+    with doc:
+        if doc.needs_pass:
+            if not password:
+                raise PasswordProtected(f"{path.name} is password protected")
+            if not doc.authenticate(password):
+                raise PasswordProtected(f"The password for {path.name} is wrong", hint="Enter the right password, or skip it.")
+        if doc.page_count == 0:
+            raise NotADocument(f"{path.name} is damaged: it has no readable pages", hint="Try re-saving or re-downloading it.")
+        title = _title(doc, path)
+        return _read_pages(doc, path, title)
+
+
+def _title(doc, path: Path) -> str:
+    try:
+        return ((doc.metadata or {}).get("title") or "").strip() or path.stem
+    except Exception:  # a damaged info dictionary must not cost the document
+        return path.stem
+
+
+def _read_pages(doc, path: Path, title: str) -> ExtractedDocument:
+    """Each page is text, garbled, blank or image-only (scanned); OCR fills the last two kinds when it can."""
+    page_count = doc.page_count
+    pages = [PageText(i + 1, "") for i in range(page_count)]
+    scanned: list[int] = []
+    garbled: list[int] = []
+    broken: list[int] = []
+    drawn: list[int] = []  # the subset of scanned pages with no image: text drawn as curves
+    tables: list[ChunkDraft] = []
+    for index in range(page_count):
+        try:
+            page = doc.load_page(index)
+            layout = page_words(page)
+            text = layout.text
+            if not text.strip():
+                if page.get_text().strip():
+                    garbled.append(index)  # characters exist, but none that form words (control codes)
+                else:
+                    marks = _marks(page)
+                    if marks:
+                        scanned.append(index)
+                        if marks == "drawings":
+                            drawn.append(index)
+                continue
+            if looks_garbled(text):
+                garbled.append(index)
+                continue
+            pages[index] = PageText(index + 1, text)
+        except Exception:  # one unreadable page is reported, the rest of the document still imports
+            broken.append(index)
+            continue
+        try:
+            tables.extend(page_tables(page, layout))
+        except Exception:  # the table finder failing on a page costs only that page's table chunks, not its text
+            pass
+    ocr_done: set[int] = set()
+    if (scanned or garbled) and ocr_available():
+        pages, ocr_done = ocr_pages(doc, pages, scanned + garbled, looks_garbled)
+    notices: list[str] = []
+    if ocr_done:
+        notices.append(f"text of {len(ocr_done)} of {page_count} pages came from OCR")
+    with_text = sum(1 for p in pages if p.text.strip())
+    scanned_left = [i for i in scanned if i not in ocr_done]
+    garbled_left = [i for i in garbled if i not in ocr_done]
+    if with_text == 0:
+        if broken and not scanned and not garbled:
+            raise NotADocument(f"{path.name} is damaged: none of its {page_count} pages can be read", hint="Try re-saving or re-downloading it.")
+        if garbled_left and len(garbled_left) >= len(scanned_left):
+            raise GarbledText(
+                f"{path.name}: the text of {len(garbled_left)} of {page_count} pages extracts as garbage (fonts without a character map)",
+                hint=None if ocr_available() else f"{OCR_HINT}, or export it again as a text PDF",
+            )
+        if scanned_left:
+            if ocr_available():
+                raise NoTextLayer(
+                    f"{path.name}: no text found on {len(scanned_left)} of {page_count} pages, even with OCR",
+                    hint="The scan may be too faint or not contain text.",
+                )
+            kind = "its text is drawn as shapes" if set(scanned_left) <= set(drawn) else "scanned document"
+            raise NoTextLayer(f"{path.name}: no text layer on {len(scanned_left)} of {page_count} pages: {kind}", hint=OCR_HINT)
+        raise NotADocument(f"{path.name} has no text: its {page_count} page(s) are blank", hint="There is nothing to import.")
+    if scanned_left:
+        tail = "; install tesseract for OCR" if not ocr_available() else " (OCR found no text)"
+        notices.append(f"{len(scanned_left)} of {page_count} pages have no text layer (scanned){tail}")
+    if garbled_left:
+        notices.append(f"{len(garbled_left)} of {page_count} pages were skipped: their text extracts as garbage")
+    if broken:
+        notices.append(f"{len(broken)} of {page_count} pages could not be read and were skipped")
+    return ExtractedDocument(title=title, pages=pages, page_count=page_count, notices=tuple(notices), tables=tuple(tables))
+
+
+def _marks(page) -> str:
+    """What an empty text layer sits over: "images" (a scan), "drawings" (text drawn as curves), or "" (blank). OCR reads the first two."""
+    try:
+        if page.get_images(full=False):
+            return "images"
+        return "drawings" if page.get_drawings() else ""
+    except Exception:
+        return "images"

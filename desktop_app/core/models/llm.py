@@ -1,0 +1,152 @@
+"""The local LLM (llama.cpp through llama-cpp-python). One small interface: `stream` chat messages.
+
+llama.cpp objects are not thread-safe, so every call holds the model's lock for its whole run.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Protocol
+
+from ..errors import ModelError
+from .prefix_snapshots import PrefixSnapshots, prompt_family
+
+Message = dict[str, str]
+
+
+class Generator(Protocol):
+    name: str
+
+    def stream(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> Iterator[str]:
+        ...
+
+    def warm_up(self, messages: Sequence[Message]) -> None:
+        """Evaluate a prompt once so its prefix sits in the KV cache for the next call (one token generated)."""
+        for _ in self.stream(messages, max_tokens=1):
+            pass
+
+    def complete(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> str:
+        ...
+
+    def count_tokens(self, text: str) -> int:
+        ...
+
+
+def default_threads() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+class LlamaGenerator:
+    def __init__(
+        self,
+        model_path: Path,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        seed: int = 42,
+        n_threads_batch: int | None = None,
+        n_batch: int = 512,
+        use_mmap: bool = True,
+        prompt_lookup_tokens: int = 0,
+    ):
+        self.model_path = Path(model_path)
+        self.name = self.model_path.name
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads or default_threads()
+        self.n_threads_batch = n_threads_batch or self.n_threads
+        self.n_batch = n_batch
+        self.use_mmap = use_mmap
+        self.prompt_lookup_tokens = prompt_lookup_tokens
+        self.seed = seed
+        self._llm = None
+        self._lock = threading.RLock()
+        self._snapshots = PrefixSnapshots()
+
+    def load(self):
+        with self._lock:
+            if self._llm is None:
+                try:
+                    from llama_cpp import Llama
+
+                    draft = None
+                    if self.prompt_lookup_tokens > 0:
+                        # Answers quote their passages; drafting the continuation from the prompt's own
+                        # n-grams lets llama.cpp verify several tokens in one batch.
+                        from llama_cpp.llama_speculative import (
+                            LlamaPromptLookupDecoding,
+                        )
+
+                        draft = LlamaPromptLookupDecoding(num_pred_tokens=self.prompt_lookup_tokens)
+                    self._llm = Llama(
+                        model_path=str(self.model_path),
+                        n_ctx=self.n_ctx,
+                        n_threads=self.n_threads,
+                        n_threads_batch=self.n_threads_batch,
+                        n_batch=self.n_batch,
+                        use_mmap=self.use_mmap,
+                        draft_model=draft,
+                        seed=self.seed,
+                        verbose=False,
+                    )
+                except Exception as exc:
+                    raise ModelError(
+                        f"The model {self.model_path.name} could not be loaded ({exc})",
+                        hint="Pick another GGUF file in Settings, or check that this one is a complete llama.cpp model.",
+                    ) from exc
+        return self._llm
+
+    @property
+    def loaded(self) -> bool:
+        return self._llm is not None
+
+    def count_tokens(self, text: str) -> int:
+        llm = self.load()
+        with self._lock:
+            return len(llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+    def stream(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> Iterator[str]:
+        llm = self.load()
+        with self._lock:
+            family = prompt_family(messages)
+            self._snapshots.before(llm, family)
+            chunks = llm.create_chat_completion(
+                messages=list(messages),
+                max_tokens=max_tokens,
+                temperature=temperature,
+                top_k=40 if temperature > 0 else 1,
+                stop=list(stop) or None,
+                stream=True,
+            )
+            try:
+                for chunk in chunks:
+                    delta = chunk["choices"][0].get("delta", {})
+                    text = delta.get("content")
+                    if text:
+                        yield text
+            finally:
+                # Closing the stream stops generation at once (the Stop button relies on this).
+                close = getattr(chunks, "close", None)
+                if close:
+                    close()
+                self._snapshots.after(llm, family)
+
+    def warm_up(self, messages: Sequence[Message]) -> None:
+        """Evaluate a prompt once so its prefix sits in the KV cache for the next call (one token generated)."""
+        for _ in self.stream(messages, max_tokens=1):
+            pass
+
+    def complete(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> str:
+        return "".join(self.stream(messages, max_tokens, temperature, stop))
+
+    def forget_context(self) -> None:
+        """Drop the live KV cache but keep the prompt-prefix snapshots: the state a new, unrelated question meets.
+
+        Benchmarks call this between runs, so a question answered twice in a row (plain RAG, then
+        RAG-Fusion) does not get the first run's passages for free.
+        """
+        with self._lock:
+            if self._llm is not None:
+                self._llm.reset()
+            self._snapshots.forget_current()

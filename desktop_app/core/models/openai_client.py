@@ -1,0 +1,273 @@
+"""An OpenAI-compatible server as the generator: llama.cpp's server, vLLM, Ollama, or any /v1/chat/completions.
+
+The same small interface as LlamaGenerator (`stream`, `complete`, `count_tokens`, `warm_up`, `load`), over
+the standard library's http.client: one connection per call, so calls from different threads never share
+a socket, and closing a stream closes its connection (the Stop button relies on this; servers stop
+generating when the client goes away). Nothing here runs unless the user chose the HTTP backend.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import math
+import os
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from urllib.parse import urlsplit
+
+from ..errors import ModelError
+from .llm import Message
+
+API_KEY_ENV = "DESKTOP_APP_LLM_API_KEY"
+ADDRESS_HINT = "Start the server or check the address in Settings."
+PATH_HINT = "Check the model name, and that the address ends in /v1 (for example http://127.0.0.1:8000/v1)."
+KEY_HINT = f"Set the server's API key in Settings or in the {API_KEY_ENV} environment variable."
+# Servers that tokenize, and the request body each expects.
+TOKENIZE_ENDPOINTS = {
+    "/extras/tokenize": lambda text: {"input": text},  # llama-cpp-python's server
+    "/tokenize": lambda text: {"content": text, "add_special": False},  # llama.cpp's llama-server
+}
+
+
+def api_key(saved: str = "") -> str | None:
+    """The environment variable wins over the saved setting, so a key need never be written to disk."""
+    return os.environ.get(API_KEY_ENV) or saved or None
+
+
+def sse_data(lines: Iterable[bytes]) -> Iterator[str]:
+    """The `data` of each Server-Sent Event: multi-line data joined by newlines, comments and other fields skipped."""
+    data: list[str] = []
+    for raw in lines:
+        line = raw.decode("utf-8").rstrip("\r\n")
+        if not line:
+            if data:
+                yield "\n".join(data)
+                data = []
+        elif line.startswith("data:"):
+            value = line[5:]
+            data.append(value[1:] if value.startswith(" ") else value)
+        # ":" comments (keep-alive pings), "event:", "id:" and "retry:" carry no text
+    if data:
+        yield "\n".join(data)
+
+
+class OpenAIHttpGenerator:
+    def __init__(self, base_url: str, model: str = "", api_key: str | None = None, timeout: float = 120.0):
+        """`timeout`: seconds to connect, and the longest silence allowed between two streamed pieces."""
+        self.base_url = base_url.strip().rstrip("/")
+        parts = urlsplit(self.base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ModelError(f"'{base_url}' is not a server address", hint="Enter one like http://127.0.0.1:8000/v1 in Settings.")
+        self._parts = parts
+        self.model = model
+        self._api_key = api_key or None
+        self.timeout = timeout
+        self.name = f"{model or 'server'} @ {self.base_url}"
+        self._checked = False
+        self._lock = threading.Lock()
+        self._tokenizer: str | None = None  # the tokenize endpoint that worked, "" when none does
+
+    def __repr__(self) -> str:  # never the API key
+        return f"OpenAIHttpGenerator({self.base_url!r}, model={self.model!r})"
+
+    # -- HTTP ----------------------------------------------------------------------------------
+    def _connection(self) -> http.client.HTTPConnection:
+        kind = http.client.HTTPSConnection if self._parts.scheme == "https" else http.client.HTTPConnection
+        return kind(self._parts.hostname, self._parts.port, timeout=self.timeout)
+
+    def _url_path(self, endpoint: str) -> str:
+        return self._parts.path.rstrip("/") + endpoint
+
+    def _send(self, method: str, path: str, payload: dict | None = None) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+        """Open a connection and send one request; HTTP errors become ModelErrors that say what to do."""
+        headers = {"Accept": "application/json, text/event-stream"}
+        body = None
+        if payload is not None:
+            body = json.dumps(payload).encode("utf-8")
+            headers["Content-Type"] = "application/json"
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        conn = self._connection()
+        try:
+            conn.request(method, path, body, headers)
+            response = conn.getresponse()
+        except TimeoutError as exc:
+            conn.close()
+            raise self._timeout_error() from exc
+        except (OSError, http.client.HTTPException) as exc:
+            conn.close()
+            reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+            raise ModelError(f"Nothing answered at {self.base_url} ({reason})", hint=ADDRESS_HINT) from exc
+        if response.status >= 400:
+            try:
+                detail = _error_detail(response.read(2000))
+            except (OSError, http.client.HTTPException):
+                detail = ""
+            conn.close()
+            raise self._status_error(response.status, path, detail)
+        return conn, response
+
+    def _status_error(self, status: int, path: str, detail: str) -> ModelError:
+        said = f": {detail}" if detail else ""
+        if status in (401, 403):
+            what = "refused the API key" if self._api_key else "needs an API key"
+            return ModelError(f"The server at {self.base_url} {what} (HTTP {status}{said})", hint=KEY_HINT)
+        if status == 404:
+            model = f" or no model called '{self.model}'" if self.model else ""
+            return ModelError(f"The server at {self.base_url} has no {path}{model} (HTTP 404{said})", hint=PATH_HINT)
+        return ModelError(f"The server at {self.base_url} answered HTTP {status}{said}", hint="See the server's log, then ask again.")
+
+    def _timeout_error(self) -> ModelError:
+        return ModelError(
+            f"The server at {self.base_url} sent nothing for {self.timeout:g} s",
+            hint="It may be busy or still loading its model; check the server, then ask again.",
+        )
+
+    def _malformed(self, what: str) -> ModelError:
+        return ModelError(
+            f"The server at {self.base_url} sent a reply that is not an OpenAI-compatible stream ({what[:120]})",
+            hint="Check that the address points at an OpenAI-compatible API, usually ending in /v1.",
+        )
+
+    # -- the generator interface -----------------------------------------------------------------
+    def load(self) -> list[str]:
+        """Check once that the server answers; with no model name set, use the first model it lists."""
+        with self._lock:
+            if self._checked:
+                return [self.model]
+            conn, response = self._send("GET", self._url_path("/models"))
+            try:
+                listed = [m.get("id", "") for m in json.loads(response.read()).get("data", [])]
+            except (ValueError, AttributeError, TimeoutError):
+                listed = []  # some servers list no models; the chat endpoint is what matters
+            finally:
+                conn.close()
+            if not self.model and listed:
+                self.model = listed[0]
+            self._checked = True
+            return listed
+
+    @property
+    def loaded(self) -> bool:
+        return self._checked
+
+    def _payload(self, messages: Sequence[Message], max_tokens: int, temperature: float, stop: Sequence[str], stream: bool) -> dict:
+        payload = {"messages": list(messages), "max_tokens": max_tokens, "temperature": temperature, "stream": stream}
+        if self.model:
+            payload["model"] = self.model
+        if stop:
+            payload["stop"] = list(stop)
+        return payload
+
+    def stream(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> Iterator[str]:
+        self.load()
+        conn, response = self._send("POST", self._url_path("/chat/completions"), self._payload(messages, max_tokens, temperature, stop, True))
+        try:
+            if "text/event-stream" not in (response.getheader("Content-Type") or ""):
+                # A server that ignores "stream": true answers in one piece; that is still an answer.
+                yield self._message_text(_read(response, self._timeout_error))
+                return
+            finished = False
+            for data in sse_data(_lines(response, self._timeout_error)):
+                if data.strip() == "[DONE]":
+                    return
+                try:
+                    chunk = json.loads(data)
+                except ValueError:
+                    raise self._malformed(data) from None
+                if not isinstance(chunk, dict):
+                    raise self._malformed(data)
+                if "error" in chunk:
+                    raise ModelError(f"The server at {self.base_url} stopped with an error: {_error_detail(json.dumps(chunk))}", hint="See the server's log, then ask again.")
+                for choice in chunk.get("choices") or []:
+                    text = (choice.get("delta") or {}).get("content")
+                    if text:
+                        yield text
+                    finished = finished or bool(choice.get("finish_reason"))
+            if not finished:
+                raise ModelError(f"The connection to {self.base_url} closed in the middle of the answer", hint="Check the server's log, then ask again.")
+        finally:
+            # Runs when the stream ends, fails, or is closed early (Stop): the server sees the client leave.
+            response.close()
+            conn.close()
+
+    def complete(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> str:
+        self.load()
+        conn, response = self._send("POST", self._url_path("/chat/completions"), self._payload(messages, max_tokens, temperature, stop, False))
+        try:
+            return self._message_text(_read(response, self._timeout_error))
+        finally:
+            conn.close()
+
+    def _message_text(self, body: bytes) -> str:
+        try:
+            return json.loads(body)["choices"][0]["message"].get("content") or ""
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            raise self._malformed(body.decode("utf-8", "replace")) from None
+
+    def warm_up(self, messages: Sequence[Message]) -> None:
+        """Nothing to do: the server keeps its own model and prompt cache."""
+
+    def count_tokens(self, text: str) -> int:
+        """Exact when the server tokenizes (llama-cpp-python's /extras/tokenize, llama.cpp's /tokenize).
+
+        The OpenAI API itself has no tokenizer endpoint (vLLM, Ollama), so then this is an estimate:
+        about 4 bytes per token for English text with BPE vocabularies. Only the benchmarks count tokens.
+        """
+        root = self._url_path("")
+        root = root[: -len("/v1")] if root.endswith("/v1") else root
+        if self._tokenizer is None:
+            candidates = list(TOKENIZE_ENDPOINTS)
+        else:
+            candidates = [self._tokenizer] if self._tokenizer else []
+        for endpoint in candidates:
+            try:
+                conn, response = self._send("POST", root + endpoint, TOKENIZE_ENDPOINTS[endpoint](text))
+                try:
+                    tokens = json.loads(_read(response, self._timeout_error))["tokens"]
+                finally:
+                    conn.close()
+            except (ModelError, ValueError, KeyError, TypeError):
+                continue
+            self._tokenizer = endpoint
+            return len(tokens)
+        self._tokenizer = ""
+        return math.ceil(len(text.encode("utf-8")) / 4)
+
+
+def _lines(response: http.client.HTTPResponse, timeout_error) -> Iterator[bytes]:
+    while True:
+        try:
+            line = response.readline()
+        except TimeoutError as exc:
+            raise timeout_error() from exc
+        except (OSError, http.client.HTTPException) as exc:
+            raise ModelError(f"The connection to the server broke ({exc})", hint="Check the server's log, then ask again.") from exc
+        if not line:
+            return
+        yield line
+
+
+def _read(response: http.client.HTTPResponse, timeout_error) -> bytes:
+    try:
+        return response.read()
+    except TimeoutError as exc:
+        raise timeout_error() from exc
+    except (OSError, http.client.HTTPException) as exc:
+        raise ModelError(f"The connection to the server broke ({exc})", hint="Check the server's log, then ask again.") from exc
+
+
+def _error_detail(body: bytes | str) -> str:
+    """The server's own words from an error body ({"detail": ...}, {"error": {"message": ...}}), kept short."""
+    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return " ".join(text.split())[:200]
+    if isinstance(data, dict):
+        inner = data.get("error", data.get("detail", data.get("message", data)))
+        if isinstance(inner, dict):
+            inner = inner.get("message", inner)
+        return str(inner)[:200]
+    return str(data)[:200]
