@@ -11,16 +11,14 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QListView,
-    QPushButton,
-    QStyle,
     QTableView,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from ..core.sql.text_to_sql import duration_text
 from .models import SORT_ROLE, FusedPassagesModel
+from .parts import Pixmap, push_button, tool_button
 from .table_result import SqlResultView
 
 _STAGES = (
@@ -65,18 +63,9 @@ class FusionPanel(QWidget):
         )
         self.query_list.setToolTip("Generated search queries. Double-click to edit; re-run searches with the edited list.")
         self.query_list.setMaximumHeight(96)
-        style = self.style()
-        self.add_query = QToolButton()
-        self.add_query.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_FileDialogNewFolder))
-        self.add_query.setToolTip("Add a query")
-        self.add_query.clicked.connect(self._add_query)
-        self.remove_query = QToolButton()
-        self.remove_query.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_TrashIcon))
-        self.remove_query.setToolTip("Remove the selected query")
-        self.remove_query.clicked.connect(self._remove_query)
-        self.rerun = QPushButton(style.standardIcon(QStyle.StandardPixmap.SP_BrowserReload), "Re-run search")
-        self.rerun.setToolTip("Search again with the edited queries and fuse the results")
-        self.rerun.clicked.connect(self._rerun)
+        self.add_query = tool_button(self, Pixmap.SP_FileDialogNewFolder, "Add a query", self._add_query)
+        self.remove_query = tool_button(self, Pixmap.SP_TrashIcon, "Remove the selected query", self._remove_query)
+        self.rerun = push_button(self, Pixmap.SP_BrowserReload, "Re-run search", "Search again with the edited queries and fuse the results", self._rerun)
         self.rerun.setEnabled(False)
         query_buttons = QHBoxLayout()
         query_buttons.addWidget(QLabel("Search queries"), 1)
