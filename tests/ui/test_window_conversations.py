@@ -70,6 +70,23 @@ def test_stop_keeps_the_question_and_answer_exactly_once(make_window, data_home,
     assert roles == ["user", "assistant"]
 
 
+def test_a_stopped_answer_is_stored_off_the_gui_thread(make_window, data_home, sample_pdf, qtbot, monkeypatch):
+    """The window never waits on the database: the question of a stopped answer is written by a worker."""
+    import threading
+
+    library = fake_library(data_home, ANSWER)
+    list(library.import_paths([sample_pdf]))
+    writers = []
+    add_message = library.store.add_message
+    monkeypatch.setattr(library.store, "add_message", lambda *a, **k: (writers.append(threading.current_thread()), add_message(*a, **k))[1])
+    window = make_window(library)
+    window.chat_panel.set_mode("rag")
+    window.ask_controller.ask("What is the maximum operating temperature?")
+    window.ask_controller.stop()
+    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
+    assert len(writers) == 2 and threading.main_thread() not in writers
+
+
 def test_export_writes_the_chat_with_its_citations(make_window, data_home, sample_pdf, qtbot, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
