@@ -44,7 +44,8 @@ class _Asking:
     mode: str
     entry: ChatEntry  # the assistant's entry in the transcript, filled as events arrive
     standalone: str = ""  # a follow-up's standalone rewrite, when it differs
-    queries: tuple[str, ...] = ()
+    queries: tuple[str, ...] = ()  # as generated (the panel's list may be edited meanwhile)
+    dropped: tuple[str, ...] = ()
     done: bool = False  # AnswerDone arrived
 
 
@@ -55,7 +56,7 @@ def result_so_far(asking: _Asking, ranked: SourcesRanked, rrf_k: float) -> AskRe
         question=asking.question,
         mode=asking.mode,
         queries=asking.queries,
-        dropped_queries=(),
+        dropped_queries=asking.dropped,
         lists=ranked.lists,
         rrf_k=rrf_k,
         sources=ranked.sources,
@@ -130,7 +131,7 @@ class AskController:
             asking.standalone = event.standalone if event.standalone != event.original else ""
             self.fusion_panel.show_searched_as(asking.standalone)
         elif isinstance(event, QueriesGenerated):
-            asking.queries = event.queries
+            asking.queries, asking.dropped = event.queries, event.dropped
             self.fusion_panel.show_queries(asking.question, list(event.queries))
             if event.notice:
                 entry.notices.append(event.notice)
