@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QStringListModel, Qt
+from PySide6.QtCore import QSortFilterProxyModel, QStringListModel, Qt
 
 from desktop_app.core.types import Document, RankedList, SearchHit
 from desktop_app.ui.models import (
+    SORT_ROLE,
     ChatsModel,
     CollectionsModel,
     DocumentsModel,
@@ -61,6 +62,21 @@ def test_fused_passages_model_leaves_missing_ranks_blank(qtmodeltester):
     assert second[1] == f"{1 / (60 + 2):.4f}"  # one list found it, at rank 2: 1/(k + 2)
     assert second[2:5] == ["", "2", ""]
     assert second[5:7] == ["px40.pdf", "1"]
+
+
+def test_the_fused_passages_sort_by_their_numbers_in_the_panel(qtmodeltester):
+    """The panel sorts through a proxy on SORT_ROLE: pages as numbers, and the best RRF score first."""
+    model = FusedPassagesModel()
+    model.set_result(fused_result())
+    proxy = QSortFilterProxyModel()
+    proxy.setSourceModel(model)
+    proxy.setSortRole(SORT_ROLE)
+    qtmodeltester.check(proxy)
+    page = model.columnCount() - 2
+    proxy.sort(page, Qt.SortOrder.AscendingOrder)
+    assert [proxy.index(r, page).data() for r in range(proxy.rowCount())] == ["1", "3"]
+    proxy.sort(1, Qt.SortOrder.AscendingOrder)
+    assert proxy.index(0, 1).data() == f"{3 / 61:.4f}"  # found at rank 1 by all three lists
 
 
 def test_queries_model(qtmodeltester):
