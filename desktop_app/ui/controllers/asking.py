@@ -53,20 +53,10 @@ def result_so_far(asking: _Asking, ranked: SourcesRanked, rrf_k: float) -> AskRe
     """What is known once the sources are ranked, before the answer: the fusion panel shows it, and a citation
     clicked while the answer streams finds its passage among the context."""
     return AskResult(
-        question=asking.question,
-        mode=asking.mode,
-        queries=asking.queries,
-        dropped_queries=asking.dropped,
-        lists=ranked.lists,
-        rrf_k=rrf_k,
-        sources=ranked.sources,
-        context=ranked.context,
-        answer="",
-        citations=(),
-        found=True,
-        timings=Timings(),
-        standalone_question=asking.standalone,
-    )
+        question=asking.question, mode=asking.mode, queries=asking.queries, dropped_queries=asking.dropped, standalone_question=asking.standalone,
+        lists=ranked.lists, rrf_k=rrf_k, sources=ranked.sources, context=ranked.context,
+        answer="", citations=(), found=True, timings=Timings(),
+    )  # fmt: skip
 
 
 @dataclass(eq=False)
