@@ -26,7 +26,7 @@ from .sql.tabular import TableStore, catalog
 from .storage import paths
 from .storage.store import Store
 from .storage.vector_index import IndexState, VectorIndex
-from .types import Document, ImportProgress, Passage
+from .types import AskResult, Document, ImportProgress, Passage
 
 
 class Library:
@@ -206,8 +206,15 @@ class Library:
                 result = event.result
             yield event
         if result is not None:
-            self.store.add_message(chat_id, "user", question)
-            self.store.add_message(chat_id, "assistant", result.answer, json.dumps(result_to_json(result)))
+            self.add_chat_turn(chat_id, question, result.answer, result)
+
+    def add_chat_turn(self, chat_id: int, question: str, answer: str, result: AskResult | None = None) -> None:
+        """Keeps a question and its answer in the chat; a finished answer's result is stored beside it as JSON.
+
+        Without a result (an answer stopped before it finished) the chat still shows the question and what streamed.
+        """
+        self.store.add_message(chat_id, "user", question)
+        self.store.add_message(chat_id, "assistant", answer, json.dumps(result_to_json(result)) if result is not None else None)
 
     def export_chat(self, chat_id: int) -> str:
         return chat_to_markdown(self.store, chat_id)

@@ -61,13 +61,15 @@ def _quit_when_models_load(app, window) -> None:
     """For packaging checks: exit 0 once the window is up and the models loaded, 1 if they fail."""
     from PySide6.QtCore import QTimer
 
+    from .controllers.model_loading import NOT_AVAILABLE
+
     timer = QTimer(window)
 
     def check() -> None:
-        if window.models_ready:
+        if window.model_controller.ready:
             print(f"smoke test: window open, models loaded ({window.model_status.text()})", flush=True)
             app.exit(0)
-        elif window.model_status.text() == "Model: not available":
+        elif window.model_status.text() == NOT_AVAILABLE:
             print("smoke test: the models failed to load", flush=True)
             app.exit(1)
 

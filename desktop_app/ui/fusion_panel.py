@@ -11,16 +11,15 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QListView,
-    QPushButton,
-    QStyle,
     QTableView,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from ..core.sql.text_to_sql import duration_text
+from ..core.types import AskResult, SqlResult, Timings
 from .models import SORT_ROLE, FusedPassagesModel
+from .parts import Pixmap, push_button, tool_button
 from .table_result import SqlResultView
 
 _STAGES = (
@@ -34,17 +33,17 @@ _STAGES = (
 )
 
 
-def timings_text(timings: dict) -> str:
-    return "  ·  ".join(f"{label} {timings.get(key, 0.0):.2f} s" for key, label in _STAGES if key in timings)
+def timings_text(timings: Timings) -> str:
+    return "  ·  ".join(f"{label} {getattr(timings, key):.2f} s" for key, label in _STAGES)
 
 
 class FusionPanel(QWidget):
     rerun_requested = Signal(str, list)  # question, edited queries
-    passage_selected = Signal(dict)  # one fused hit of the result JSON
+    passage_selected = Signal(object)  # the Source of the clicked row
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.result: dict | None = None
+        self.result: AskResult | None = None
         title = QLabel("How the answer was found")
         title.setObjectName("panelTitle")
         self.question = QLabel("Ask a question to see the search queries and how their results were fused.")
@@ -65,18 +64,9 @@ class FusionPanel(QWidget):
         )
         self.query_list.setToolTip("Generated search queries. Double-click to edit; re-run searches with the edited list.")
         self.query_list.setMaximumHeight(96)
-        style = self.style()
-        self.add_query = QToolButton()
-        self.add_query.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_FileDialogNewFolder))
-        self.add_query.setToolTip("Add a query")
-        self.add_query.clicked.connect(self._add_query)
-        self.remove_query = QToolButton()
-        self.remove_query.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_TrashIcon))
-        self.remove_query.setToolTip("Remove the selected query")
-        self.remove_query.clicked.connect(self._remove_query)
-        self.rerun = QPushButton(style.standardIcon(QStyle.StandardPixmap.SP_BrowserReload), "Re-run search")
-        self.rerun.setToolTip("Search again with the edited queries and fuse the results")
-        self.rerun.clicked.connect(self._rerun)
+        self.add_query = tool_button(self, Pixmap.SP_FileDialogNewFolder, "Add a query", self._add_query)
+        self.remove_query = tool_button(self, Pixmap.SP_TrashIcon, "Remove the selected query", self._remove_query)
+        self.rerun = push_button(self, Pixmap.SP_BrowserReload, "Re-run search", "Search again with the edited queries and fuse the results", self._rerun)
         self.rerun.setEnabled(False)
         query_buttons = QHBoxLayout()
         query_buttons.addWidget(QLabel("Search queries"), 1)
@@ -158,9 +148,9 @@ class FusionPanel(QWidget):
         """What the question's own list searched: the standalone rewrite of a follow-up, else the question."""
         if not self.result:
             return ""
-        return self.result.get("standalone_question") or self.result["question"]
+        return self.result.standalone_question or self.result.question
 
-    def show_result(self, result: dict | None, update_queries: bool = True) -> None:
+    def show_result(self, result: AskResult | None, update_queries: bool = True) -> None:
         self.result = result
         self.fused.set_result(result)
         self.proxy.sort(-1)  # back to fused order
@@ -175,35 +165,32 @@ class FusionPanel(QWidget):
             self.rerun.setEnabled(False)
             return
         if update_queries:
-            self.show_queries(result["question"], result.get("queries", []))
-            self.show_searched_as(result.get("standalone_question", ""))
-        is_sql = "sql" in result
+            self.show_queries(result.question, list(result.queries))
+            self.show_searched_as(result.standalone_question)
+        is_sql = bool(result.sql_runs)
         self.passages_view.setVisible(not is_sql)
         self.sql_view.setVisible(is_sql)
         if is_sql:
-            self.sql_view.show_result(result)
-            t = result.get("timings", {})
-            self.timings.setText(f"Timings: SQL written {t.get('query_generation', 0.0):.2f} s  ·  ran {duration_text(t.get('retrieval', 0.0))}  ·  answer {t.get('generation', 0.0):.2f} s  ·  total {t.get('total', 0.0):.2f} s")
+            self.sql_view.show_result(result.sql_runs, result.chart)
+            t = result.timings
+            self.timings.setText(f"Timings: SQL written {t.query_generation:.2f} s  ·  ran {duration_text(t.retrieval)}  ·  answer {t.generation:.2f} s  ·  total {t.total:.2f} s")
             self.rerun.setEnabled(False)
             return
         keys = self.fused.query_keys
         legend = [f"<b>Question</b>: {html.escape(keys[0])}"] + [f"<b>Q{i}</b>: {html.escape(k)}" for i, k in enumerate(keys[1:], 1)]
-        if result.get("mode") == "multi-query":
+        if result.mode == "multi-query":
             scoring = "Multi-query: lists merged by union, Score = best similarity."
         else:
-            scoring = f"RRF k = {result.get('rrf_k', 60):g}."
+            scoring = f"RRF k = {result.rrf_k:g}."
         self.legend.setText(f"{scoring} Ranks under " + "; ".join(legend))
-        self.timings.setText(("Timings: " + timings_text(result["timings"])) if result.get("timings", {}).get("total") else "")
-        self.rerun.setEnabled(result.get("mode") == "fusion")
+        self.timings.setText(("Timings: " + timings_text(result.timings)) if result.timings.total else "")
+        self.rerun.setEnabled(result.mode == "fusion")
 
-    def show_sql_run(self, run) -> None:
-        """A query the model wrote has run (a core SqlResult): show it before the answer is written."""
+    def show_sql_run(self, run: SqlResult) -> None:
+        """A query the model wrote has run: show it before the answer is written."""
         self.passages_view.hide()
         self.sql_view.show()
-        self.sql_view.show_result(
-            {"sql": run.sql, "columns": list(run.columns), "rows": [list(r) for r in run.rows], "sql_error": run.error,
-             "sql_elapsed": run.elapsed, "rows_truncated": run.truncated}
-        )
+        self.sql_view.show_result((run,))
 
     def _add_query(self) -> None:
         row = self.queries.rowCount()
@@ -225,4 +212,4 @@ class FusionPanel(QWidget):
     def _row_clicked(self, index) -> None:
         if index.isValid():
             source = self.proxy.mapToSource(index)
-            self.passage_selected.emit(self.fused.hit(source.row()))
+            self.passage_selected.emit(self.fused.source(source.row()))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -12,10 +10,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QProgressBar,
-    QPushButton,
     QStackedWidget,
-    QStyle,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -23,89 +18,9 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.types import ImportProgress
+from .import_row import ImportRow
 from .models import CollectionsModel, DocumentsModel
-
-_STAGE_TEXT = {
-    "queued": "waiting",
-    "extracting": "reading pages",
-    "searchable": "searchable by keyword; indexing meaning",
-    "embedding": "indexing",
-    "ready": "ready",
-    "skipped": "already in the library",
-    "failed": "failed",
-    "cancelled": "cancelled",
-}
-FINISHED_STAGES = ("ready", "skipped", "failed", "cancelled")
-
-
-class ImportRow(QWidget):
-    """One importing file: its name, a bar, what is happening, and a cancel button."""
-
-    cancel_requested = Signal()
-    dismissed = Signal()
-
-    def __init__(self, file: str, parent=None):
-        super().__init__(parent)
-        self.file = file
-        self.stage = "queued"
-        self.name = QLabel(Path(file).name)
-        self.name.setToolTip(file)
-        self.bar = QProgressBar()
-        self.bar.setRange(0, 0)
-        self.bar.setTextVisible(False)
-        self.bar.setFixedHeight(8)
-        self.status = QLabel(_STAGE_TEXT["queued"])
-        self.status.setObjectName("importStatus")
-        self.status.setWordWrap(True)
-        self.button = QToolButton()
-        self.button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogCancelButton))
-        self.button.setToolTip("Cancel this import")
-        self.button.setAutoRaise(True)
-        self.button.clicked.connect(self._clicked)
-        top = QHBoxLayout()
-        top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(self.name, 1)
-        top.addWidget(self.button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 2, 4, 2)
-        layout.setSpacing(2)
-        layout.addLayout(top)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.status)
-
-    @property
-    def finished(self) -> bool:
-        return self.stage in FINISHED_STAGES
-
-    def _clicked(self) -> None:
-        if self.finished:
-            self.dismissed.emit()
-        else:
-            self.cancel_requested.emit()
-
-    def update_progress(self, event: ImportProgress) -> None:
-        self.stage = event.stage
-        text = _STAGE_TEXT.get(event.stage, event.stage)
-        if event.stage == "extracting" and event.total:
-            text = f"read {event.done} of {event.total} {event.unit}"
-        elif event.stage == "embedding" and event.total:
-            text = f"indexing: {event.done} of {event.total} passages"
-        elif event.stage == "ready":
-            text = f"ready: {event.total} {event.unit}" + (f" ({event.message})" if event.message else "")
-        elif event.stage in ("failed", "skipped") and event.message:
-            text = f"{text}: {event.message}"
-        self.status.setText(text)
-        if event.stage in FINISHED_STAGES:
-            self.bar.setRange(0, 1)
-            self.bar.setValue(1 if event.stage in ("ready", "skipped") else 0)
-            self.bar.setVisible(event.stage in ("ready", "skipped"))
-            self.button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_TitleBarCloseButton))
-            self.button.setToolTip("Dismiss")
-            color = {"failed": "#b3261e", "cancelled": "#7a5d00"}.get(event.stage, "#1b6e2b")
-            self.status.setStyleSheet(f"color: {color};")
-        elif event.total:
-            self.bar.setRange(0, event.total)
-            self.bar.setValue(event.done)
+from .parts import Pixmap, push_button, title_row, tool_button
 
 
 class LibraryPanel(QWidget):
@@ -120,20 +35,10 @@ class LibraryPanel(QWidget):
         super().__init__(parent)
         self.model = model
         self.collections = collections or CollectionsModel(self)
-        title = QLabel("Library")
-        title.setObjectName("panelTitle")
-        self.add_button = QPushButton(self.style().standardIcon(QStyle.StandardPixmap.SP_FileDialogNewFolder), "Add documents...")
-        self.add_button.setToolTip("Add PDF, .txt, .md, CSV or Excel files (Ctrl+O). You can also drop files or folders anywhere on the window.")
-        self.add_button.clicked.connect(self.add_requested)
-        self.remove_button = QToolButton()
-        self.remove_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_TrashIcon))
-        self.remove_button.setToolTip("Remove the selected documents from the library (Delete)")
+        add_tip = "Add PDF, .txt, .md, CSV or Excel files (Ctrl+O). You can also drop files or folders anywhere on the window."
+        self.add_button = push_button(self, Pixmap.SP_FileDialogNewFolder, "Add documents...", add_tip, self.add_requested)
+        self.remove_button = tool_button(self, Pixmap.SP_TrashIcon, "Remove the selected documents from the library (Delete)", self._remove_selected)
         self.remove_button.setEnabled(False)
-        self.remove_button.clicked.connect(self._remove_selected)
-        header = QHBoxLayout()
-        header.addWidget(title, 1)
-        header.addWidget(self.add_button)
-        header.addWidget(self.remove_button)
 
         self.table = QTableView()
         self.table.setModel(model)
@@ -172,10 +77,9 @@ class LibraryPanel(QWidget):
         self.new_collection.setText("New collection...")
         self.new_collection.setToolTip("Make a collection of the ticked documents")
         self.new_collection.clicked.connect(lambda: self.collection_requested.emit(self.model.checked_ids()))
-        self.delete_collection = QToolButton()
-        self.delete_collection.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_TrashIcon))
-        self.delete_collection.setToolTip("Delete this collection (its documents stay in the library)")
-        self.delete_collection.clicked.connect(lambda: self.delete_collection_requested.emit(self.collection_name()))
+        self.delete_collection = tool_button(
+            self, Pixmap.SP_TrashIcon, "Delete this collection (its documents stay in the library)", lambda: self.delete_collection_requested.emit(self.collection_name())
+        )
         scope_row = QHBoxLayout()
         scope_row.addWidget(QLabel("Search in:"))
         scope_row.addWidget(self.collection, 1)
@@ -198,7 +102,7 @@ class LibraryPanel(QWidget):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 4)
-        layout.addLayout(header)
+        layout.addLayout(title_row("Library", self.add_button, self.remove_button))
         layout.addWidget(self.stack, 1)
         layout.addLayout(self.imports)
         layout.addWidget(self.warning)

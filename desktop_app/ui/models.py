@@ -1,7 +1,8 @@
-"""Qt item models over the core's plain data: documents, chats and the fused passages of an answer."""
+"""Qt item models over the core's typed data: documents, chats, collections, the fused passages of an answer, SQL rows."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,8 @@ from PySide6.QtCore import (
 )
 
 from ..core.ingest.pdf_tables import place_label
-from ..core.types import Document
+from ..core.sql.text_to_sql import format_value
+from ..core.types import AskResult, Document, Source
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -126,6 +128,10 @@ class ChatsModel(QAbstractListModel):
                 return row
         return -1
 
+    def title(self, chat_id: int) -> str | None:
+        row = self.row_of(chat_id)
+        return self._chats[row][1] if row >= 0 else None
+
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._chats)
 
@@ -142,14 +148,14 @@ class ChatsModel(QAbstractListModel):
         return None
 
 
-def list_keys(result: dict) -> list[str]:
+def list_keys(result: AskResult) -> list[str]:
     """The ranked lists of an answer in a stable order: the question, each generated query, then any others.
 
     A follow-up is searched as its standalone rewrite, so that is the question's list.
     """
-    keys = [result.get("standalone_question") or result["question"], *result.get("queries", [])]
-    for hit in result.get("fused", []):
-        for key in hit["ranks"]:
+    keys = [result.standalone_question or result.question, *result.queries]
+    for source in result.sources:
+        for key in source.ranks:
             if key not in keys:
                 keys.append(key)
     return keys
@@ -160,19 +166,19 @@ class FusedPassagesModel(QAbstractTableModel):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._rows: list[dict] = []
+        self._rows: list[Source] = []
         self._keys: list[str] = []
         self._union = False
 
-    def set_result(self, result: dict | None) -> None:
+    def set_result(self, result: AskResult | None) -> None:
         self.beginResetModel()
-        self._rows = list(result.get("fused", [])) if result else []
+        self._rows = list(result.sources) if result else []
         self._keys = list_keys(result) if result else []
         # Multi-query merges by union: its "rrf_score" holds the passage's best cosine similarity.
-        self._union = bool(result) and result.get("mode") == "multi-query"
+        self._union = result is not None and result.mode == "multi-query"
         self.endResetModel()
 
-    def hit(self, row: int) -> dict:
+    def source(self, row: int) -> Source:
         return self._rows[row]
 
     @property
@@ -205,30 +211,31 @@ class FusedPassagesModel(QAbstractTableModel):
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
-        hit = self._rows[index.row()]
+        source = self._rows[index.row()]
+        passage = source.passage
         column = index.column()
         n_keys = len(self._keys)
         if 2 <= column < 2 + n_keys:
-            rank = hit["ranks"].get(self._keys[column - 2])
+            rank = source.ranks.get(self._keys[column - 2])
             if role == Qt.ItemDataRole.DisplayRole:
                 return "" if rank is None else str(rank)
             if role == SORT_ROLE:
                 return 10**6 if rank is None else rank  # missing ranks sort last
         elif role in (Qt.ItemDataRole.DisplayRole, SORT_ROLE):
-            name = Path(hit["file"]).name
-            snippet = " ".join(hit["text"].split())
-            page = str(hit["page"])
-            if hit.get("kind") == "table":
-                page, snippet = f"table {page}", f"[{place_label(hit['page'], 'table')}] {snippet}"
-            display = {0: str(index.row() + 1), 1: f"{hit['rrf_score']:.4f}", n_keys + 2: name, n_keys + 3: page, n_keys + 4: snippet[:160]}
-            sort = {0: index.row() + 1, 1: -hit["rrf_score"], n_keys + 2: name.lower(), n_keys + 3: hit["page"], n_keys + 4: snippet.lower()}
+            name = Path(passage.file).name
+            snippet = " ".join(passage.text.split())
+            page = str(passage.page)
+            if passage.kind == "table":
+                page, snippet = f"table {page}", f"[{place_label(passage.page, 'table')}] {snippet}"
+            display = {0: str(index.row() + 1), 1: f"{source.rrf_score:.4f}", n_keys + 2: name, n_keys + 3: page, n_keys + 4: snippet[:160]}
+            sort = {0: index.row() + 1, 1: -source.rrf_score, n_keys + 2: name.lower(), n_keys + 3: passage.page, n_keys + 4: snippet.lower()}
             return (display if role == Qt.ItemDataRole.DisplayRole else sort).get(column)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return " ".join(hit["text"].split())
+            return " ".join(passage.text.split())
         if role == Qt.ItemDataRole.TextAlignmentRole and column < 2 + n_keys + 0 or (role == Qt.ItemDataRole.TextAlignmentRole and column == n_keys + 3):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == ID_ROLE:
-            return hit["chunk_id"]
+            return passage.chunk_id
         return None
 
 
@@ -278,4 +285,42 @@ class CollectionsModel(QAbstractListModel):
             return f"Collection '{name}': {count} document{'s' if count != 1 else ''}"
         if role == ID_ROLE:
             return name
+        return None
+
+
+class ResultRowsModel(QAbstractTableModel):
+    """The rows an SQL query returned, read-only."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._columns: list[str] = []
+        self._rows: list[list[Any]] = []
+
+    def set_result(self, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        self.beginResetModel()
+        self._columns = list(columns)
+        self._rows = [list(r) for r in rows]
+        self.endResetModel()
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            return self._columns[section] if 0 <= section < len(self._columns) else None
+        return str(section + 1)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows) or not 0 <= index.column() < len(self._columns):
+            return None
+        value = self._rows[index.row()][index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return format_value(value)
+        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(value, (int, float)):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -44,19 +44,19 @@ def main(argv: list[str] | None = None) -> int:
     window.resize(1560, 960)
     window.show()
     pdf = write_sample_datasheet(home / "documents" / "PX-40 datasheet.pdf")
-    window.import_paths([str(pdf)])
+    window.import_controller.import_paths([str(pdf)])
     wait_until(app, lambda: window.documents.rowCount() == 1 and not window.import_jobs.busy, args.timeout)
-    wait_until(app, lambda: window.models_ready, args.timeout)
+    wait_until(app, lambda: window.model_controller.ready, args.timeout)
     for question in [args.question, args.follow_up]:
         if not question:
             continue
         window.chat_panel.input.setPlainText(question)
         window.chat_panel.send_requested.emit(question)
-        wait_until(app, lambda: window.ask_job is None, args.timeout)
+        wait_until(app, lambda: not window.ask_controller.running, args.timeout)
     entries = window.chat_panel.view.entries
-    result = entries[-1].result or {}
-    if result.get("citations"):
-        window.show_citation(len(entries) - 1, result["citations"][0]["n"])
+    result = entries[-1].result
+    if result and result.citations:
+        window.evidence_controller.show_citation(len(entries) - 1, result.citations[0].n)
     for _ in range(20):
         app.processEvents()
         time.sleep(0.02)

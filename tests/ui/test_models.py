@@ -2,28 +2,35 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QStringListModel, Qt
+from PySide6.QtCore import QSortFilterProxyModel, QStringListModel, Qt
 
-from desktop_app.core.types import Document
+from desktop_app.core.types import Document, RankedList, SearchHit
 from desktop_app.ui.models import (
+    SORT_ROLE,
     ChatsModel,
     CollectionsModel,
     DocumentsModel,
     FusedPassagesModel,
+    ResultRowsModel,
+)
+from tests.ui.results import ask_result, fused_sources, passage
+
+QUESTION = "What is the maximum temperature?"
+QUERIES = ("maximum operating temperature", "PX-40 temperature limit")
+PASSAGES = {
+    7: passage(7, "/d/px40.pdf", 3, "The maximum operating temperature is 85 C."),
+    2: passage(2, "/d/px40.pdf", 1, "Overview"),
+}
+# Passage 7 tops every list; passage 2 is second under the first query only.
+LISTS = (
+    RankedList(QUESTION, "vector", (SearchHit(7, 1, 0.7),)),
+    RankedList(QUERIES[0], "vector", (SearchHit(7, 1, 0.6), SearchHit(2, 2, 0.3))),
+    RankedList(QUERIES[1], "vector", (SearchHit(7, 1, 0.65),)),
 )
 
-RESULT = {
-    "question": "What is the maximum temperature?",
-    "mode": "fusion",
-    "queries": ["maximum operating temperature", "PX-40 temperature limit"],
-    "rrf_k": 60.0,
-    "fused": [
-        {"chunk_id": 7, "file": "/d/px40.pdf", "page": 3, "rrf_score": 0.049, "ranks": {"What is the maximum temperature?": 1, "PX-40 temperature limit": 1}, "similarity": 0.7, "text": "The maximum operating temperature is 85 C."},
-        {"chunk_id": 2, "file": "/d/px40.pdf", "page": 1, "rrf_score": 0.016, "ranks": {"maximum operating temperature": 2}, "similarity": 0.3, "text": "Overview"},
-    ],
-    "citations": [],
-    "timings": {"total": 1.0},
-}
+
+def fused_result(mode: str = "fusion"):
+    return ask_result(QUESTION, mode, QUERIES, fused_sources(LISTS, PASSAGES), total_s=1.0, lists=LISTS)
 
 
 def test_documents_model(qtmodeltester):
@@ -47,13 +54,29 @@ def test_chats_model(qtmodeltester):
 def test_fused_passages_model_leaves_missing_ranks_blank(qtmodeltester):
     model = FusedPassagesModel()
     qtmodeltester.check(model)
-    model.set_result(RESULT)
+    model.set_result(fused_result())
     qtmodeltester.check(model)
     headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
     assert headers == ["#", "RRF", "Question", "Q1", "Q2", "File", "Page", "Passage"]
     second = [model.index(1, c).data() for c in range(model.columnCount())]
+    assert second[1] == f"{1 / (60 + 2):.4f}"  # one list found it, at rank 2: 1/(k + 2)
     assert second[2:5] == ["", "2", ""]
     assert second[5:7] == ["px40.pdf", "1"]
+
+
+def test_the_fused_passages_sort_by_their_numbers_in_the_panel(qtmodeltester):
+    """The panel sorts through a proxy on SORT_ROLE: pages as numbers, and the best RRF score first."""
+    model = FusedPassagesModel()
+    model.set_result(fused_result())
+    proxy = QSortFilterProxyModel()
+    proxy.setSourceModel(model)
+    proxy.setSortRole(SORT_ROLE)
+    qtmodeltester.check(proxy)
+    page = model.columnCount() - 2
+    proxy.sort(page, Qt.SortOrder.AscendingOrder)
+    assert [proxy.index(r, page).data() for r in range(proxy.rowCount())] == ["1", "3"]
+    proxy.sort(1, Qt.SortOrder.AscendingOrder)
+    assert proxy.index(0, 1).data() == f"{3 / 61:.4f}"  # found at rank 1 by all three lists
 
 
 def test_queries_model(qtmodeltester):
@@ -73,6 +96,16 @@ def test_collections_model(qtmodeltester):
 
 def test_fused_passages_model_of_a_multi_query_answer(qtmodeltester):
     model = FusedPassagesModel()
-    model.set_result({**RESULT, "mode": "multi-query"})
+    model.set_result(fused_result("multi-query"))
     qtmodeltester.check(model)
     assert model.headerData(1, Qt.Orientation.Horizontal) == "Score"
+
+
+def test_sql_result_rows_model(qtmodeltester):
+    model = ResultRowsModel()
+    qtmodeltester.check(model)
+    model.set_result(("region", "total"), (("South", 300), ("North", 150.5), ("East", None)))
+    qtmodeltester.check(model)
+    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(2)] == ["region", "total"]
+    assert model.headerData(0, Qt.Orientation.Vertical) == "1"
+    assert model.index(0, 1).data(Qt.ItemDataRole.TextAlignmentRole) == int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

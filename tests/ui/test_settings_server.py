@@ -37,7 +37,7 @@ def test_choosing_a_server_that_is_not_running_says_so_without_a_restart(make_wi
     dialog.llm_http_model.setText("qwen2.5")
     dialog.accept()
     assert dialog.result() == QDialog.DialogCode.Accepted
-    window.apply_settings(dialog.settings())
+    window.settings_controller.apply(dialog.settings())
     assert load_settings(data_home).llm_url == url
     assert isinstance(library.generator(), OpenAIHttpGenerator)
 

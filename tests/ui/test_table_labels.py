@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from desktop_app.ui.chat_panel import source_link
+from desktop_app.core.types import Citation, Source
+from desktop_app.ui.chat_view import source_link
 from desktop_app.ui.models import FusedPassagesModel
+from tests.ui.results import ask_result, passage
 
 
 def test_the_window_labels_table_sources():
-    link = source_link(0, {"n": 2, "file": "/x/hx.pdf", "page": 1, "kind": "table"})
+    link = source_link(0, Citation(2, "/x/hx.pdf", 1, "| Model |", chunk_id=1, start=0, end=9, kind="table"))
     assert "hx.pdf, table&nbsp;on&nbsp;page&nbsp;1" in link
-    assert "p.&nbsp;1" in source_link(0, {"n": 1, "file": "/x/hx.pdf", "page": 1})
+    assert "p.&nbsp;1" in source_link(0, Citation(1, "/x/hx.pdf", 1, "text", chunk_id=2, start=0, end=4))
     model = FusedPassagesModel()
-    hit = {"chunk_id": 1, "file": "/x/hx.pdf", "page": 1, "kind": "table", "rrf_score": 0.1, "ranks": {"q": 1}, "text": "| Model |"}
-    model.set_result({"question": "q", "fused": [hit], "mode": "rag"})
+    source = Source(1, passage(1, "/x/hx.pdf", 1, "| Model |", kind="table"), 0.1, {"q": 1}, 0.4)
+    model.set_result(ask_result("q", "rag", sources=[source]))
     row = [model.data(model.index(0, c)) for c in range(model.columnCount())]
     assert "table 1" in row and any(str(v).startswith("[table on page 1]") for v in row)
 
@@ -33,13 +35,13 @@ def test_a_table_citation_in_the_window_is_labelled_and_highlights_the_table_are
     generator.enqueue(f"Model HX-B reaches 11 bar [{n}].")
     window = make_window(library)
     window.chat_panel.set_mode("rag")
-    window.ask(question)
-    qtbot.waitUntil(lambda: window.ask_job is None, timeout=30_000)
+    window.ask_controller.ask(question)
+    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
 
     text = window.chat_panel.view.toPlainText().replace("\u00a0", " ")
     assert f"[{n}] hx.pdf, table on page 1" in text
     entry = len(window.chat_panel.view.entries) - 1
-    assert window.show_citation(entry, n)
+    assert window.evidence_controller.show_citation(entry, n)
     # One highlight: the table's whole area, not its words one by one.
     assert window.page_view.page == 1 and window.page_view.highlighted == 1
     fused = window.fusion_panel.fused

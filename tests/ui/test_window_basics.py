@@ -37,7 +37,7 @@ def test_a_bad_file_shows_why_and_the_good_one_still_imports(make_window, data_h
     bad = sample_pdf.parent / "broken.pdf"
     bad.write_text("this is not a PDF")
     window = make_window(fake_library(data_home))
-    window.import_paths([str(sample_pdf.parent)])
+    window.import_controller.import_paths([str(sample_pdf.parent)])
     qtbot.waitUntil(lambda: not window.import_jobs.busy, timeout=60_000)
     rows = window.library_panel.rows
     assert rows[str(bad.resolve())].stage == "failed"
@@ -51,7 +51,7 @@ def test_removing_a_document_takes_it_out_of_the_list(make_window, data_home, sa
     list(library.import_paths([sample_pdf]))
     window = make_window(library)
     assert window.documents.rowCount() == 1
-    window.remove_documents([window.documents.document(0).id])
+    window.import_controller.remove_documents([window.documents.document(0).id])
     qtbot.waitUntil(lambda: window.documents.rowCount() == 0, timeout=10_000)
     assert window.library_panel.stack.currentWidget() is window.library_panel.drop_hint
 
@@ -66,7 +66,7 @@ def test_settings_are_saved_and_applied(make_window, data_home):
     dialog.n_queries.setValue(2)
     dialog.rrf_k.setValue(30)
     dialog.top_k.setValue(3)
-    window.apply_settings(dialog.settings())
+    window.settings_controller.apply(dialog.settings())
     assert (library.settings.n_queries, library.settings.rrf_k, library.settings.top_k) == (2, 30.0, 3)
     assert load_settings(data_home).rrf_k == 30.0
 
@@ -77,7 +77,7 @@ def test_an_app_error_is_shown_with_what_to_do(make_window, data_home, qtbot):
     from desktop_app.core.errors import PasswordProtected
 
     window = make_window(fake_library(data_home))
-    window.report(PasswordProtected("secret.pdf is password protected"))
+    window.feedback.report(PasswordProtected("secret.pdf is password protected"))
     box = window.findChild(QMessageBox, "errorDialog")
     assert box is not None and "Enter the password" in box.text()
     assert "password protected" in window.statusBar().currentMessage()
@@ -97,23 +97,23 @@ def test_ctrl_n_starts_a_new_chat_and_the_old_one_stays_listed(make_window, data
     library = fake_library(data_home, "PX-40 limits", "The maximum is 85 degrees Celsius [1].")
     list(library.import_paths([sample_pdf]))
     window = make_window(library)
-    window.ask("What is the maximum temperature?")
-    qtbot.waitUntil(lambda: window.ask_job is None, timeout=30_000)
+    window.ask_controller.ask("What is the maximum temperature?")
+    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
     assert "[1]" in window.chat_panel.view.entries[-1].text
-    first_chat = window.chat_id
+    first_chat = window.chat_controller.current
     qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
-    assert window.chat_id is None and window.chat_panel.view.entries == []
+    assert window.chat_controller.current is None and window.chat_panel.view.entries == []
     assert window.chats.rowCount() == 1 and window.chats.chat_id(0) == first_chat
-    window.open_chat(first_chat)
+    window.chat_controller.open_chat(first_chat)
     assert [e.role for e in window.chat_panel.view.entries] == ["user", "assistant"]
 
 
 def test_model_preparation_shows_a_progress_bar(make_window, data_home, qtbot):
     window = make_window(fake_library(data_home), warm_up=False)
-    window._relay.progressed.emit(250, 1000)
+    window.model_controller.relay.progressed.emit(250, 1000)
     qtbot.waitUntil(lambda: window.model_bar.isVisible(), timeout=2000)
     assert window.model_bar.value() == 250
-    window._relay.progressed.emit(1000, 1000)
+    window.model_controller.relay.progressed.emit(1000, 1000)
     qtbot.waitUntil(lambda: not window.model_bar.isVisible(), timeout=2000)
 
 
@@ -141,7 +141,7 @@ def test_ticked_documents_limit_the_search(make_window, data_home, sample_pdf, q
     row = next(r for r in range(window.documents.rowCount()) if window.documents.document(r).path.endswith("notes.md"))
     window.documents.setData(window.documents.index(row, 0), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
     assert "1 ticked of 2" in window.library_panel.scope.text()
-    window.ask("What is the maximum operating temperature?")
-    qtbot.waitUntil(lambda: window.ask_job is None, timeout=30_000)
-    files = {window.fusion_panel.fused.hit(r)["file"] for r in range(window.fusion_panel.fused.rowCount())}
+    window.ask_controller.ask("What is the maximum operating temperature?")
+    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
+    files = {window.fusion_panel.fused.source(r).passage.file for r in range(window.fusion_panel.fused.rowCount())}
     assert files == {str(notes.resolve())}

@@ -3,6 +3,8 @@ citation marks, passwords, storage errors."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pymupdf
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
@@ -21,8 +23,8 @@ def fake_library(home, *replies):
 
 
 def ask_and_wait(window, qtbot, question: str) -> None:
-    window.ask(question)
-    qtbot.waitUntil(lambda: window.ask_job is None, timeout=30_000)
+    window.ask_controller.ask(question)
+    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
 
 
 def tick(window, predicate) -> None:
@@ -46,13 +48,13 @@ def test_a_follow_up_is_searched_as_a_standalone_question_and_stored_once(make_w
     # The question's own rank column is the standalone question that was searched.
     assert panel.fused.query_keys[0] == "What is the IP rating of the PX-40?"
     assert "IP67" in window.chat_panel.view.entries[-1].text
-    roles = [role for _, role, _, _ in library.store.messages(window.chat_id)]
+    roles = [role for _, role, _, _ in library.chat_messages(window.chat_controller.current)]
     assert roles == ["user", "assistant", "user", "assistant"]
 
     # Reopening the chat shows the rewritten question again.
-    window.new_chat()
+    window.chat_controller.new_chat()
     assert not panel.searched_as.isVisible()
-    window.open_chat(window.chats.chat_id(0))
+    window.chat_controller.open_chat(window.chats.chat_id(0))
     assert panel.searched_as.isVisible() and "IP rating of the PX-40" in panel.searched_as.text()
 
 
@@ -61,11 +63,28 @@ def test_stop_keeps_the_question_and_answer_exactly_once(make_window, data_home,
     list(library.import_paths([sample_pdf]))
     window = make_window(library)
     window.chat_panel.set_mode("rag")
-    window.ask("What is the maximum operating temperature?")
-    window.stop()  # wherever the answer was, the chat gets the question and one (possibly partial) answer
-    qtbot.waitUntil(lambda: window.ask_job is None, timeout=30_000)
-    roles = [role for _, role, _, _ in library.store.messages(window.chat_id)]
+    window.ask_controller.ask("What is the maximum operating temperature?")
+    window.ask_controller.stop()  # wherever the answer was, the chat gets the question and one (possibly partial) answer
+    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
+    roles = [role for _, role, _, _ in library.chat_messages(window.chat_controller.current)]
     assert roles == ["user", "assistant"]
+
+
+def test_a_stopped_answer_is_stored_off_the_gui_thread(make_window, data_home, sample_pdf, qtbot, monkeypatch):
+    """The window never waits on the database: the question of a stopped answer is written by a worker."""
+    import threading
+
+    library = fake_library(data_home, ANSWER)
+    list(library.import_paths([sample_pdf]))
+    writers = []
+    add_message = library.store.add_message
+    monkeypatch.setattr(library.store, "add_message", lambda *a, **k: (writers.append(threading.current_thread()), add_message(*a, **k))[1])
+    window = make_window(library)
+    window.chat_panel.set_mode("rag")
+    window.ask_controller.ask("What is the maximum operating temperature?")
+    window.ask_controller.stop()
+    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
+    assert len(writers) == 2 and threading.main_thread() not in writers
 
 
 def test_export_writes_the_chat_with_its_citations(make_window, data_home, sample_pdf, qtbot, tmp_path, monkeypatch):
@@ -107,7 +126,7 @@ def test_a_collection_of_ticked_documents_limits_questions_and_is_kept(make_wind
 
     window.chat_panel.set_mode("rag")
     ask_and_wait(window, qtbot, "What is the maximum operating temperature?")
-    files = {window.fusion_panel.fused.hit(r)["file"] for r in range(window.fusion_panel.fused.rowCount())}
+    files = {window.fusion_panel.fused.source(r).passage.file for r in range(window.fusion_panel.fused.rowCount())}
     assert files == {str(notes.resolve())}
     window.close()
 
@@ -142,7 +161,7 @@ def test_multi_query_labels_the_score_column_as_similarity(make_window, data_hom
     assert fused.headerData(1, Qt.Orientation.Horizontal) == "Score"
     assert "similarity" in fused.headerData(1, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
     assert "union" in window.fusion_panel.legend.text()
-    window.fusion_panel.show_result({**window.fusion_panel.result, "mode": "fusion"})
+    window.fusion_panel.show_result(dataclasses.replace(window.fusion_panel.result, mode="fusion"))
     assert fused.headerData(1, Qt.Orientation.Horizontal) == "RRF"
 
 
@@ -160,7 +179,7 @@ def test_settings_dialog_sets_the_reranker_and_fusion_weights(make_window, data_
     dialog.keyword_weight.setValue(0.0)
     dialog.drift_guard.setValue(0.3)
     dialog.max_queries.setValue(8)
-    window.apply_settings(dialog.settings())
+    window.settings_controller.apply(dialog.settings())
     saved = load_settings(data_home)
     assert (saved.reranker, saved.question_weight, saved.keyword_weight, saved.drift_guard, saved.max_queries) == ("llm", 4.0, 0.0, 0.3, 8)
 
@@ -175,19 +194,22 @@ def test_settings_dialog_sets_the_reranker_and_fusion_weights(make_window, data_
 
 
 def test_unsupported_and_ocr_citations_are_marked_and_notices_shown(make_window, data_home):
-    from desktop_app.ui.chat_panel import ChatEntry
+    from desktop_app.core.types import Citation
+    from desktop_app.ui.chat_view import ChatEntry
+    from tests.ui.results import ask_result
 
     window = make_window(fake_library(data_home))
-    result = {
-        "mode": "fusion", "timings": {"total": 1.0},
-        "citations": [
-            {"n": 1, "file": "/d/px40.pdf", "page": 2, "text": "85 C", "chunk_id": 1, "start": 0, "end": 4, "supported": True, "ocr": True},
-            {"n": 2, "file": "/d/scan.pdf", "page": 5, "text": "IP67", "chunk_id": 2, "start": 0, "end": 4, "supported": False, "ocr": False},
+    result = ask_result(
+        mode="fusion",
+        total_s=1.0,
+        citations=[
+            Citation(1, "/d/px40.pdf", 2, "85 C", chunk_id=1, start=0, end=4, supported=True, ocr=True),
+            Citation(2, "/d/scan.pdf", 5, "IP67", chunk_id=2, start=0, end=4, supported=False, ocr=False),
         ],
-        "notices": ["Citation [2] may not support the sentence that cites it; check the passage."],
-    }
+        notices=["Citation [2] may not support the sentence that cites it; check the passage."],
+    )
     view = window.chat_panel.view
-    view.set_entries([ChatEntry("assistant", "It runs to 85 C [1] and is rated IP68 [2].", result, notices=list(result["notices"]))])
+    view.set_entries([ChatEntry("assistant", "It runs to 85 C [1] and is rated IP68 [2].", result, notices=list(result.notices))])
     text = view.toPlainText().replace("\u00a0", " ")
     assert "[1] px40.pdf, p. 2 (OCR)" in text
     assert "\u26a0 [2] scan.pdf" in text and "[2]\u26a0" in text
@@ -209,8 +231,8 @@ def test_a_password_protected_pdf_asks_for_its_password_and_imports(make_window,
         asked.append((file, again))
         return "wrong" if not again else "open sesame"
 
-    window.ask_password = answer
-    window.import_paths([str(locked)])
+    window.import_controller.ask_password = answer
+    window.import_controller.import_paths([str(locked)])
     # Listed as soon as its text is stored, ready once embedded.
     qtbot.waitUntil(lambda: window.documents.rowCount() == 1 and window.documents.document(0).status == "ready", timeout=30_000)
     assert asked == [(str(locked.resolve()), False), (str(locked.resolve()), True)]
@@ -225,8 +247,8 @@ def test_skipping_the_password_leaves_the_file_failed_with_its_reason(make_windo
         doc.save(locked, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw", owner_pw="owner")
     window = make_window(fake_library(data_home))
     asked = []
-    window.ask_password = lambda file, again=False: asked.append(file)  # returns None: skipped
-    window.import_paths([str(locked)])
+    window.import_controller.ask_password = lambda file, again=False: asked.append(file)  # returns None: skipped
+    window.import_controller.import_paths([str(locked)])
     qtbot.waitUntil(lambda: bool(asked), timeout=30_000)
     row = window.library_panel.rows[str(locked.resolve())]
     assert row.stage == "failed" and "password protected" in row.status.text()
@@ -236,7 +258,7 @@ def test_skipping_the_password_leaves_the_file_failed_with_its_reason(make_windo
 def test_an_import_warning_is_shown_without_a_file_row(make_window, data_home):
     window = make_window(fake_library(data_home))
     message = "The disk is full: the search index could not be saved. Free some disk space; your documents are safe"
-    window._import_progress(ImportProgress(str(data_home), "warning", message=message))
+    window.import_controller.show_progress(ImportProgress(str(data_home), "warning", message=message))
     assert window.library_panel.warning.isVisible() and "disk is full" in window.library_panel.warning.text()
     assert "disk is full" in window.statusBar().currentMessage()
     assert str(data_home) not in window.library_panel.rows
@@ -249,11 +271,11 @@ def test_a_busy_library_is_reported_when_asking(make_window, data_home, monkeypa
     def busy(title):
         raise StorageError("The library is busy: another window or command is writing to it", hint="Wait a moment and try again.")
 
-    monkeypatch.setattr(library.store, "create_chat", busy)
-    assert window.ask("What is the maximum temperature?") is None
+    monkeypatch.setattr(library, "create_chat", busy)
+    assert window.ask_controller.ask("What is the maximum temperature?") is None
     box = window.findChild(QMessageBox, "errorDialog")
     assert box is not None and "busy" in box.text() and "Wait a moment" in box.text()
-    assert window.ask_job is None and window.chat_id is None
+    assert window.ask_controller.job is None and window.chat_controller.current is None
     box.close()
 
 
@@ -265,8 +287,8 @@ def test_a_read_only_folder_is_reported_when_saving_a_collection(make_window, da
     def read_only(name, paths):
         raise StorageError(f"The data folder {data_home} is read-only or cannot be written", hint="Make it writable or set DESKTOP_APP_HOME to another folder.")
 
-    monkeypatch.setattr(library.store, "add_to_collection", read_only)
-    window.add_to_collection("Pumps", [window.documents.document(0).id])
+    monkeypatch.setattr(library, "add_to_collection", read_only)
+    window.collection_controller.add("Pumps", [window.documents.document(0).id])
     box = window.findChild(QMessageBox, "errorDialog")
     assert box is not None and "read-only" in box.text()
     assert window.library_panel.collection.count() == 1

@@ -69,13 +69,13 @@ def ask_and_wait(window, qtbot, question=QUESTION, watch=None):
     box = window.chat_panel.input
     box.setPlainText(question)
     qtbot.keyClick(box, Qt.Key.Key_Return)
-    assert window.ask_job is not None
+    assert window.ask_controller.job is not None
     entry = window.chat_panel.view.entries[-1]
 
     def sample():
         if entry.text and (not lengths or lengths[-1] != len(entry.text)):
             lengths.append(len(entry.text))
-        return window.ask_job is None
+        return window.ask_controller.job is None
 
     qtbot.waitUntil(sample, timeout=ANSWER_TIMEOUT_MS)
     return entry, lengths
@@ -83,7 +83,7 @@ def ask_and_wait(window, qtbot, question=QUESTION, watch=None):
 
 def test_dropping_a_pdf_imports_it_with_progress_then_ready(library, make_window, sample_pdf, qtbot, loop_watch):
     window = make_window(library)
-    qtbot.waitUntil(lambda: window.models_ready, timeout=120_000)
+    qtbot.waitUntil(lambda: window.model_controller.ready, timeout=120_000)
     seen = []
     show = window.library_panel.show_progress
     window.library_panel.show_progress = lambda event: (seen.append((event.stage, event.done, event.total)), show(event))
@@ -117,42 +117,42 @@ def test_asking_streams_the_answer_fills_the_panel_and_citations_show_their_page
     queries = panel.queries.stringList()
     assert panel.fused.query_keys[: 1 + len(queries)] == [QUESTION, *queries]
     assert panel.fused.columnCount() == 5 + len(panel.fused.query_keys)
-    assert entry.result["citations"], "the answer cites no passage"
-    first = entry.result["citations"][0]
-    assert first["page"] == 3
+    assert entry.result.citations, "the answer cites no passage"
+    first = entry.result.citations[0]
+    assert first.page == 3
 
     # Click the citation in the transcript, as a person would.
     view = window.chat_panel.view
-    point = anchor_point(view, f"cite:{len(view.entries) - 1}:{first['n']}")
+    point = anchor_point(view, f"cite:{len(view.entries) - 1}:{first.n}")
     assert point is not None
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
     qtbot.waitUntil(lambda: window.page_view.page is not None, timeout=5000)
-    assert window.page_view.file == first["file"] and window.page_view.page == 3
+    assert window.page_view.file == first.file and window.page_view.page == 3
     assert window.page_view.highlighted > 0
     assert not window.page_view.image.pixmap().isNull()
     assert gap < MAX_LOOP_GAP_S
 
     # Edit the queries and re-run: the fused table follows the new list.
-    before = [panel.fused.hit(r)["chunk_id"] for r in range(panel.fused.rowCount())], panel.fused.query_keys
+    before = [panel.fused.source(r).passage.chunk_id for r in range(panel.fused.rowCount())], panel.fused.query_keys
     panel.queries.setStringList(["seal kit replacement interval"])
     panel.rerun.click()
     qtbot.waitUntil(lambda: panel.fused.query_keys != before[1], timeout=60_000)
     assert panel.fused.query_keys[:2] == [QUESTION, "seal kit replacement interval"]
-    after = [panel.fused.hit(r)["chunk_id"] for r in range(panel.fused.rowCount())]
+    after = [panel.fused.source(r).passage.chunk_id for r in range(panel.fused.rowCount())]
     assert after != before[0]
-    maintenance = [panel.fused.hit(r) for r in range(panel.fused.rowCount()) if panel.fused.hit(r)["page"] == 4]
-    assert maintenance and maintenance[0]["ranks"].get("seal kit replacement interval") == 1
+    maintenance = [panel.fused.source(r) for r in range(panel.fused.rowCount()) if panel.fused.source(r).passage.page == 4]
+    assert maintenance and maintenance[0].ranks.get("seal kit replacement interval") == 1
 
     # A restart: a new window over the same data folder shows the old chat with its sources.
-    chat_id = window.chat_id
+    chat_id = window.chat_controller.current
     window.close()
     again = make_window(Library(imported.home, embedder=imported.embedder, generator=imported.generator()), warm_up=False)
     assert again.chats.rowCount() == 1 and again.chats.chat_id(0) == chat_id
-    again.chat_list.clicked.emit(again.chats.index(0))
+    again.chat_list_panel.list.clicked.emit(again.chats.index(0))
     texts = [(e.role, e.text) for e in again.chat_panel.view.entries]
     assert texts == [("user", QUESTION), ("assistant", entry.text)]
     assert again.fusion_panel.fused.rowCount() >= 1
-    assert again.show_citation(1, first["n"]) and again.page_view.page == 3
+    assert again.evidence_controller.show_citation(1, first.n) and again.page_view.page == 3
 
 
 def test_stop_interrupts_a_running_answer(imported, make_window, qtbot):
@@ -163,15 +163,15 @@ def test_stop_interrupts_a_running_answer(imported, make_window, qtbot):
     qtbot.keyClick(box, Qt.Key.Key_Return)
     entry = window.chat_panel.view.entries[-1]
     qtbot.waitUntil(lambda: len(entry.text) > 20, timeout=ANSWER_TIMEOUT_MS)
-    assert window.ask_job is not None
+    assert window.ask_controller.job is not None
     qtbot.keyClick(window, Qt.Key.Key_Escape)
     stopped_at = time.perf_counter()
-    qtbot.waitUntil(lambda: window.ask_job is None, timeout=30_000)
+    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
     latency = time.perf_counter() - stopped_at
     print(f"\nstop latency: {latency * 1000:.0f} ms, {len(entry.text)} characters kept")
     assert "Stopped." in entry.notices
     assert window.chat_panel.send_button.isVisible() and not window.chat_panel.stop_button.isVisible()
-    saved = window.library.store.messages(window.chat_id)
+    saved = window.library.chat_messages(window.chat_controller.current)
     assert saved[-1][1] == "assistant" and saved[-1][2] == entry.text
 
 
@@ -181,17 +181,17 @@ def test_a_follow_up_is_rewritten_answered_and_exported(imported, make_window, q
     first, _ = ask_and_wait(window, qtbot)
     assert "85" in first.text
     follow_up, _ = ask_and_wait(window, qtbot, "And what is its IP rating?")
-    standalone = follow_up.result["standalone_question"]
+    standalone = follow_up.result.standalone_question
     print(f"\nfollow-up searched as: {standalone!r}; answer: {follow_up.text!r}")
     assert "PX-40" in standalone or "pump" in standalone.lower(), "the pronoun was not resolved from the chat"
     panel = window.fusion_panel
     assert panel.searched_as.isVisible() and standalone in panel.searched_as.text()
     assert panel.fused.query_keys[0] == standalone
-    assert "IP67" in follow_up.text and follow_up.result["citations"]
-    roles = [role for _, role, _, _ in window.library.store.messages(window.chat_id)]
+    assert "IP67" in follow_up.text and follow_up.result.citations
+    roles = [role for _, role, _, _ in window.library.chat_messages(window.chat_controller.current)]
     assert roles == ["user", "assistant", "user", "assistant"]
 
-    target = window.export_chat(str(tmp_path / "chat.md"))
+    target = window.chat_controller.export_chat(str(tmp_path / "chat.md"))
     text = target.read_text()
     assert "And what is its IP rating?" in text and "IP67" in text
     assert "px40-datasheet.pdf, page 3" in text and "\n> " in text

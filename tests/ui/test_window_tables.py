@@ -20,8 +20,8 @@ def drop_files(window, paths) -> None:
 
 
 def ask_and_wait(window, qtbot, question: str) -> None:
-    window.ask(question)
-    qtbot.waitUntil(lambda: window.ask_job is None, timeout=30_000)
+    window.ask_controller.ask(question)
+    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
 
 
 def test_a_dropped_csv_is_listed_and_its_answer_shows_the_sql_rows_and_chart(make_window, data_home, tmp_path, qtbot):
@@ -43,15 +43,15 @@ def test_a_dropped_csv_is_listed_and_its_answer_shows_the_sql_rows_and_chart(mak
     assert [[rows.data(rows.index(r, c)) for c in range(2)] for r in range(rows.rowCount())] == [["South", "300"], ["North", "150"], ["East", "120"]]
     assert "3 rows" in panel.sql_view.status.text()
     chart = panel.sql_view.chart
-    assert chart.isVisible() and list(chart.chart["labels"]) == ["South", "North", "East"]
+    assert chart.isVisible() and list(chart.chart.labels) == ["South", "North", "East"]
     chart.grab()  # paints the chart offscreen: a drawing error would raise here
     assert "South sold the most" in window.chat_panel.view.entries[-1].text
 
     # A new chat clears the table answer; the passages view is back for the next question.
-    window.new_chat()
+    window.chat_controller.new_chat()
     assert panel.passages_view.isVisible() and not panel.sql_view.isVisible()
     # Reopening the chat shows the stored SQL and rows again.
-    window.open_chat(window.chats.chat_id(0))
+    window.chat_controller.open_chat(window.chats.chat_id(0))
     assert panel.sql_view.isVisible() and panel.sql_view.sql.toPlainText() == SQL and rows.rowCount() == 3
 
 

@@ -1,0 +1,136 @@
+"""The transcript: questions, streamed answers with clickable citations, their sources line and notices."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import QTimer, QUrl, Signal
+from PySide6.QtWidgets import QTextBrowser
+
+from ..core.ingest.pdf_tables import place_label
+from ..core.types import AskResult, Citation
+from .mode_names import MODE_NAMES
+
+CITATION = re.compile(r"\[(\d{1,2})\]")
+UNSUPPORTED_COLOR = "#b3261e"
+
+
+def source_link(entry_index: int, citation: Citation) -> str:
+    """One citation in the sources line: a link, "(OCR)" when read from a scan, a warning when unsupported."""
+    place = place_label(citation.page, "table") if citation.kind == "table" else f"p. {citation.page}"
+    label = f"[{citation.n}] {html.escape(Path(citation.file).name)}, {place.replace(' ', '&nbsp;')}"
+    if citation.ocr:
+        label += " (OCR)"
+    tips = []
+    if citation.ocr:
+        tips.append("The text of this page was read by OCR from a scan; it may hold recognition errors.")
+    style = "text-decoration:none"
+    if not citation.supported:
+        label = "&#9888; " + label
+        style += f"; color:{UNSUPPORTED_COLOR}"
+        tips.insert(0, "This passage may not support the sentence that cites it; check it.")
+    title = f' title="{html.escape(" ".join(tips))}"' if tips else ""
+    return f'<a href="cite:{entry_index}:{citation.n}" style="{style}"{title}>{label}</a>'
+
+
+@dataclass
+class ChatEntry:
+    role: str  # "user" or "assistant"
+    text: str
+    # The answer's result; while it streams, what is known so far (its sources, no citations yet).
+    result: AskResult | None = None
+    streaming: bool = False
+    notices: list[str] = field(default_factory=list)
+
+
+def answer_html(text: str, entry_index: int, unsupported: frozenset[int] = frozenset()) -> str:
+    escaped = html.escape(text).replace("\n", "<br>")
+
+    def link(m: re.Match) -> str:
+        n = int(m.group(1))
+        if n in unsupported:
+            return (f'<a href="cite:{entry_index}:{n}" style="text-decoration:none; color:{UNSUPPORTED_COLOR}" '
+                    f'title="This passage may not support this sentence"><b>[{n}]&#9888;</b></a>')
+        return f'<a href="cite:{entry_index}:{n}" style="text-decoration:none"><b>[{n}]</b></a>'
+
+    return CITATION.sub(link, escaped)
+
+
+class ChatView(QTextBrowser):
+    """The transcript. Citations are links `cite:<entry>:<n>`; re-rendering is coalesced so streaming stays cheap."""
+
+    citation_clicked = Signal(int, int)  # entry index, citation number
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.anchorClicked.connect(self._anchor)
+        self.entries: list[ChatEntry] = []
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(40)
+        self._timer.timeout.connect(self.render)
+        self.document().setDefaultStyleSheet(
+            ".user { background:#e8f0fe; } .who { color:#5f6368; font-size:11px; } .meta { color:#5f6368; font-size:11px; }"
+        )
+
+    def _anchor(self, url: QUrl) -> None:
+        parts = url.toString().split(":")
+        if len(parts) == 3 and parts[0] == "cite":
+            self.citation_clicked.emit(int(parts[1]), int(parts[2]))
+
+    def set_entries(self, entries: list[ChatEntry]) -> None:
+        self.entries = entries
+        self.render()
+
+    def add(self, entry: ChatEntry) -> int:
+        self.entries.append(entry)
+        self.render()
+        return len(self.entries) - 1
+
+    def schedule_render(self) -> None:
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def render(self) -> None:
+        self._timer.stop()
+        bar = self.verticalScrollBar()
+        at_bottom = bar.value() >= bar.maximum() - 4
+        parts = []
+        for i, entry in enumerate(self.entries):
+            if entry.role == "user":
+                parts.append(
+                    "<table width='100%' cellpadding='8' style='margin-top:10px'><tr><td class='user'>"
+                    f"<span class='who'>You</span><br>{html.escape(entry.text).replace(chr(10), '<br>')}</td></tr></table>"
+                )
+                continue
+            cites = entry.result.citations if entry.result and not entry.streaming else ()
+            unsupported = frozenset(c.n for c in cites if not c.supported)
+            body = answer_html(entry.text, i, unsupported) if entry.text else "<i style='color:#5f6368'>thinking...</i>"
+            if entry.streaming and entry.text:
+                body += " <span style='color:#1a73e8'>&#9612;</span>"
+            meta = ""
+            if entry.result and not entry.streaming:
+                if cites:
+                    links = " &nbsp; ".join(source_link(i, c) for c in cites)
+                    meta += f"<div class='meta'>Sources: {links}</div>"
+                total = entry.result.timings.total
+                mode = MODE_NAMES.get(entry.result.mode, entry.result.mode)
+                if total:
+                    meta += f"<div class='meta'>{mode} &middot; {total:.1f} s</div>"
+            for notice in entry.notices:
+                meta += f"<div class='meta'>&#9432; {html.escape(notice)}</div>"
+            parts.append(f"<div style='margin:10px 8px 4px 8px'><span class='who'>Assistant</span><br>{body}{meta}</div>")
+        if not self.entries:
+            parts.append(
+                "<div style='color:#5f6368; margin:40px; text-align:center'>"
+                "<p style='font-size:16px'>Ask a question about your documents.</p>"
+                "<p>Answers cite the file and page; click a citation to see the passage on its page.</p></div>"
+            )
+        self.setHtml("".join(parts))
+        if at_bottom:
+            bar.setValue(bar.maximum())

@@ -1,0 +1,122 @@
+"""The chats: the list, the open chat (new, opened from the list, deleted), its export to Markdown.
+
+Stored answers are JSON (core/codec.py); opening a chat decodes them into AskResults, so the transcript and
+the fusion panel show a reopened answer exactly as they showed it live.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog
+
+from ...core.codec import result_from_json
+from ...core.errors import AppError
+from ...core.library import Library
+from ..chat_list_panel import ChatListPanel
+from ..chat_panel import ChatPanel
+from ..chat_view import ChatEntry
+from ..fusion_panel import FusionPanel
+from ..models import ChatsModel
+from .feedback import Feedback
+
+TITLE_LENGTH = 60  # a new chat is titled after its first question, cut to this many characters
+
+
+def chat_title(question: str) -> str:
+    return question if len(question) <= TITLE_LENGTH else question[: TITLE_LENGTH - 3] + "..."
+
+
+def file_stem(title: str) -> str:
+    """A chat title as a file name: letters, digits, spaces, - and _ kept, anything else replaced."""
+    return "".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip() or "chat"
+
+
+@dataclass(eq=False)
+class ChatController:
+    library: Library
+    model: ChatsModel
+    list_panel: ChatListPanel
+    chat_panel: ChatPanel
+    fusion_panel: FusionPanel
+    feedback: Feedback
+    answering: Callable[[], bool]  # a new chat stops a running answer; switching chats waits for it
+    stop_answer: Callable[[], None]
+    current: int | None = field(default=None, init=False)  # the open chat; None until a new chat's first question
+
+    def refresh(self) -> None:
+        self.model.set_chats(self.library.chats())
+        if self.current is not None:
+            self.list_panel.select(self.current)
+
+    def chat_for(self, question: str) -> int | None:
+        """The open chat, or a new one titled after the question; None when it could not be created (said why)."""
+        if self.current is None:
+            title = chat_title(question)
+            try:
+                self.current = self.library.create_chat(title)
+            except AppError as exc:  # busy, disk full, read-only: say so; the question stays in the box
+                self.feedback.report(exc)
+                return None
+            self.chat_panel.title.setText(title)
+        return self.current
+
+    def new_chat(self) -> None:
+        if self.answering():
+            self.stop_answer()
+        self.current = None
+        self.chat_panel.title.setText("New chat")
+        self.chat_panel.view.set_entries([])
+        self.fusion_panel.show_result(None)
+        self.list_panel.list.clearSelection()
+        self.chat_panel.input.setFocus()
+
+    def open_chat(self, chat_id: int) -> None:
+        if self.answering():
+            self.feedback.say("Stop the running answer before switching chats.", 5000)
+            return
+        self.current = chat_id
+        entries = []
+        for _id, role, text, result_json in self.library.chat_messages(chat_id):
+            result = result_from_json(json.loads(result_json)) if result_json else None
+            entries.append(ChatEntry(role, text, result, notices=list(result.notices) if result else []))
+        self.chat_panel.view.set_entries(entries)
+        self.chat_panel.title.setText(self.model.title(chat_id) or "Chat")
+        self.fusion_panel.show_result(next((e.result for e in reversed(entries) if e.result), None))
+
+    def delete_chat(self, chat_id: int) -> None:
+        try:
+            self.library.delete_chat(chat_id)
+        except AppError as exc:
+            self.feedback.report(exc)
+            return
+        if chat_id == self.current:
+            self.new_chat()
+        self.refresh()
+
+    def export_chat(self, path: str | None = None) -> Path | None:
+        """Saves the open chat as Markdown (question, answer, each citation's file, page and quoted passage)."""
+        if self.current is None:
+            self.feedback.say("Open a chat to export it.", 5000)
+            return None
+        try:
+            markdown = self.library.export_chat(self.current)
+        except AppError as exc:
+            self.feedback.report(exc)
+            return None
+        if path is None:
+            stem = file_stem(self.chat_panel.title.text() or "chat")
+            path, _ = QFileDialog.getSaveFileName(self.feedback.window, "Export chat to Markdown", str(Path.home() / f"{stem}.md"), "Markdown (*.md);;All files (*)")
+            if not path:
+                return None
+        target = Path(path)
+        try:
+            target.write_text(markdown, encoding="utf-8")
+        except OSError as exc:
+            self.feedback.report(AppError(f"The chat could not be saved to {target} ({exc.strerror or exc})", hint="Choose another folder."))
+            return None
+        self.feedback.say(f"Chat exported to {target}", 8000)
+        return target

@@ -1,0 +1,59 @@
+"""The evidence of an answer: a clicked citation, or a clicked fused passage, shown highlighted on its page,
+with its row selected in the fusion panel."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...core.library import Library
+from ...core.types import Citation, Passage, Source
+from ..chat_view import ChatView
+from ..fusion_panel import FusionPanel
+from ..page_view import PageView
+from .feedback import Feedback
+
+
+@dataclass(eq=False)
+class EvidenceController:
+    library: Library
+    chat_view: ChatView
+    fusion_panel: FusionPanel
+    page_view: PageView
+    feedback: Feedback
+
+    def show_citation(self, entry_index: int, n: int) -> bool:
+        """[n] of an answer in the transcript: the cited passage, or (an answer still streaming) the n-th passage given to the model."""
+        entries = self.chat_view.entries
+        if not 0 <= entry_index < len(entries) or not entries[entry_index].result:
+            return False
+        result = entries[entry_index].result
+        cited: Citation | Passage | None = next((c for c in result.citations if c.n == n), None)
+        if cited is None:
+            if not 1 <= n <= len(result.context):
+                self.feedback.say(f"[{n}] does not match a passage given to the model.", 5000)
+                return False
+            cited = result.context[n - 1].passage
+        if self.fusion_panel.result is not result:  # an earlier answer: show how it was found
+            self.fusion_panel.show_result(result)
+        self._select_row(cited.chunk_id)
+        return self.page_view.show_passage(cited.file, cited.page, cited.start, cited.end, f"[{n}]", bbox=cited.bbox)
+
+    def show_source(self, source: Source) -> bool:
+        """A row of the fusion panel on its page."""
+        passage = source.passage
+        if passage.end <= passage.start:
+            # Answers saved before passages kept their offsets: read them from the library.
+            passage = self.library.passage(passage.chunk_id) or passage
+        return self.page_view.show_passage(passage.file, passage.page, passage.start, passage.end, bbox=passage.bbox)
+
+    def _select_row(self, chunk_id: int) -> None:
+        fused = self.fusion_panel.fused
+        for row in range(fused.rowCount()):
+            if fused.source(row).passage.chunk_id == chunk_id:
+                index = self.fusion_panel.proxy.mapFromSource(fused.index(row, 0))
+                table = self.fusion_panel.table
+                table.selectionModel().blockSignals(True)  # selecting the row must not show its page a second time
+                table.selectRow(index.row())
+                table.selectionModel().blockSignals(False)
+                table.scrollTo(index)
+                return

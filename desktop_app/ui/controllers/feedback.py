@@ -1,0 +1,19 @@
+"""How a controller tells the person something: a status-bar message, an error, the parent of its dialogs."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QMainWindow
+
+from ..errors import show_error
+
+
+class Feedback:
+    def __init__(self, window: QMainWindow):
+        self.window = window  # the parent of the controllers' dialogs
+
+    def say(self, text: str, timeout_ms: int) -> None:
+        self.window.statusBar().showMessage(text, timeout_ms)
+
+    def report(self, exc: BaseException) -> None:
+        """An AppError says what happened and what to do; anything else gets the crash dialog (ui/errors.py)."""
+        show_error(self.window, exc, self.window.statusBar())

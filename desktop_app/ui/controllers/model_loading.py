@@ -1,0 +1,86 @@
+"""Loading the models in the background, and their state in the status bar: loading, preparing (a bar), ready, failed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QLabel, QProgressBar
+
+from ...core.library import Library
+from ..workers import Job, JobRunner
+from .feedback import Feedback
+
+NOT_AVAILABLE = "Model: not available"
+
+
+class _ProgressRelay(QObject):
+    """Carries the model's byte progress from the worker thread to the GUI thread."""
+
+    progressed = Signal(int, int)
+
+
+@dataclass(eq=False)
+class ModelController:
+    library: Library
+    jobs: JobRunner  # the model runner: llama.cpp is not thread-safe, so all model work goes through it
+    label: QLabel
+    bar: QProgressBar
+    feedback: Feedback
+    ready: bool = field(default=False, init=False)
+
+    def __post_init__(self) -> None:
+        self.relay = _ProgressRelay(self.label)
+        self.relay.progressed.connect(self._show_progress, Qt.ConnectionType.QueuedConnection)
+
+    def warm_up(self) -> Job:
+        """Load the models in the background so the first question does not wait; the window is already usable."""
+        self.library.model_progress = self.relay.progressed.emit
+        library = self.library
+
+        def work(job: Job):
+            yield "Loading the search model..."
+            import pymupdf  # noqa: F401  (seconds on first import; better here than in the first import job)
+
+            load = getattr(library.embedder, "load", None)
+            if load:
+                load()
+            yield f"Preparing {library.model_label()}..."
+            generator = library.generator()
+            load = getattr(generator, "load", None)
+            if load:
+                load()
+            yield "Reading the prompt instructions..."
+            library.pipeline().warm_up()
+            yield None
+
+        self.ready = False
+        return self.jobs.submit(Job("warm-up", work, on_item=self._show_status, on_error=self._failed))
+
+    def show_answering(self) -> None:
+        self.label.setText("Answering..." if self.ready else "Loading the models, then answering...")
+
+    def show_idle(self) -> None:
+        """After an answer: back to "ready" once the models are loaded (else the warm-up's own status follows)."""
+        if self.ready:
+            self._show_status(None)
+
+    def _show_status(self, text: str | None) -> None:
+        if text is None:  # the warm-up's last step
+            self.ready = True
+            self.bar.hide()
+            self.label.setText(f"Model: {self.library.model_label()} · ready")
+        else:
+            self.label.setText(text)
+
+    def _show_progress(self, done: int, total: int) -> None:
+        self.bar.show()
+        self.bar.setRange(0, 1000)
+        self.bar.setValue(int(1000 * done / total) if total else 0)
+        if done >= total:
+            self.bar.hide()
+
+    def _failed(self, exc: BaseException) -> None:
+        self.bar.hide()
+        self.label.setText(NOT_AVAILABLE)
+        self.feedback.report(exc)

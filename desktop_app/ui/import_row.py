@@ -1,0 +1,97 @@
+"""One importing file in the library panel: its name, a progress bar, what is happening, a cancel button."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QStyle,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.types import ImportProgress
+from .parts import Pixmap, tool_button
+
+_STAGE_TEXT = {
+    "queued": "waiting",
+    "extracting": "reading pages",
+    "searchable": "searchable by keyword; indexing meaning",
+    "embedding": "indexing",
+    "ready": "ready",
+    "skipped": "already in the library",
+    "failed": "failed",
+    "cancelled": "cancelled",
+}
+FINISHED_STAGES = ("ready", "skipped", "failed", "cancelled")
+
+
+class ImportRow(QWidget):
+    """One importing file: its name, a bar, what is happening, and a cancel button."""
+
+    cancel_requested = Signal()
+    dismissed = Signal()
+
+    def __init__(self, file: str, parent=None):
+        super().__init__(parent)
+        self.file = file
+        self.stage = "queued"
+        self.name = QLabel(Path(file).name)
+        self.name.setToolTip(file)
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 0)
+        self.bar.setTextVisible(False)
+        self.bar.setFixedHeight(8)
+        self.status = QLabel(_STAGE_TEXT["queued"])
+        self.status.setObjectName("importStatus")
+        self.status.setWordWrap(True)
+        self.button = tool_button(self, Pixmap.SP_DialogCancelButton, "Cancel this import", self._clicked)
+        self.button.setAutoRaise(True)
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.name, 1)
+        top.addWidget(self.button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.setSpacing(2)
+        layout.addLayout(top)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.status)
+
+    @property
+    def finished(self) -> bool:
+        return self.stage in FINISHED_STAGES
+
+    def _clicked(self) -> None:
+        if self.finished:
+            self.dismissed.emit()
+        else:
+            self.cancel_requested.emit()
+
+    def update_progress(self, event: ImportProgress) -> None:
+        self.stage = event.stage
+        text = _STAGE_TEXT.get(event.stage, event.stage)
+        if event.stage == "extracting" and event.total:
+            text = f"read {event.done} of {event.total} {event.unit}"
+        elif event.stage == "embedding" and event.total:
+            text = f"indexing: {event.done} of {event.total} passages"
+        elif event.stage == "ready":
+            text = f"ready: {event.total} {event.unit}" + (f" ({event.message})" if event.message else "")
+        elif event.stage in ("failed", "skipped") and event.message:
+            text = f"{text}: {event.message}"
+        self.status.setText(text)
+        if event.stage in FINISHED_STAGES:
+            self.bar.setRange(0, 1)
+            self.bar.setValue(1 if event.stage in ("ready", "skipped") else 0)
+            self.bar.setVisible(event.stage in ("ready", "skipped"))
+            self.button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_TitleBarCloseButton))
+            self.button.setToolTip("Dismiss")
+            color = {"failed": "#b3261e", "cancelled": "#7a5d00"}.get(event.stage, "#1b6e2b")
+            self.status.setStyleSheet(f"color: {color};")
+        elif event.total:
+            self.bar.setRange(0, event.total)
+            self.bar.setValue(event.done)

@@ -1,0 +1,45 @@
+"""Small pieces the panels share: buttons (a standard icon, a tooltip, what a click reaches) and a panel's title row."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QStyle,
+    QToolButton,
+    QWidget,
+)
+
+Pixmap = QStyle.StandardPixmap
+
+
+def push_button(owner: QWidget, icon: Pixmap, text: str, tip: str, clicked: Callable[..., Any] | Any) -> QPushButton:
+    """A labelled button; `clicked` is a slot, or a signal of `owner` to relay the click."""
+    button = QPushButton(owner.style().standardIcon(icon), text)
+    button.setToolTip(tip)
+    button.clicked.connect(clicked)
+    return button
+
+
+def tool_button(owner: QWidget, icon: Pixmap, tip: str, clicked: Callable[..., Any] | Any) -> QToolButton:
+    """A small icon-only button beside a list or a title."""
+    button = QToolButton()
+    button.setIcon(owner.style().standardIcon(icon))
+    button.setToolTip(tip)
+    button.clicked.connect(clicked)
+    return button
+
+
+def title_row(title: str, *widgets: QWidget) -> QHBoxLayout:
+    """A panel's title on the left, its buttons on the right."""
+    row = QHBoxLayout()
+    label = QLabel(title)
+    label.setObjectName("panelTitle")
+    row.addWidget(label, 1)
+    for widget in widgets:
+        row.addWidget(widget)
+    return row
