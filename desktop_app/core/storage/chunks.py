@@ -152,8 +152,9 @@ class ChunkStore(Database):
             return []
         # sqlite-utils' quoting makes every word a plain term ("or", "not", "near" are no operators).
         expression = " OR ".join(self.db.quote_fts(w) for w in words)
-        # Raw SQL rather than sqlite-utils' Table.search: that joins every match back to the chunks
-        # table to read its rank, where the FTS index alone has the rowid and bm25 we need.
+        # Raw SQL, not sqlite-utils' Table.search: its detect_fts looks for content="chunks" in double
+        # quotes, and this table (migration 0002) says content='chunks'; the FTS index alone also has the
+        # rowid and bm25 this needs, without joining every match back to the chunks table.
         sql = "SELECT rowid, bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ?"
         args: list[object] = [expression]
         if allowed is not None:

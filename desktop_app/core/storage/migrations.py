@@ -62,11 +62,11 @@ MIGRATIONS: list[tuple[str, str]] = [
     (
         "0002_chunks_full_text_search",
         """
-        -- Raw SQL, not sqlite-utils' enable_fts: its executescript commits the migration's transaction
-        -- half way, and its update trigger fires on every column (each stored embedding re-indexed the
-        -- chunk's text: storing 20,000 vectors took 4.3 s instead of 2.9 s). Libraries made before the
-        -- migrations were recorded have exactly this table and these triggers; enable_fts would name
-        -- them the same (chunks_fts, chunks_ai/ad/au), so sqlite-utils' detect_fts finds them.
+        -- Raw SQL, not sqlite-utils' enable_fts(["text"], tokenize="porter", create_triggers=True), which
+        -- makes the same table and triggers with two differences: its update trigger fires on every column
+        -- (each stored embedding re-indexed its chunk's text: storing 20,000 vectors took 4.3 s, not 2.9 s),
+        -- and its executescript commits the migration's transaction half way. Every library, old or new,
+        -- has this one definition; moving old ones to enable_fts's would rebuild their whole index once.
         CREATE VIRTUAL TABLE chunks_fts USING fts5(text, content='chunks', content_rowid='id', tokenize='porter unicode61');
         CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
             INSERT INTO chunks_fts(rowid, text) VALUES (new.id, new.text);
