@@ -23,7 +23,6 @@ import numpy as np
 
 from ..errors import AppError, ImportCancelled, ImportFailed, StorageError
 from ..models.embedder import Embedder
-from ..sql.catalog import catalog_names
 from ..storage.store import Store
 from ..storage.table_store import TableStore
 from ..storage.vector_index import VectorIndex
@@ -252,7 +251,7 @@ class Importer:
         tables = read_table_file(file)
         rows = sum(len(t.rows) for t in tables)
         yield ImportProgress(name, "extracting", rows, rows, unit="rows")
-        names = self.tables.create(tables, catalog_names(self.store))
+        names = self.tables.create(tables, self.store.table_names())
         try:
             document_id, old_tables, old_chunks = self.store.save_table_document(name, file.name, content_hash, tables, names)
         except BaseException:

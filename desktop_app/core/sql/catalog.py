@@ -19,7 +19,3 @@ def catalog(store: Store, document_ids: Iterable[int] | None = None) -> list[Tab
     rows = store.conn.execute(sql + " ORDER BY document_id, id", args).fetchall()
     return [TableInfo(r[0], r[1], r[2], r[3], tuple(json.loads(r[4]))) for r in rows]
 
-
-def catalog_names(store: Store) -> set[str]:
-    """Every catalogued table name, in lower case (a new table gets another name)."""
-    return {r[0].lower() for r in store.conn.execute("SELECT name FROM data_tables")}

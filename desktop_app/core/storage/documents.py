@@ -125,3 +125,7 @@ class DocumentStore(Database):
     def page_text(self, document_id: int, number: int) -> str | None:
         row = self.conn.execute("SELECT text FROM pages WHERE document_id = ? AND number = ?", (document_id, number)).fetchone()
         return row[0] if row else None
+
+    def table_names(self) -> set[str]:
+        """Every catalogued CSV/Excel table name, in lower case (a new table gets another name)."""
+        return {r[0].lower() for r in self.conn.execute("SELECT name FROM data_tables")}
