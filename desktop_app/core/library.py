@@ -22,9 +22,10 @@ from .models.llm import Generator, LlamaGenerator
 from .models.model_files import ByteProgress, embedder_folder, resolve_llm
 from .pipeline import Pipeline
 from .settings import HTTP_FIELDS, Settings, load_settings, save_settings
-from .sql.tabular import TableStore, catalog
+from .sql.catalog import catalog
 from .storage import paths
 from .storage.store import Store
+from .storage.table_store import TableStore
 from .storage.vector_index import IndexState, VectorIndex
 from .types import AskResult, Document, ImportProgress, Passage
 
@@ -48,7 +49,7 @@ class Library:
             embedder = SentenceTransformerEmbedder(embedder_folder(self.catalog, entry.name), entry.name, entry.dimension)
         self.embedder = embedder
         self.store = Store(self.home / "library.sqlite")
-        self.tables = TableStore(self.home / "tables.sqlite")  # CSV/Excel tables, apart from the app's own (tabular.py)
+        self.tables = TableStore(self.home / "tables.sqlite")  # CSV/Excel tables, apart from the app's own (table_store.py)
         self.index = VectorIndex(self.home / "chunks.hnsw", IndexState(model=embedder.name, dimension=embedder.dimension))
         self.notices: list[str] = []
         self._generator: Generator | None = generator

@@ -46,8 +46,8 @@ from .sql.table_answers import (
     tables_for_question,
     warm_up_messages,
 )
-from .sql.tabular import TableStore
 from .storage.store import Store
+from .storage.table_store import TableStore
 from .storage.vector_index import VectorIndex
 from .types import AskResult, Citation, FusedHit, RankedList, Source, Timings
 

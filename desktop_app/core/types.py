@@ -170,6 +170,29 @@ class SqlResult:
 
 
 @dataclass(frozen=True)
+class ParsedTable:
+    """One sheet or CSV file, typed, before it is stored."""
+
+    source_name: str  # "sales.csv" or "report.xlsx: Q1"
+    base_name: str  # what the SQL table name is derived from
+    columns: tuple[str, ...]  # sanitized, unique
+    headers: tuple[str, ...]  # as written in the file
+    types: tuple[str, ...]  # "INTEGER", "REAL" or "TEXT"
+    rows: tuple[tuple[object, ...], ...]
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """A stored table and the document it came from (the catalog's row)."""
+
+    document_id: int
+    name: str
+    source_name: str
+    rows: int
+    columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class ChartSpec:
     """A chart of a query result: one bar or point per row."""
 

@@ -13,7 +13,7 @@ import pytest
 
 from desktop_app.core.errors import StorageError
 from desktop_app.core.library import Library
-from desktop_app.core.storage import store as store_module
+from desktop_app.core.storage import database as store_module
 from desktop_app.core.storage import vector_index
 from tests.fakes import HashingEmbedder, ScriptedGenerator
 from tests.reliability.conftest import (

@@ -1,7 +1,8 @@
 import sqlite3
 
-from desktop_app.core.storage.migrations import MIGRATIONS, migrate, schema_version
+from desktop_app.core.storage.migrations import MIGRATIONS, MIGRATIONS_TABLE, migrate, migration_set, schema_version
 from desktop_app.core.storage.store import Store
+from desktop_app.core.types import ChunkDraft
 
 
 def test_an_empty_database_gets_every_table(tmp_path):
@@ -33,3 +34,68 @@ def test_store_uses_wal_and_keeps_chats(tmp_path):
     store.close()
     again = Store(tmp_path / "lib.sqlite")
     assert [m[2] for m in again.messages(chat)] == ["hello"]
+
+
+def old_library(path, version: int = len(MIGRATIONS)):
+    """A library as the app made it before sqlite-utils recorded migrations: PRAGMA user_version only."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    for number, (_, sql) in enumerate(MIGRATIONS[:version], start=1):
+        conn.executescript(f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+    conn.execute("INSERT INTO documents(path, title, content_hash, pages, chunks, status) VALUES ('/d/pump.pdf', 'Pump', 'h', 1, 2, 'ready')")
+    conn.execute("INSERT INTO pages(document_id, number, text) VALUES (1, 1, 'The impeller turns at 2900 rpm. The seal is carbon.')")
+    conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (1, 1, 0, 31, \'The impeller turns at 2900 rpm.\')')
+    conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (1, 1, 32, 51, \'The seal is carbon.\')')
+    conn.execute("INSERT INTO chats(title) VALUES ('Pump questions')")
+    conn.execute("INSERT INTO messages(chat_id, role, content) VALUES (1, 'user', 'How fast does it turn?')")
+    conn.close()
+
+
+def test_a_library_from_before_recorded_migrations_opens_with_everything_in_it(tmp_path):
+    old_library(tmp_path / "library.sqlite")
+    store = Store(tmp_path / "library.sqlite")
+    # Nothing ran again (a CREATE TABLE that ran twice would have failed), and every step is now on record.
+    assert [m.name for m in migration_set().applied(store.db)] == [name for name, _ in MIGRATIONS]
+    assert migration_set().pending(store.db) == []
+    assert schema_version(store.conn) == len(MIGRATIONS)
+    [doc] = store.documents()
+    assert (doc.title, doc.chunks, doc.kind) == ("Pump", 2, "text")
+    assert [h.chunk_id for h in store.keyword_search("impeller speed", 5)] == [1]
+    assert [m[2] for m in store.messages(1)] == ["How fast does it turn?"]
+    # The keyword index's triggers still follow new chunks.
+    store.save_document("/d/seal.txt", "Seal", "h2", [], 1, [ChunkDraft(1, 0, 20, "Carbon seal wear limits")], None)
+    assert len(store.keyword_search("seal", 5)) == 2
+    store.close()
+    again = Store(tmp_path / "library.sqlite")
+    assert len(again.documents()) == 2 and again.integrity_problems() == []
+    again.close()
+
+
+def test_an_old_library_at_an_older_version_gets_only_the_migrations_it_lacks(tmp_path):
+    old_library(tmp_path / "library.sqlite", version=5)
+    store = Store(tmp_path / "library.sqlite")
+    applied = migration_set().applied(store.db)
+    assert [m.name for m in applied] == [name for name, _ in MIGRATIONS]
+    adopted = [m for m in applied if "user_version" in m.applied_at]
+    assert [m.name for m in adopted] == [name for name, _ in MIGRATIONS[:5]]
+    [passage] = [p for p in store.passages([1, 2]).values() if p.chunk_id == 1]
+    assert passage.kind == "text" and passage.bbox is None  # columns from migration 6 added to kept rows
+    assert store.documents()[0].kind == "text" and schema_version(store.conn) == len(MIGRATIONS)
+    store.close()
+
+
+def test_a_new_library_records_every_migration_and_the_same_schema_as_an_old_one(tmp_path):
+    Store(tmp_path / "new.sqlite").close()
+    old_library(tmp_path / "old.sqlite")
+    Store(tmp_path / "old.sqlite").close()
+
+    def schema(path):
+        conn = sqlite3.connect(path)
+        try:
+            names = [r[0] for r in conn.execute(f"SELECT name FROM {MIGRATIONS_TABLE} ORDER BY id")]
+            return names, sorted(conn.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchall())
+        finally:
+            conn.close()
+
+    assert schema(tmp_path / "new.sqlite") == schema(tmp_path / "old.sqlite")
+    assert schema(tmp_path / "new.sqlite")[0] == [name for name, _ in MIGRATIONS]

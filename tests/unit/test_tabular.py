@@ -7,7 +7,9 @@ import sqlite3
 import openpyxl
 import pytest
 
-from desktop_app.core.sql.tabular import TableFileError, catalog, read_csv, sanitize
+from desktop_app.core.ingest.table_files import TableFileError, read_csv
+from desktop_app.core.sql.catalog import catalog
+from desktop_app.core.storage.table_store import sanitize
 from desktop_app.sample_datasheet import write_sample_datasheet
 
 SALES = "Region;Year;Total Sales ($);Date;Zip\nNorth;2023;120.5;2023-01-05;01234\nSouth;2023;300;2023-02-01;99999\nNorth;2022;90;2022-03-01;\n"
@@ -144,7 +146,7 @@ def test_a_table_file_without_a_table_store_is_refused_like_any_unsupported_file
 
 
 def test_build_table_rejects_an_all_empty_grid():
-    from desktop_app.core.sql.tabular import build_table
+    from desktop_app.core.ingest.table_files import build_table
 
     with pytest.raises(TableFileError, match="is empty"):
         build_table("x.csv", "x", [["", None], [None]])

@@ -9,7 +9,7 @@ import pytest
 
 from desktop_app.core.codec import result_to_json
 from desktop_app.core.events import AnswerDone, SourcesRanked, SqlRan, Token
-from desktop_app.core.sql.tabular import catalog
+from desktop_app.core.sql.catalog import catalog
 from desktop_app.core.sql.text_to_sql import chart_spec, extract_sql, run_readonly
 from desktop_app.core.types import SqlResult
 from desktop_app.sample_datasheet import write_sample_datasheet

@@ -23,19 +23,14 @@ import numpy as np
 
 from ..errors import AppError, ImportCancelled, ImportFailed, StorageError
 from ..models.embedder import Embedder
-from ..sql.tabular import (
-    TableStore,
-    catalog_names,
-    is_table_file,
-    read_table_file,
-    save_table_document,
-)
 from ..storage.store import Store
+from ..storage.table_store import TableStore
 from ..storage.vector_index import VectorIndex
 from ..types import ImportProgress, PageText
 from .chunking import chunk_pages
 from .extraction import extract, is_supported
 from .pdf_tables import chunk_pages_around_tables
+from .table_files import is_table_file, read_table_file
 
 EMBED_BATCH = 64
 INDEX_SAVE_INTERVAL_S = 30.0
@@ -256,9 +251,9 @@ class Importer:
         tables = read_table_file(file)
         rows = sum(len(t.rows) for t in tables)
         yield ImportProgress(name, "extracting", rows, rows, unit="rows")
-        names = self.tables.create(tables, catalog_names(self.store))
+        names = self.tables.create(tables, self.store.table_names())
         try:
-            document_id, old_tables, old_chunks = save_table_document(self.store, name, file.name, content_hash, tables, names)
+            document_id, old_tables, old_chunks = self.store.save_table_document(name, file.name, content_hash, tables, names)
         except BaseException:
             self.tables.drop(names)  # not catalogued: no question could reach them
             raise

@@ -1,20 +1,27 @@
 """An OpenAI-compatible server as the generator: llama.cpp's server, vLLM, Ollama, or any /v1/chat/completions.
 
 The same small interface as LlamaGenerator (`stream`, `complete`, `count_tokens`, `warm_up`, `load`), over
-the standard library's http.client: one connection per call, so calls from different threads never share
-a socket, and closing a stream closes its connection (the Stop button relies on this; servers stop
-generating when the client goes away). Nothing here runs unless the user chose the HTTP backend.
+httpx: one client and connection per call, so calls from different threads never share a socket, and
+closing a stream closes its connection (the Stop button relies on this; servers stop generating when the
+client goes away). Nothing here runs unless the user chose the HTTP backend.
+
+The stream's events are read by `sse_data`, not httpx-sse: httpx-sse follows the SSE spec and drops a
+last event that the server did not end with a blank line, which tests/unit/test_llm_http.py expects to
+be delivered; and httpx's own iter_lines also splits on Unicode line separators (U+2028) that a model
+may write inside a JSON string.
 """
 
 from __future__ import annotations
 
-import http.client
 import json
 import math
 import os
 import threading
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from urllib.parse import urlsplit
+
+import httpx
 
 from ..errors import ModelError
 from .llm import Message
@@ -59,7 +66,6 @@ class OpenAIHttpGenerator:
         parts = urlsplit(self.base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ModelError(f"'{base_url}' is not a server address", hint="Enter one like http://127.0.0.1:8000/v1 in Settings.")
-        self._parts = parts
         self.model = model
         self._api_key = api_key or None
         self.timeout = timeout
@@ -72,41 +78,32 @@ class OpenAIHttpGenerator:
         return f"OpenAIHttpGenerator({self.base_url!r}, model={self.model!r})"
 
     # -- HTTP ----------------------------------------------------------------------------------
-    def _connection(self) -> http.client.HTTPConnection:
-        kind = http.client.HTTPSConnection if self._parts.scheme == "https" else http.client.HTTPConnection
-        return kind(self._parts.hostname, self._parts.port, timeout=self.timeout)
-
-    def _url_path(self, endpoint: str) -> str:
-        return self._parts.path.rstrip("/") + endpoint
-
-    def _send(self, method: str, path: str, payload: dict | None = None) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
-        """Open a connection and send one request; HTTP errors become ModelErrors that say what to do."""
+    @contextmanager
+    def _request(self, method: str, url: str, payload: dict | None = None) -> Iterator[httpx.Response]:
+        """One request on its own connection, closed on leaving; HTTP errors become ModelErrors that say what to do."""
         headers = {"Accept": "application/json, text/event-stream"}
-        body = None
-        if payload is not None:
-            body = json.dumps(payload).encode("utf-8")
-            headers["Content-Type"] = "application/json"
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
-        conn = self._connection()
-        try:
-            conn.request(method, path, body, headers)
-            response = conn.getresponse()
-        except TimeoutError as exc:
-            conn.close()
-            raise self._timeout_error() from exc
-        except (OSError, http.client.HTTPException) as exc:
-            conn.close()
-            reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-            raise ModelError(f"Nothing answered at {self.base_url} ({reason})", hint=ADDRESS_HINT) from exc
-        if response.status >= 400:
+        # trust_env=False: no proxy from HTTP_PROXY and the like, so the prompts go to this server and nowhere
+        # else (README, Privacy), as with the standard library's client before.
+        with httpx.Client(timeout=self.timeout, trust_env=False) as client:
             try:
-                detail = _error_detail(response.read(2000))
-            except (OSError, http.client.HTTPException):
-                detail = ""
-            conn.close()
-            raise self._status_error(response.status, path, detail)
-        return conn, response
+                response = client.send(client.build_request(method, url, json=payload, headers=headers), stream=True)
+            except httpx.TimeoutException as exc:
+                raise self._timeout_error() from exc
+            except httpx.TransportError as exc:
+                reason = getattr(exc.__context__, "strerror", None) or str(exc) or type(exc).__name__
+                raise ModelError(f"Nothing answered at {self.base_url} ({reason})", hint=ADDRESS_HINT) from exc
+            try:
+                if response.status_code >= 400:
+                    try:
+                        detail = _error_detail(response.read()[:2000])
+                    except httpx.HTTPError:
+                        detail = ""
+                    raise self._status_error(response.status_code, response.url.path, detail)
+                yield response
+            finally:
+                response.close()
 
     def _status_error(self, status: int, path: str, detail: str) -> ModelError:
         said = f": {detail}" if detail else ""
@@ -136,13 +133,11 @@ class OpenAIHttpGenerator:
         with self._lock:
             if self._checked:
                 return [self.model]
-            conn, response = self._send("GET", self._url_path("/models"))
-            try:
-                listed = [m.get("id", "") for m in json.loads(response.read()).get("data", [])]
-            except (ValueError, AttributeError, TimeoutError):
-                listed = []  # some servers list no models; the chat endpoint is what matters
-            finally:
-                conn.close()
+            with self._request("GET", self.base_url + "/models") as response:
+                try:
+                    listed = [m.get("id", "") for m in json.loads(response.read()).get("data", [])]
+                except (ValueError, AttributeError, httpx.HTTPError):
+                    listed = []  # some servers list no models; the chat endpoint is what matters
             if not self.model and listed:
                 self.model = listed[0]
             self._checked = True
@@ -162,14 +157,15 @@ class OpenAIHttpGenerator:
 
     def stream(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> Iterator[str]:
         self.load()
-        conn, response = self._send("POST", self._url_path("/chat/completions"), self._payload(messages, max_tokens, temperature, stop, True))
-        try:
-            if "text/event-stream" not in (response.getheader("Content-Type") or ""):
+        # Leaving the with block, when the stream ends, fails, or is closed early (Stop), closes the
+        # connection: the server sees the client leave.
+        with self._request("POST", self.base_url + "/chat/completions", self._payload(messages, max_tokens, temperature, stop, True)) as response:
+            if "text/event-stream" not in response.headers.get("Content-Type", ""):
                 # A server that ignores "stream": true answers in one piece; that is still an answer.
-                yield self._message_text(_read(response, self._timeout_error))
+                yield self._message_text(self._read(response))
                 return
             finished = False
-            for data in sse_data(_lines(response, self._timeout_error)):
+            for data in sse_data(self._lines(response)):
                 if data.strip() == "[DONE]":
                     return
                 try:
@@ -187,18 +183,35 @@ class OpenAIHttpGenerator:
                     finished = finished or bool(choice.get("finish_reason"))
             if not finished:
                 raise ModelError(f"The connection to {self.base_url} closed in the middle of the answer", hint="Check the server's log, then ask again.")
-        finally:
-            # Runs when the stream ends, fails, or is closed early (Stop): the server sees the client leave.
-            response.close()
-            conn.close()
 
     def complete(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> str:
         self.load()
-        conn, response = self._send("POST", self._url_path("/chat/completions"), self._payload(messages, max_tokens, temperature, stop, False))
+        with self._request("POST", self.base_url + "/chat/completions", self._payload(messages, max_tokens, temperature, stop, False)) as response:
+            return self._message_text(self._read(response))
+
+    def _lines(self, response: httpx.Response) -> Iterator[bytes]:
+        """The body's lines as they arrive, split on line ends only."""
+        pending = b""
+        with self._reading():
+            for piece in response.iter_bytes():
+                pending += piece
+                *lines, pending = pending.split(b"\n")
+                yield from (line + b"\n" for line in lines)
+        if pending:
+            yield pending
+
+    def _read(self, response: httpx.Response) -> bytes:
+        with self._reading():
+            return response.read()
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
         try:
-            return self._message_text(_read(response, self._timeout_error))
-        finally:
-            conn.close()
+            yield
+        except httpx.TimeoutException as exc:
+            raise self._timeout_error() from exc
+        except httpx.HTTPError as exc:
+            raise ModelError(f"The connection to the server broke ({exc})", hint="Check the server's log, then ask again.") from exc
 
     def _message_text(self, body: bytes) -> str:
         try:
@@ -215,47 +228,21 @@ class OpenAIHttpGenerator:
         The OpenAI API itself has no tokenizer endpoint (vLLM, Ollama), so then this is an estimate:
         about 4 bytes per token for English text with BPE vocabularies. Only the benchmarks count tokens.
         """
-        root = self._url_path("")
-        root = root[: -len("/v1")] if root.endswith("/v1") else root
+        root = self.base_url.removesuffix("/v1")
         if self._tokenizer is None:
             candidates = list(TOKENIZE_ENDPOINTS)
         else:
             candidates = [self._tokenizer] if self._tokenizer else []
         for endpoint in candidates:
             try:
-                conn, response = self._send("POST", root + endpoint, TOKENIZE_ENDPOINTS[endpoint](text))
-                try:
-                    tokens = json.loads(_read(response, self._timeout_error))["tokens"]
-                finally:
-                    conn.close()
+                with self._request("POST", root + endpoint, TOKENIZE_ENDPOINTS[endpoint](text)) as response:
+                    tokens = json.loads(self._read(response))["tokens"]
             except (ModelError, ValueError, KeyError, TypeError):
                 continue
             self._tokenizer = endpoint
             return len(tokens)
         self._tokenizer = ""
         return math.ceil(len(text.encode("utf-8")) / 4)
-
-
-def _lines(response: http.client.HTTPResponse, timeout_error) -> Iterator[bytes]:
-    while True:
-        try:
-            line = response.readline()
-        except TimeoutError as exc:
-            raise timeout_error() from exc
-        except (OSError, http.client.HTTPException) as exc:
-            raise ModelError(f"The connection to the server broke ({exc})", hint="Check the server's log, then ask again.") from exc
-        if not line:
-            return
-        yield line
-
-
-def _read(response: http.client.HTTPResponse, timeout_error) -> bytes:
-    try:
-        return response.read()
-    except TimeoutError as exc:
-        raise timeout_error() from exc
-    except (OSError, http.client.HTTPException) as exc:
-        raise ModelError(f"The connection to the server broke ({exc})", hint="Check the server's log, then ask again.") from exc
 
 
 def _error_detail(body: bytes | str) -> str:

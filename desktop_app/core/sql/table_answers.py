@@ -16,8 +16,9 @@ from ..events import AnswerDone, QuestionRewritten, SqlRan, Token
 from ..models.llm import Generator
 from ..settings import Settings
 from ..storage.store import Store
-from ..types import AskResult, SqlResult, Timings
-from .tabular import TableInfo, TableStore, catalog
+from ..storage.table_store import TableStore
+from ..types import AskResult, SqlResult, TableInfo, Timings
+from .catalog import catalog
 from .text_to_sql import (
     answer_messages,
     chart_spec,

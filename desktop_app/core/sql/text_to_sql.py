@@ -1,7 +1,7 @@
 """Text-to-SQL: the LLM writes one SELECT over the user's tables; it runs read-only, capped and timed.
 
 The SQL comes from a model, so it is treated as untrusted, in layers that each suffice alone for writes:
-- the tables live in their own database file (tabular.py), so the app's documents and chats are out of reach;
+- the tables live in their own database file (storage/table_store.py), so the app's documents and chats are out of reach;
 - the connection is opened read-only (`mode=ro` URI) and with `PRAGMA query_only=1`;
 - an authorizer allows only SELECT, reads and function calls, and reads only of the chosen documents' tables
   (no INSERT/UPDATE/DELETE/DROP/CREATE/ATTACH/PRAGMA/transaction statements);

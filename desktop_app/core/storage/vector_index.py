@@ -8,7 +8,9 @@ On disk: `chunks.json` (the description) names the data file it describes (`chun
 A save writes a new data file, fsyncs it, then atomically replaces the description: that rename is
 the commit point, so a crash at any moment leaves the old pair or the new pair, never a mix.
 Writers and readers in several processes (two windows, a window and the CLI) take a lock file
-around saving and loading, so nobody deletes a data file another process is reading.
+(filelock: flock on Unix, msvcrt on Windows) around saving and loading, so nobody deletes a data file
+another process is reading. Loads take it exclusively too: they are rare and short, and an exclusive
+lock is what every platform has.
 """
 
 from __future__ import annotations
@@ -24,14 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from filelock import FileLock
 
 from ..errors import StorageError
 from ..types import SearchHit
-
-try:
-    import fcntl
-except ImportError:  # Windows: one process per data folder is then the user's to keep
-    fcntl = None
 
 M = 16
 EF_CONSTRUCTION = 200
@@ -50,6 +48,7 @@ class VectorIndex:
         self.path = Path(path)
         self.meta_path = self.path.with_suffix(".json")
         self.lock_path = self.path.with_suffix(".lock")
+        self._process_lock = FileLock(self.lock_path)
         self.state = state
         self._lock = threading.RLock()  # hnswlib resize/add/mark_deleted must not race a query
         self._index = None
@@ -66,22 +65,17 @@ class VectorIndex:
         return index
 
     @contextmanager
-    def _file_lock(self, exclusive: bool) -> Iterator[None]:
+    def _file_lock(self) -> Iterator[None]:
         """Between processes: one saver at a time, and no loader while a saver swaps files."""
-        if fcntl is None:
-            yield
-            return
         try:
-            handle = open(self.lock_path, "a+")
+            self._process_lock.acquire()
         except OSError:
             yield  # a read-only folder: loading still works, saving reports the real error
             return
-        with handle:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            self._process_lock.release()
 
     def _data_path(self, meta: dict) -> Path:
         # Older descriptions have no "file": their data sits at self.path.
@@ -89,7 +83,7 @@ class VectorIndex:
 
     def load(self) -> str | None:
         """Open the index file. Returns why it could not be used (then the index is empty), or None."""
-        with self._lock, self._file_lock(exclusive=False):
+        with self._lock, self._file_lock():
             return self._load()
 
     def _load(self) -> str | None:
@@ -149,7 +143,7 @@ class VectorIndex:
         with self._lock:
             if self._index is None:
                 return
-            with self._file_lock(exclusive=True):
+            with self._file_lock():
                 data = self.path.with_name(f"{self.path.stem}.{time.time_ns():x}{self.path.suffix}")
                 meta_tmp = self.meta_path.with_name(self.meta_path.name + ".tmp")
                 meta = {

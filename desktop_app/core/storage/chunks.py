@@ -1,0 +1,164 @@
+"""Chunks: their embeddings (stored with them, the source the vector index is rebuilt from), passages, keyword search."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator, Sequence
+
+import numpy as np
+
+from ..types import Passage, SearchHit
+from .database import Database
+
+_STOPWORDS = frozenset(
+    "a an and are as at be been but by can could did do does for from had has have how i if in into is it its "
+    "me my of on or our she should so than that the their them then there these they this those to was we were "
+    "what when where which who whom why will with would you your about also any all more most other some such "
+    "tell give list name describe explain".split()
+)
+# Ids go to SQLite as one JSON array (json_each) instead of one host parameter each: no batching by
+# SQLite's parameter limit, whatever the number of ids.
+_IDS = "(SELECT value FROM json_each(?))"
+
+
+def id_list(ids: Iterable[int]) -> str:
+    return json.dumps([int(i) for i in ids])
+
+
+def bbox_text(bbox: tuple[float, float, float, float] | None) -> str | None:
+    return None if bbox is None else ",".join(f"{v:.2f}" for v in bbox)
+
+
+def _bbox_value(text: str | None) -> tuple[float, float, float, float] | None:
+    return None if not text else tuple(float(v) for v in text.split(","))
+
+
+def _vectors(rows: Sequence[tuple[int, bytes]]) -> np.ndarray:
+    return np.vstack([np.frombuffer(r[1], dtype=np.float32) for r in rows])
+
+
+def content_words(query: str) -> list[str]:
+    """The query's words that say what it is about: stopwords and single letters out, each once."""
+    words = [w for w in re.findall(r"\w+", query.lower()) if w not in _STOPWORDS and len(w) > 1]
+    return list(dict.fromkeys(words))
+
+
+class ChunkStore(Database):
+    # -- embeddings ----------------------------------------------------------------------------
+    def pending_chunks(self, limit: int, document_id: int | None = None) -> list[tuple[int, int, str]]:
+        """(chunk id, document id, text) of chunks still waiting for an embedding, oldest first."""
+        if document_id is None:
+            sql, args = "SELECT id, document_id, text FROM chunks WHERE embedding IS NULL ORDER BY id LIMIT ?", (limit,)
+        else:
+            sql = "SELECT id, document_id, text FROM chunks WHERE embedding IS NULL AND document_id = ? ORDER BY id LIMIT ?"
+            args = (document_id, limit)
+        return [tuple(r) for r in self.conn.execute(sql, args)]
+
+    def pending_count(self, document_id: int | None = None) -> int:
+        if document_id is None:
+            return self.conn.execute("SELECT count(*) FROM chunks WHERE embedding IS NULL").fetchone()[0]
+        return self.conn.execute("SELECT count(*) FROM chunks WHERE embedding IS NULL AND document_id = ?", (document_id,)).fetchone()[0]
+
+    def pending_among(self, chunk_ids: Iterable[int]) -> set[int]:
+        return {r[0] for r in self.conn.execute(f"SELECT id FROM chunks WHERE embedding IS NULL AND id IN {_IDS}", (id_list(chunk_ids),))}
+
+    def embeddings_of(self, chunk_ids: Iterable[int]) -> dict[int, np.ndarray]:
+        """Stored vectors by chunk id; chunks still waiting for theirs are left out."""
+        rows = self.conn.execute(f"SELECT id, embedding FROM chunks WHERE embedding IS NOT NULL AND id IN {_IDS}", (id_list(chunk_ids),))
+        return {chunk_id: np.frombuffer(blob, dtype=np.float32) for chunk_id, blob in rows}
+
+    def set_embeddings(self, chunk_ids: Sequence[int], embeddings: np.ndarray) -> list[int]:
+        """Store vectors for chunks (one transaction); returns the ids of the chunks that still exist.
+
+        A chunk deleted meanwhile (its document removed or replaced) matches no row and is left out,
+        so it is not put back into the vector index. A document whose last chunk got its vector is 'ready'.
+        """
+        if not chunk_ids:
+            return []
+        vectors = np.asarray(embeddings, dtype=np.float32)
+        with self.transaction() as conn:
+            rows = conn.execute(f"SELECT id, document_id FROM chunks WHERE id IN {_IDS}", (id_list(chunk_ids),)).fetchall()
+            conn.executemany("UPDATE chunks SET embedding = ? WHERE id = ?", [(v.tobytes(), i) for i, v in zip(chunk_ids, vectors)])
+            for document_id in {r[1] for r in rows}:
+                if conn.execute("SELECT 1 FROM chunks WHERE document_id = ? AND embedding IS NULL LIMIT 1", (document_id,)).fetchone() is None:
+                    conn.execute("UPDATE documents SET status = 'ready' WHERE id = ? AND status = 'embedding'", (document_id,))
+        return [r[0] for r in rows]
+
+    def embeddings(self, chunk_ids: Sequence[int] | None = None, batch: int = 10_000) -> Iterator[tuple[list[int], np.ndarray]]:
+        """Stored vectors in batches, for rebuilding the index without re-embedding."""
+        if chunk_ids is None:
+            last = 0
+            while True:
+                rows = self.conn.execute(
+                    "SELECT id, embedding FROM chunks WHERE id > ? AND embedding IS NOT NULL ORDER BY id LIMIT ?", (last, batch)
+                ).fetchall()
+                if not rows:
+                    return
+                last = rows[-1][0]
+                yield [r[0] for r in rows], _vectors(rows)
+        else:
+            ids = list(chunk_ids)
+            for start in range(0, len(ids), batch):
+                rows = self.conn.execute(
+                    f"SELECT id, embedding FROM chunks WHERE id IN {_IDS} AND embedding IS NOT NULL", (id_list(ids[start : start + batch]),)
+                ).fetchall()
+                if rows:
+                    yield [r[0] for r in rows], _vectors(rows)
+
+    # -- chunks --------------------------------------------------------------------------------
+    def chunk_ids(self) -> list[int]:
+        return [r[0] for r in self.conn.execute("SELECT id FROM chunks ORDER BY id")]
+
+    def embedded_chunk_ids(self) -> list[int]:
+        """The chunks the vector index should hold: those with an embedding."""
+        return [r[0] for r in self.conn.execute("SELECT id FROM chunks WHERE embedding IS NOT NULL ORDER BY id")]
+
+    def chunks_fingerprint(self) -> tuple[int, int, int]:
+        """Changes whenever any connection (this process or another) adds or removes chunks.
+
+        Chunk ids come from AUTOINCREMENT and are never reused, so (count, last id handed out)
+        differs after every insert or delete.
+        """
+        count = self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        row = self.conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'").fetchone()
+        # Embeddings arrive after the chunks (an UPDATE): the pending count moves when they do.
+        return count, (row[0] if row else 0), self.pending_count()
+
+    def chunk_count(self) -> int:
+        return self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+
+    def chunk_ids_of_documents(self, document_ids: Iterable[int]) -> set[int]:
+        return {r[0] for r in self.conn.execute(f"SELECT id FROM chunks WHERE document_id IN {_IDS}", (id_list(document_ids),))}
+
+    def passages(self, chunk_ids: Iterable[int]) -> dict[int, Passage]:
+        rows = self.conn.execute(
+            'SELECT c.id, c.document_id, d.path, d.title, c.page, c.start, c."end", c.text, coalesce(p.ocr, 0), c.kind, c.bbox '
+            "FROM chunks c JOIN documents d ON d.id = c.document_id "
+            f"LEFT JOIN pages p ON p.document_id = c.document_id AND p.number = c.page WHERE c.id IN {_IDS}",
+            (id_list(chunk_ids),),
+        )
+        return {r[0]: Passage(*r[:8], ocr=bool(r[8]), kind=r[9], bbox=_bbox_value(r[10])) for r in rows}
+
+    # -- keyword search ------------------------------------------------------------------------
+    def keyword_search(self, query: str, limit: int, allowed: Iterable[int] | None = None) -> list[SearchHit]:
+        """FTS5 search over chunks with the query's content words OR-ed, best bm25 first.
+
+        `allowed` (chunk ids) limits the search inside the SQL, so a chosen document's chunks are all
+        found however many stronger matches the rest of the library holds.
+        """
+        words = content_words(query)
+        if not words:
+            return []
+        # sqlite-utils' quoting makes every word a plain term ("or", "not", "near" are no operators).
+        expression = " OR ".join(self.db.quote_fts(w) for w in words)
+        # Raw SQL, not sqlite-utils' Table.search: its detect_fts looks for content="chunks" in double
+        # quotes, and this table (migration 0002) says content='chunks'; the FTS index alone also has the
+        # rowid and bm25 this needs, without joining every match back to the chunks table.
+        sql = "SELECT rowid, bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ?"
+        args: list[object] = [expression]
+        if allowed is not None:
+            sql += f" AND rowid IN {_IDS}"
+            args.append(id_list(allowed))
+        rows = self.conn.execute(sql + " ORDER BY bm25(chunks_fts) LIMIT ?", [*args, limit]).fetchall()
+        return [SearchHit(chunk_id=chunk_id, rank=rank, score=-float(score)) for rank, (chunk_id, score) in enumerate(rows, start=1)]

@@ -1,0 +1,131 @@
+"""Documents and their pages: stored with their chunks in one transaction, replaced whole, removed whole.
+
+A CSV or Excel document has no pages or chunks; its catalog rows (`data_tables`) say which tables in
+tables.sqlite are its own (table_store.py).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..types import ChunkDraft, Document, PageText, ParsedTable
+from .chunks import bbox_text
+from .database import Database
+
+_COLUMNS = "id, path, title, pages, chunks, status, error"
+# A document's kind, and for a CSV/Excel document its rows over all its tables.
+_KIND_ROWS = "kind, (SELECT coalesce(sum(t.rows), 0) FROM data_tables t WHERE t.document_id = documents.id)"
+
+
+def _document(row: sqlite3.Row | tuple) -> Document:
+    id_, path, title, pages, chunks, status, error, kind, rows = row
+    return Document(id=id_, path=path, title=title, pages=pages, chunks=chunks, status=status, error=error, kind=kind, rows=rows)
+
+
+def _delete_document_rows(conn: sqlite3.Connection, document_id: int) -> list[int]:
+    """Everything a document owns in this database; returns its chunk ids (the vector index drops them too)."""
+    ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE document_id = ?", (document_id,))]
+    conn.execute("DELETE FROM chunks WHERE document_id = ?", (document_id,))
+    conn.execute("DELETE FROM pages WHERE document_id = ?", (document_id,))
+    conn.execute("DELETE FROM data_tables WHERE document_id = ?", (document_id,))
+    conn.execute("DELETE FROM documents WHERE id = ?", (document_id,))
+    return ids
+
+
+class DocumentStore(Database):
+    def documents(self) -> list[Document]:
+        rows = self.conn.execute(f"SELECT {_COLUMNS}, {_KIND_ROWS} FROM documents ORDER BY title COLLATE NOCASE, id").fetchall()
+        return [_document(r) for r in rows]
+
+    def document(self, document_id: int) -> Document | None:
+        row = self.conn.execute(f"SELECT {_COLUMNS}, {_KIND_ROWS} FROM documents WHERE id = ?", (document_id,)).fetchone()
+        return _document(row) if row else None
+
+    def document_by_path(self, path: str) -> tuple[Document, str] | None:
+        """The document stored for a path, with its content hash (an unchanged file is not imported again)."""
+        row = self.conn.execute(f"SELECT {_COLUMNS}, {_KIND_ROWS}, content_hash FROM documents WHERE path = ?", (path,)).fetchone()
+        return (_document(row[:9]), row[9]) if row else None
+
+    def save_document(
+        self,
+        path: str,
+        title: str,
+        content_hash: str,
+        pages: Sequence[PageText],
+        page_count: int,
+        chunks: Sequence[ChunkDraft],
+        embeddings: np.ndarray | None,
+        notices: Sequence[str] = (),
+    ) -> tuple[int, list[int], list[int]]:
+        """Store a document and its chunks in one transaction, replacing an older version of the same path.
+
+        Without embeddings the chunks are stored with none and the document's status is 'embedding':
+        it is listed and found by keyword at once, and `set_embeddings` completes it.
+        Returns (document id, new chunk ids, chunk ids of the replaced version).
+        """
+        vectors = [None] * len(chunks) if embeddings is None else [v.tobytes() for v in np.asarray(embeddings, dtype=np.float32)]
+        status = "embedding" if embeddings is None and chunks else "ready"
+        with self.transaction() as conn:
+            old = conn.execute("SELECT id FROM documents WHERE path = ?", (path,)).fetchone()
+            old_chunk_ids = _delete_document_rows(conn, old[0]) if old else []
+            document_id = conn.execute(
+                "INSERT INTO documents(path, title, content_hash, pages, chunks, status, notices) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (path, title, content_hash, page_count, len(chunks), status, json.dumps(list(notices))),
+            ).lastrowid
+            conn.executemany(
+                "INSERT INTO pages(document_id, number, text, ocr) VALUES (?, ?, ?, ?)",
+                [(document_id, p.number, p.text, int(p.ocr)) for p in pages],
+            )
+            # One INSERT per chunk: each new id is needed (it is the chunk's vector-index label).
+            chunk_ids = [
+                conn.execute(
+                    'INSERT INTO chunks(document_id, page, start, "end", text, embedding, kind, bbox) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+                    (document_id, draft.page, draft.start, draft.end, draft.text, vector, draft.kind, bbox_text(draft.bbox)),
+                ).lastrowid
+                for draft, vector in zip(chunks, vectors)
+            ]
+        return document_id, chunk_ids, old_chunk_ids
+
+    def save_table_document(self, path: str, title: str, content_hash: str, tables: Sequence[ParsedTable], names: Sequence[str]) -> tuple[int, list[str], list[int]]:
+        """Record a CSV/Excel document and its catalog of tables in one transaction, replacing an older version.
+
+        Returns (document id, table names of the replaced version, chunk ids of the replaced version).
+        """
+        with self.transaction() as conn:
+            old = conn.execute("SELECT id FROM documents WHERE path = ?", (path,)).fetchone()
+            old_tables = [r[0] for r in conn.execute("SELECT name FROM data_tables WHERE document_id = ?", (old[0],))] if old else []
+            old_chunks = _delete_document_rows(conn, old[0]) if old else []
+            document_id = conn.execute(
+                "INSERT INTO documents(path, title, content_hash, pages, chunks, status, notices, kind) VALUES (?, ?, ?, ?, 0, 'ready', '[]', 'table')",
+                (path, title, content_hash, len(tables)),
+            ).lastrowid
+            conn.executemany(
+                "INSERT INTO data_tables(document_id, name, source_name, rows, columns) VALUES (?, ?, ?, ?, ?)",
+                [(document_id, n, t.source_name, len(t.rows), json.dumps(list(t.columns))) for n, t in zip(names, tables)],
+            )
+        return document_id, old_tables, old_chunks
+
+    def mark_ready(self, document_id: int) -> None:
+        with self.transaction() as conn:
+            conn.execute("UPDATE documents SET status = 'ready' WHERE id = ?", (document_id,))
+
+    def delete_document(self, document_id: int) -> list[int]:
+        """Remove a document; returns its chunk ids so the vector index can drop them too."""
+        with self.transaction() as conn:
+            return _delete_document_rows(conn, document_id)
+
+    def document_notices(self, document_id: int) -> list[str]:
+        row = self.conn.execute("SELECT notices FROM documents WHERE id = ?", (document_id,)).fetchone()
+        return json.loads(row[0]) if row and row[0] else []
+
+    def page_text(self, document_id: int, number: int) -> str | None:
+        row = self.conn.execute("SELECT text FROM pages WHERE document_id = ? AND number = ?", (document_id, number)).fetchone()
+        return row[0] if row else None
+
+    def table_names(self) -> set[str]:
+        """Every catalogued CSV/Excel table name, in lower case (a new table gets another name)."""
+        return {r[0].lower() for r in self.conn.execute("SELECT name FROM data_tables")}

@@ -1,0 +1,45 @@
+"""Keyword search limited to chosen documents finds all of their matches, however large the library."""
+
+from __future__ import annotations
+
+from desktop_app.core.storage.store import Store
+from desktop_app.core.types import ChunkDraft, PageText
+
+
+def add_document(store: Store, name: str, texts: list[str]) -> int:
+    drafts = [ChunkDraft(page=1, start=0, end=len(t), text=t) for t in texts]
+    document_id, _, _ = store.save_document(f"/docs/{name}", name, name, [PageText(1, " ".join(texts))], 1, drafts, None)
+    return document_id
+
+
+def test_a_chosen_document_gets_every_matching_chunk_in_a_large_library(tmp_path):
+    store = Store(tmp_path / "library.sqlite")
+    # 30,000 chunks that match the question far better (short, the words repeated) than the chosen one's.
+    strong = "impeller seal leak impeller seal leak"
+    for n in range(300):
+        add_document(store, f"manual{n:03}.txt", [f"{strong} unit {n} part {i}" for i in range(100)])
+    chosen_texts = [
+        "Section 4 of the service manual covers the pump housing, its bolts and the gaskets between the halves, "
+        f"and a worn impeller seal shows up as a slow leak at the shaft; part {i}."
+        for i in range(5)
+    ] + ["The warranty card lists the dealer address.", "Paint colours and the order codes for spare covers."]
+    chosen = add_document(store, "chosen.txt", chosen_texts)
+    assert store.chunk_count() == 30_007
+    allowed = store.chunk_ids_of_documents([chosen])
+    matching = {cid for cid, p in store.passages(allowed).items() if "impeller" in p.text}
+
+    hits = store.keyword_search("Why does the impeller seal leak?", 20, allowed)
+
+    assert {h.chunk_id for h in hits} == matching and len(matching) == 5
+    assert [h.rank for h in hits] == [1, 2, 3, 4, 5]
+    whole_library = store.keyword_search("Why does the impeller seal leak?", 20)
+    assert len(whole_library) == 20 and not {h.chunk_id for h in whole_library} & allowed
+    store.close()
+
+
+def test_words_that_are_fts_operators_are_searched_as_words(tmp_path):
+    store = Store(tmp_path / "library.sqlite")
+    add_document(store, "logic.txt", ["The NOT gate and the NEAR field probe.", "Unrelated text about pumps."])
+    hits = store.keyword_search('not near "gate', 5)
+    assert len(hits) == 1
+    store.close()
