@@ -47,6 +47,7 @@ def test_faithful_paraphrases_stay_supported():
         "Every 2 000 operating hours the shaft seals need replacing [4].",  # space as thousands separator
         "A 24 volt DC supply powers the PX-40, which draws 120 watts at full flow [2].",  # units written out
         "According to the datasheet, the enclosure has an IP67 rating [3].",  # answer framing, "rating" for "rated"
+        "Its max operating temp is 85 °C [3].",  # abbreviations
         "It withstands temporary immersion in water up to 1 m deep [3].",  # "one metre" as 1 m
     ):
         assert verdicts(answer, context) == [True], answer

@@ -85,7 +85,7 @@ _UNITS = {
         "watt": "w watt watts", "kilowatt": "kw kilowatt kilowatts", "ohm": "ohm ohms",
         "hertz": "hz hertz", "kilohertz": "khz kilohertz", "megahertz": "mhz megahertz", "gigahertz": "ghz gigahertz",
         "millisecond": "ms msec millisecond milliseconds", "second": "s sec secs second seconds",
-        "minute": "min mins minute minutes", "hour": "h hr hrs hour hours", "day": "day days d",
+        "minute": "min mins minute minutes",  # "min" alone is minimum (_ABBREVIATIONS) "hour": "h hr hrs hour hours", "day": "day days d",
         "millimetre": "mm millimetre millimetres millimeter millimeters",
         "centimetre": "cm centimetre centimetres centimeter centimeters",
         "metre": "m metre metres meter meters", "kilometre": "km kilometre kilometres kilometer kilometers",
@@ -98,7 +98,9 @@ _UNITS = {
     for alias in aliases.split()
 }
 # Aliases that are also ordinary words or letters ("a", "m", "s"): a unit only right after a number.
-_UNIT_AFTER_NUMBER_ONLY = frozenset("a v w s h d m l g ms pa lt".split())
+_UNIT_AFTER_NUMBER_ONLY = frozenset("a v w s h d m l g ms pa lt min mins".split())
+# Abbreviations common in datasheets and tables ("Max. temp").
+_ABBREVIATIONS = {"max": "maximum", "min": "minimum", "mins": "minimum", "temp": "temperature", "temps": "temperature"}
 _SUFFIXES = (
     ("izations", ""), ("ization", ""), ("ations", ""), ("ation", ""), ("ments", ""), ("ment", ""), ("ings", ""),
     ("ing", ""), ("ions", ""), ("ion", ""), ("ies", "y"), ("ied", "y"), ("ers", ""), ("er", ""), ("ed", ""),
@@ -145,6 +147,7 @@ def _clean(text: str) -> str:
     text = re.sub(r"[°º]\s*C\b|\u2103", " celsius ", text)
     text = re.sub(r"[°º]\s*F\b|\u2109", " fahrenheit ", text)
     text = text.replace("%", " percent ")
+    text = re.sub(r"/\s*(min|h|hr|s|sec)\b", r" per \1 ", text)  # "40 L/min": the unit after "per" is a unit
     # Thousands separators: "2,000", "2 000" and "2\u202f000" are 2000.
     text = re.sub(
         r"(?<![\d.,])\d{1,3}(?:[,\u00a0\u202f\u2009 ]\d{3})+(?![\d]|[.,]\d)",
@@ -201,9 +204,11 @@ def terms(text: str) -> list[Term]:
                 continue
             if lower in _UNITS and (previous_was_number or lower not in _UNIT_AFTER_NUMBER_ONLY):
                 out.append(Term(_UNITS[lower], "word"))
+            elif lower in _ABBREVIATIONS:
+                out.append(Term(_stem(_ABBREVIATIONS[lower]), "word"))
             elif lower not in _STOP:
                 out.append(Term(_stem(lower), "name" if capitalised else "word"))
-            previous_was_number = False
+            previous_was_number = lower == "per"  # "litres per min": a unit follows "per" as it follows a number
     return out
 
 
