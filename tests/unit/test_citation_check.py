@@ -48,6 +48,7 @@ def test_faithful_paraphrases_stay_supported():
         "A 24 volt DC supply powers the PX-40, which draws 120 watts at full flow [2].",  # units written out
         "According to the datasheet, the enclosure has an IP67 rating [3].",  # answer framing, "rating" for "rated"
         "Its max operating temp is 85 °C [3].",  # abbreviations
+        "The shaft seals are changed every 2000 h [4].",  # unit symbol for hours, "changed" for "replaced"
         "It withstands temporary immersion in water up to 1 m deep [3].",  # "one metre" as 1 m
     ):
         assert verdicts(answer, context) == [True], answer

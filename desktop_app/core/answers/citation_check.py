@@ -85,7 +85,8 @@ _UNITS = {
         "watt": "w watt watts", "kilowatt": "kw kilowatt kilowatts", "ohm": "ohm ohms",
         "hertz": "hz hertz", "kilohertz": "khz kilohertz", "megahertz": "mhz megahertz", "gigahertz": "ghz gigahertz",
         "millisecond": "ms msec millisecond milliseconds", "second": "s sec secs second seconds",
-        "minute": "min mins minute minutes",  # "min" alone is minimum (_ABBREVIATIONS) "hour": "h hr hrs hour hours", "day": "day days d",
+        # "min" alone is minimum (_ABBREVIATIONS): a minute only after a number or "per"
+        "minute": "min mins minute minutes", "hour": "h hr hrs hour hours", "day": "day days d",
         "millimetre": "mm millimetre millimetres millimeter millimeters",
         "centimetre": "cm centimetre centimetres centimeter centimeters",
         "metre": "m metre metres meter meters", "kilometre": "km kilometre kilometres kilometer kilometers",
