@@ -105,7 +105,7 @@ _ABBREVIATIONS = {"max": "maximum", "min": "minimum", "mins": "minimum", "temp":
 _SUFFIXES = (
     ("izations", ""), ("ization", ""), ("ations", ""), ("ation", ""), ("ments", ""), ("ment", ""), ("ings", ""),
     ("ing", ""), ("ions", ""), ("ion", ""), ("ies", "y"), ("ied", "y"), ("ers", ""), ("er", ""), ("ed", ""),
-    ("es", ""), ("ly", ""), ("s", ""),
+    ("ed", "e"), ("es", ""), ("es", "e"), ("ly", ""), ("s", ""),  # ("ed", "e"): "used" is "use" when "us" is too short
 )
 
 
