@@ -182,8 +182,8 @@ def terms(text: str) -> list[Term]:
     first_word = True
     for token in re.findall(r"[^\W_]+(?:[-.'][^\W_]+)*", _clean(text)):
         token = re.sub(r"'s$", "", token)
-        if re.fullmatch(r"\d+(?:\.\d+)?", token):
-            out.append(Term(_number(token), "number"))
+        if re.fullmatch(r"\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)*", token):  # a number, or a range "10-85"
+            out.extend(Term(_number(n), "number") for n in token.split("-"))
             previous_was_number, first_word = True, False
             continue
         parts = [p for p in re.split(r"[-.']", token) if p]
