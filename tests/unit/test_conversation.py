@@ -87,8 +87,8 @@ def test_collections_limit_questions_and_survive_a_changed_file(library, tmp_pat
         library.collection_documents("Nope")
 
 
-def _source(n, text):
-    return Source(n, Passage(n, 1, "/x.pdf", "x", 1, 0, len(text), text), 0.1, {}, 0.5)
+def _source(n, text, title="x"):
+    return Source(n, Passage(n, 1, "/x.pdf", title, 1, 0, len(text), text), 0.1, {}, 0.5)
 
 
 def test_citation_check_flags_a_sentence_its_passage_does_not_support():
@@ -110,7 +110,9 @@ def test_unsupported_citations_are_flagged_in_the_result(library, generator):
 def test_a_citation_with_the_wrong_number_is_pointed_at_the_passage_that_says_it():
     from desktop_app.core.answers.citation_check import repair_citations
 
-    context = [_source(1, "Electrical data: 24 V DC supply, 120 W."), _source(2, "The enclosure is rated IP67."), _source(3, "Seals every 2,000 hours.")]
+    # "pump" is in the document's title, not in passage [2]: the title says what every page is about.
+    texts = ["Electrical data: 24 V DC supply, 120 W.", "The enclosure is rated IP67.", "Seals every 2,000 hours."]
+    context = [_source(n, text, title="Pump datasheet") for n, text in enumerate(texts, 1)]
     fixed, changes = repair_citations("The pump is rated IP67 [3]. It needs 24 V DC [1].", context)
     assert fixed == "The pump is rated IP67 [2]. It needs 24 V DC [1]."
     assert changes == {3: 2}
