@@ -13,10 +13,10 @@ import sys
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-from ..core.errors import AppError  # noqa: E402
-from . import asking, chats, collections, demo, documents, evaluate, models  # noqa: E402
-from .progress import close_open_bars  # noqa: E402
-from .session import _OPEN  # noqa: E402, F401  (tests put a library with fake models in it)
+from ..core.errors import AppError
+from . import asking, chats, collections, demo, documents, evaluate, models
+from .progress import close_open_bars
+from .session import _OPEN  # noqa: F401  (tests put a library with fake models in it)
 
 COMMAND_GROUPS = (documents, asking, chats, collections, evaluate, models, demo)  # in the order --help lists them
 
