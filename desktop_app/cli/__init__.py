@@ -1,0 +1,44 @@
+"""desktop-app-cli: the headless way to run everything the window does, over the same core.
+
+One module per command group (documents, asking, chats, collections, evaluate, models, demo), each with
+its `register(sub)`; what the commands show goes through one renderer (render.py), bars through progress.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+from ..core.errors import AppError
+from . import asking, chats, collections, demo, documents, evaluate, models
+from .progress import close_open_bars
+from .session import _OPEN  # noqa: F401  (tests put a library with fake models in it)
+
+COMMAND_GROUPS = (documents, asking, chats, collections, evaluate, models, demo)  # in the order --help lists them
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="desktop-app-cli", description="Chat with your documents, locally.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for group in COMMAND_GROUPS:
+        group.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        try:
+            return args.func(args)
+        finally:
+            close_open_bars()  # an error message then starts on its own line
+    except AppError as exc:
+        print(f"Error: {exc.user_message()}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("Interrupted.", file=sys.stderr)
+        return 130
