@@ -35,6 +35,7 @@ from ..core.settings import MODES, Settings
 from ..core.types import AskResult
 from . import answer_metrics as metrics
 from .answer_report import format_table, summarize
+from .options import add_answer_arguments, add_eval_arguments
 from .harness import (
     BeirSet,
     ModeSpec,
@@ -274,15 +275,8 @@ def run(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m desktop_app.evaluation.answers", description=__doc__.splitlines()[0])
-    parser.add_argument("dir", help="a BEIR folder: corpus.jsonl, queries.jsonl (optionally with \"answers\"), qrels.tsv")
-    parser.add_argument("--modes", default="rag,naive-fusion,fusion", help="comma-separated; a variant sets Settings fields: fusion+top_k=8")
-    parser.add_argument("--sample", type=int, help="a fixed random sample of N questions (the retrieval eval's sample)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--home", help="data folder of the eval library (default: DIR/eval-library); shared with the retrieval eval")
-    parser.add_argument("--query-cache", dest="query_cache", help="SQLite file caching generated queries (default: in the eval library)")
-    parser.add_argument("--json", help="write summaries and every answer with its citations here (and resume from FILE.rows.jsonl)")
-    parser.add_argument("--fresh", action="store_true", help="ignore the rows of an earlier run and ask every question again")
-    parser.add_argument("--report-only", dest="report_only", action="store_true", help="print the table from FILE.rows.jsonl; ask nothing")
+    add_eval_arguments(parser)
+    add_answer_arguments(parser)
     return parser
 
 
