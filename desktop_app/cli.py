@@ -23,6 +23,7 @@ from .core.events import (
 )
 from .core.ingest.pdf_tables import place_label  # noqa: E402
 from .core.settings import MODES  # noqa: E402
+from .evaluation.options import add_answer_arguments, add_eval_arguments  # noqa: E402
 
 
 class ProgressLine:
@@ -321,7 +322,11 @@ def cmd_collection(args) -> int:
 
 
 def cmd_eval(args) -> int:
-    """Retrieval quality on a BEIR folder, through the app's own importer and pipeline."""
+    """Retrieval quality on a BEIR folder, through the app's own importer and pipeline (with --answers: the full ask)."""
+    if args.answers:
+        from .evaluation.answers import run as evaluate_answers
+
+        return evaluate_answers(args)
     from .core.ingest.importer import Importer
     from .core.library import Library
     from .core.pipeline import Pipeline
@@ -469,13 +474,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("docs", nargs="*", help="documents (id, path or file name)")
     p.set_defaults(func=cmd_collection)
     p = sub.add_parser("eval", help="measure retrieval quality on a BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv)")
-    p.add_argument("dir")
-    p.add_argument("--modes", default="rag,naive-fusion,fusion", help="comma-separated; a variant sets Settings fields: fusion+rrf_k=60+question_weight=2")
-    p.add_argument("--sample", type=int, help="score a fixed random sample of N questions")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--home", help="data folder of the eval library (default: DIR/eval-library); reused across runs")
-    p.add_argument("--query-cache", dest="query_cache", help="SQLite file caching generated queries (default: in the eval library)")
-    p.add_argument("--json", help="also write summaries and per-question results to this file")
+    add_eval_arguments(p)
+    p.add_argument("--answers", action="store_true", help="run the full ask and score the answers (desktop_app/evaluation/answers.py)")
+    add_answer_arguments(p)
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("models", help="list or prepare the bundled models")
