@@ -35,7 +35,6 @@ from ..core.settings import MODES, Settings
 from ..core.types import AskResult
 from . import answer_metrics as metrics
 from .answer_report import format_table, summarize
-from .options import add_answer_arguments, add_eval_arguments
 from .harness import (
     BeirSet,
     ModeSpec,
@@ -46,6 +45,7 @@ from .harness import (
     sample_queries,
     score,
 )
+from .options import add_answer_arguments, add_eval_arguments
 from .query_cache import CachedGenerator
 
 
