@@ -83,3 +83,27 @@ def test_means_and_medians_leave_out_undefined_values():
     assert mean_of([None]) is None
     assert median_of([3.0, None, 1.0, 2.0]) == 2.0
     assert median_of([]) is None
+
+
+def test_the_mode_summary_by_hand():
+    from desktop_app.evaluation.answer_report import format_table, summarize
+
+    def row(cited_recall, precision, not_found, ttft, total):
+        return {"recall@10": 1.0, "ndcg@10": 1.0, "cited_recall": cited_recall, "citation_precision": precision, "cites_any": precision is not None,
+                "accuracy": None, "all_correct": None, "supported_share": 1.0 if precision is not None else None, "not_found": not_found,
+                "first_token_s": ttft, "total_s": total}
+
+    entries = [
+        {"modes": {"rag": row(1.0, 1.0, False, 2.0, 5.0)}},
+        {"modes": {"rag": row(0.5, 0.5, False, 4.0, 9.0)}},
+        {"modes": {"rag": row(0.0, None, True, 1.0, 1.5)}},  # "not found": cites nothing, has no precision
+    ]
+    (summary,) = summarize(entries, ["rag"])
+    assert summary["cited_recall"] == 0.5  # (1 + 0.5 + 0) / 3
+    assert summary["citation_precision"] == 0.75 and summary["n_citing"] == 2  # (1 + 0.5) / 2 answers that cite
+    assert summary["cites_any"] == pytest.approx(0.6667, abs=1e-4)  # 2 of 3
+    assert summary["not_found"] == pytest.approx(0.3333, abs=1e-4)  # 1 of 3
+    assert (summary["median_first_token_s"], summary["median_total_s"]) == (2.0, 5.0)  # middle of 1, 2, 4 and of 1.5, 5, 9
+    assert summary["accuracy"] is None
+    table = format_table([summary], "title", has_gold=False)
+    assert "0.500" in table and "(2)" in table
