@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 # Tests share one assembled copy of the default model instead of 1 GB per test data folder.
 TEST_MODELS_DIR := $(CURDIR)/.cache/models
 
-.PHONY: run test install system-deps models demo screenshot package eval bench bench-latency bench-import bench-retrieval bench-startup bench-http clean
+.PHONY: run test install system-deps models demo screenshot package eval eval-answers bench bench-latency bench-import bench-retrieval bench-startup bench-http clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -78,6 +78,15 @@ EVAL_ARGS = --modes $(EVAL_MODES) $(if $(EVAL_SAMPLE),--sample $(EVAL_SAMPLE)) -
 eval: models .cache/devset/qrels.tsv .cache/faqset/qrels.tsv
 	$(BIN)/python -m desktop_app.cli eval .cache/devset --home $(EVAL_DIR)/devset-home $(EVAL_ARGS) --json $(EVAL_DIR)/devset.json
 	$(BIN)/python -m desktop_app.cli eval .cache/faqset --home $(EVAL_DIR)/faqset-home $(EVAL_ARGS) --json $(EVAL_DIR)/faqset.json
+
+# Answers (issue 13): the full ask per question, in the same eval libraries; hours on 2 cores, so resumable (re-run
+# to continue; ANSWER_FRESH=1 starts over), then the refusal bench. docs/answer-evaluation.md explains the columns.
+ANSWER_SAMPLE ?= 60
+ANSWER_ARGS = --modes $(EVAL_MODES) --sample $(ANSWER_SAMPLE) --query-cache $(EVAL_DIR)/query-cache.sqlite $(if $(ANSWER_FRESH),--fresh)
+eval-answers: models .cache/devset/qrels.tsv .cache/faqset/qrels.tsv
+	$(BIN)/python -m desktop_app.evaluation.answers .cache/devset --home $(EVAL_DIR)/devset-home $(ANSWER_ARGS) --json $(EVAL_DIR)/devset-answers.json
+	$(BIN)/python -m desktop_app.evaluation.answers .cache/faqset --home $(EVAL_DIR)/faqset-home $(ANSWER_ARGS) --json $(EVAL_DIR)/faqset-answers.json
+	$(BIN)/python -m bench.refusals --devset .cache/devset --modes rag,fusion --home $(EVAL_DIR)/refusals-home --json $(EVAL_DIR)/refusals.json $(if $(ANSWER_FRESH),--fresh)
 
 clean:
 	rm -rf $(VENV) .cache build dist *.egg-info

@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from ..core.codec import result_to_json
-from ..core.events import AnswerDone, QueriesGenerated, QuestionRewritten, SourcesRanked, SqlRan, Token
+from ..core.events import (
+    AnswerDone,
+    QueriesGenerated,
+    QuestionRewritten,
+    SourcesRanked,
+    SqlRan,
+    Token,
+)
 from ..core.ingest.pdf_tables import place_label
 from ..core.sql.text_to_sql import duration_text, format_value
 from ..core.types import AskResult, ImportProgress, Passage, SqlResult
