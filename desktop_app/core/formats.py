@@ -57,6 +57,12 @@ def is_importable(path: Path | str) -> bool:
     return format_of(path) is not None
 
 
+def is_hidden_or_temporary(path: Path | str) -> bool:
+    """Hidden files, and the owner files Word and Excel leave beside an open document ("~$report.docx"): a folder
+    scan passes them by (they would only fail to import)."""
+    return Path(path).name.startswith((".", "~$"))
+
+
 def has_page_images(path: Path | str) -> bool:
     """A PDF's pages are shown as images; every other format's passages in a text view."""
     return Path(path).suffix.lower() == ".pdf"

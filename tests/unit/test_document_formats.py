@@ -92,8 +92,10 @@ def test_one_list_of_formats_is_what_the_importer_reads_the_folder_scan_finds_an
             (folder / "sub" / f"file{suffix}").write_bytes(b"x")
     (folder / "notes.key").write_bytes(b"x")
     (folder / ".hidden.docx").write_bytes(b"x")
-    found = {p.suffix for p in collect_files([folder])}
-    assert found == set(formats.suffixes())
+    (folder / "~$report.docx").write_bytes(b"x")  # the owner file Word keeps beside an open document
+    found = collect_files([folder])
+    assert {p.suffix for p in found} == set(formats.suffixes())
+    assert {p.name for p in found}.isdisjoint({"notes.key", ".hidden.docx", "~$report.docx"})
 
 
 def test_word_html_and_epub_import_with_sections_or_pages_and_a_damaged_file_fails_alone(empty_library, tmp_path):

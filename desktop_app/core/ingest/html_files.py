@@ -67,7 +67,10 @@ def read_html(path: Path) -> tuple[str, list[Block]]:
     root = _content_root(tree)
     if root is None:
         raise NotADocument(f"{path.name} has no readable text", hint="There is nothing to import.")
-    blocks = _Walker().blocks_of(root)
+    try:
+        blocks = _Walker().blocks_of(root)
+    except RecursionError as exc:  # elements nested deeper than Python's stack (generated pages, rarely)
+        raise NotADocument(f"{path.name} is nested too deeply to read", hint="Open it in a browser and save it again, or print it to PDF.") from exc
     if not title:
         title = next((b.text for b in blocks if isinstance(b, Heading)), "") or path.stem
     return _one_line(title), blocks

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import AppError, ImportCancelled, ImportFailed, StorageError, UnsupportedFormat
-from ..formats import is_importable, unsupported_message
+from ..formats import is_hidden_or_temporary, is_importable, unsupported_message
 from ..models.embedder import Embedder
 from ..storage.store import Store
 from ..storage.table_store import TableStore
@@ -55,7 +55,7 @@ def collect_files(paths: Iterable[Path | str]) -> list[Path]:
         path = Path(raw).expanduser()
         if path.is_dir():
             for file in sorted(path.rglob("*")):
-                if file.is_file() and is_importable(file) and not file.name.startswith("."):
+                if file.is_file() and is_importable(file) and not is_hidden_or_temporary(file):
                     out.setdefault(str(file.resolve()), file.resolve())
         else:
             # Files are kept even when unsupported or missing, so the user hears why they were not imported.
