@@ -25,7 +25,8 @@ from ..core.events import (
     SqlRan,
     Token,
 )
-from ..core.ingest.pdf_tables import place_label
+from ..core.places import citation_label
+from ..core.places import short_place as section_place
 from ..core.sql.text_to_sql import duration_text, format_value
 from ..core.types import AskResult, ImportProgress, Passage, SqlResult
 from .progress import ProgressBar
@@ -162,7 +163,7 @@ class TextRenderer(Renderer):
         for c in result.citations:
             snippet = " ".join(c.text.split())[:100]
             flag = "" if c.supported else "  (unsupported?)"
-            self.line(f"[{c.n}] {Path(c.file).name}, {place_label(c.page, c.kind)}{flag}: {snippet}...")
+            self.line(f"[{c.n}] {citation_label(c)}{flag}: {snippet}...")
         for notice in result.notices:
             self.line(f"Note: {notice}")
         tm = result.timings
@@ -220,7 +221,9 @@ class TextRenderer(Renderer):
 
 
 def short_place(passage: Passage) -> str:
-    """The fused list's place column: "p.3", or "table p.3" for a table chunk."""
+    """The fused list's place column: "p.3", or "table p.3" for a table chunk; "§ 3.2 Warranty" in a Word or HTML file."""
+    if passage.section is not None:
+        return section_place(passage)
     return f"table p.{passage.page}" if passage.kind == "table" else f"p.{passage.page}"
 
 

@@ -27,7 +27,8 @@ from .storage import paths
 from .storage.store import Store
 from .storage.table_store import TableStore
 from .storage.vector_index import IndexState, VectorIndex
-from .types import AskResult, Document, ImportProgress, Passage
+from .text_excerpt import TextExcerpt, passage_excerpt
+from .types import AskResult, Citation, Document, ImportProgress, Passage
 
 
 class Library:
@@ -236,6 +237,10 @@ class Library:
 
     def passage(self, chunk_id: int) -> Passage | None:
         return self.store.passages([chunk_id]).get(chunk_id)
+
+    def passage_excerpt(self, cited: Citation | Passage) -> TextExcerpt:
+        """A cited passage in its stored page or section with the text around it, for the window's text view."""
+        return passage_excerpt(self.store, cited)
 
     # -- collections ------------------------------------------------------------------------------
     def collections(self) -> list[tuple[int, str, int]]:

@@ -31,7 +31,7 @@ from .events import (
     SourcesRanked,
     Token,
 )
-from .ingest.pdf_tables import place_label
+from .places import place_of
 from .models.embedder import Embedder
 from .models.llm import Generator
 from .models.rerank import CrossEncoderReranker, LlmJudgeReranker, Reranker, rerank
@@ -68,11 +68,11 @@ def not_found_answer(sources: Sequence[Source], limit: int = 3) -> str:
     closest = []
     seen = set()
     for source in sorted(sources, key=lambda s: -s.similarity):
-        key = (source.passage.file, source.passage.page, source.passage.kind)
+        key = (source.passage.file, source.passage.page, source.passage.kind)  # sections are numbered like pages
         if key in seen:
             continue
         seen.add(key)
-        closest.append(f"{Path(source.passage.file).name} {place_label(source.passage.page, source.passage.kind)}")
+        closest.append(f"{Path(source.passage.file).name} {place_of(source.passage)}")
         if len(closest) >= limit:
             break
     if not closest:
@@ -517,7 +517,5 @@ class Pipeline:
         out = []
         for n in cited_numbers(answer):
             if 1 <= n <= len(context):
-                p = context[n - 1].passage
-                out.append(Citation(n=n, file=p.file, page=p.page, text=p.text, chunk_id=p.chunk_id, start=p.start, end=p.end, ocr=p.ocr,
-                                    kind=p.kind, bbox=p.bbox))
+                out.append(Citation.from_passage(n, context[n - 1].passage))
         return out

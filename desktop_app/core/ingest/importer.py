@@ -21,7 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import AppError, ImportCancelled, ImportFailed, StorageError
+from ..errors import AppError, ImportCancelled, ImportFailed, StorageError, UnsupportedFormat
+from ..formats import is_hidden_or_temporary, is_importable, unsupported_message
 from ..models.embedder import Embedder
 from ..storage.store import Store
 from ..storage.table_store import TableStore
@@ -54,7 +55,7 @@ def collect_files(paths: Iterable[Path | str]) -> list[Path]:
         path = Path(raw).expanduser()
         if path.is_dir():
             for file in sorted(path.rglob("*")):
-                if file.is_file() and (is_supported(file) or is_table_file(file)) and not file.name.startswith("."):
+                if file.is_file() and is_importable(file) and not is_hidden_or_temporary(file):
                     out.setdefault(str(file.resolve()), file.resolve())
         else:
             # Files are kept even when unsupported or missing, so the user hears why they were not imported.
@@ -153,7 +154,7 @@ class Importer:
             return
         is_table = is_table_file(file) and self.tables is not None
         if not is_supported(file) and not is_table:
-            yield ImportProgress(name, "failed", message=f"{file.name} is not a PDF, .txt, .md, CSV or Excel (.xlsx) file. Only those can be imported.")
+            yield ImportProgress(name, "failed", message=UnsupportedFormat(*unsupported_message(file)).user_message())
             return
         try:
             content_hash = file_hash(file)
@@ -162,22 +163,23 @@ class Importer:
             raise ImportFailed(f"{file.name} could not be read ({exc.strerror or exc})", hint="Check that the file still exists and you may read it, then import it again.") from exc
         existing = self.store.document_by_path(name)
         if existing and existing[1] == content_hash and existing[0].status == "ready":
-            unit, count = ("rows", existing[0].rows) if existing[0].kind == "table" else ("pages", existing[0].pages)
-            yield ImportProgress(name, "skipped", count, count, "unchanged, already in the library", existing[0].id, unit)
+            count = existing[0].rows if existing[0].kind == "table" else existing[0].pages
+            yield ImportProgress(name, "skipped", count, count, "unchanged, already in the library", existing[0].id, f"{existing[0].unit}s")
             return
         if is_table:
             yield from self._import_table(file, content_hash)
             return
         if existing and existing[1] == content_hash and existing[0].status == "embedding":
             document = existing[0]  # stored by an earlier run that stopped while embedding: finish it
-            yield ImportProgress(name, "searchable", document.pages, document.pages, "", document.id)
+            yield ImportProgress(name, "searchable", document.pages, document.pages, "", document.id, f"{document.unit}s")
             yield from self._embed_document(name, document.id, document.chunks, cancel)
-            yield self._finished(name, document.id, document.pages, "")
+            yield self._finished(name, document.id, document.pages, "", f"{document.unit}s")
             return
         yield ImportProgress(name, "extracting", 0, 0)
         extracted = extract(file, password)
         pages_total = extracted.page_count
-        yield ImportProgress(name, "extracting", pages_total, pages_total)
+        unit = f"{extracted.unit}s"  # "pages", or "sections" for Word and HTML files
+        yield ImportProgress(name, "extracting", pages_total, pages_total, unit=unit)
         # A page's tables are chunks of their own, cut out of its text chunks (tables.chunk_pages_around_tables).
         if extracted.tables:
             drafts = chunk_pages_around_tables([p for p in extracted.pages if p.text.strip()], extracted.tables)
@@ -191,18 +193,18 @@ class Importer:
         # SQLite is committed first; the index catches up, and is repaired from SQLite after a crash.
         self.index.remove(old_ids)
         message = "; ".join(extracted.notices)
-        yield ImportProgress(name, "searchable", pages_total, pages_total, message, document_id)
+        yield ImportProgress(name, "searchable", pages_total, pages_total, message, document_id, unit)
         try:
             yield from self._embed_document(name, document_id, len(drafts), cancel)
         except StorageError as exc:
             # Its text is committed and stays found by keyword; only the vectors could not be written.
             raise VectorsNotStored(exc, file.name) from exc
-        yield self._finished(name, document_id, pages_total, message)
+        yield self._finished(name, document_id, pages_total, message, unit)
 
-    def _finished(self, name: str, document_id: int, pages: int, message: str) -> ImportProgress:
+    def _finished(self, name: str, document_id: int, pages: int, message: str, unit: str = "pages") -> ImportProgress:
         if self.store.document(document_id) is None:
             return ImportProgress(name, "cancelled", message=f"{Path(name).name} was removed while it was being indexed")
-        return ImportProgress(name, "ready", pages, pages, message, document_id)
+        return ImportProgress(name, "ready", pages, pages, message, document_id, unit)
 
     def _embed_document(self, name: str, document_id: int, total: int, cancel: threading.Event | None) -> Iterator[ImportProgress]:
         done = total - self.store.pending_count(document_id)
@@ -242,7 +244,7 @@ class Importer:
                 self.store.mark_ready(document.id)
                 continue
             yield from self._embed_document(document.path, document.id, document.chunks, cancel)
-            yield self._finished(document.path, document.id, document.pages, "")
+            yield self._finished(document.path, document.id, document.pages, "", f"{document.unit}s")
 
     def _import_table(self, file: Path, content_hash: str) -> Iterator[ImportProgress]:
         """A CSV file or an Excel workbook becomes SQLite tables (one per sheet), asked with SQL, not embedded."""

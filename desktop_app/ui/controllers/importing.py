@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QMimeData, QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMessageBox
 
+from ...core.formats import dialog_filter, format_names
 from ...core.ingest.importer import collect_files
 from ...core.library import Library
 from ...core.types import ImportProgress
@@ -21,7 +22,7 @@ from ..workers import Job, JobRunner
 from .feedback import Feedback
 
 PASSWORD_PROTECTED = "password protected"  # in the ImportProgress message of a PasswordProtected failure
-FILE_TYPES = "Documents (*.pdf *.txt *.md *.csv *.tsv *.xlsx *.xlsm);;All files (*)"
+FILE_TYPES = dialog_filter()  # every supported format (core/formats.py), then all files
 
 
 def dropped_files(mime: QMimeData) -> list[str]:
@@ -55,7 +56,7 @@ class ImportController:
         self.panel.show_warning("")
         files = collect_files(paths)
         if not files:
-            self.feedback.say("No PDF, .txt, .md, CSV or Excel files there.", 8000)
+            self.feedback.say(f"No {format_names()} files there.", 8000)
             return
         for file in files:
             name = str(file)
