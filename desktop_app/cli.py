@@ -349,9 +349,11 @@ def cmd_eval(args) -> int:
     print(f"{len(records)} records in the library ({added} newly imported) at {home}", file=sys.stderr)
 
     cache = CachedGenerator(library.generator, Path(args.query_cache) if args.query_cache else home / "query-cache.sqlite", library.settings.model)
+    from .core.modes import REGISTRY
+
     for spec in modes:
-        if spec.mode not in MODES:
-            print(f"Error: unknown mode '{spec.mode}': use one of {', '.join(MODES)}", file=sys.stderr)
+        if spec.mode not in REGISTRY:  # the app's modes and the eval's variants (evaluation/variants.py)
+            print(f"Error: unknown mode '{spec.mode}': use one of {', '.join(REGISTRY)}", file=sys.stderr)
             return 2
 
     embedder = evaluation.MemoEmbedder(library.embedder)  # the first mode embeds a text, the others reuse it
@@ -470,7 +472,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_collection)
     p = sub.add_parser("eval", help="measure retrieval quality on a BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv)")
     p.add_argument("dir")
-    p.add_argument("--modes", default="rag,naive-fusion,fusion", help="comma-separated; a variant sets Settings fields: fusion+rrf_k=60+question_weight=2")
+    p.add_argument("--modes", default="rag,naive-fusion,fusion", help="comma-separated; a named variant (fusion-interleave, fusion-entity-round, ...) or a mode with Settings fields and research knobs: fusion+rrf_k=60+query_style=names")
     p.add_argument("--sample", type=int, help="score a fixed random sample of N questions")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--home", help="data folder of the eval library (default: DIR/eval-library); reused across runs")

@@ -1,0 +1,92 @@
+"""Stage 1 of RAG-Fusion: the LLM writes search queries from the question, in one or more query styles.
+
+A failure of the model here must not fail the question: the question is searched alone and a notice says
+so. Both fallbacks start with a fixed phrase so the eval harness can count them (`fallback_reason`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from ..errors import ModelError
+from ..models.llm import Generator
+from ..models.token_stream import TokenStream
+from ..settings import Settings
+from .query_parsing import normalize, parse_queries
+from .query_styles import DEFAULT_QUERY_STYLE, query_style
+
+FAILED = "Query generation failed"
+NO_QUERIES = "The model wrote no usable search queries"
+
+
+@dataclass(frozen=True)
+class GeneratedQueries:
+    queries: tuple[str, ...]
+    dropped: tuple[str, ...]  # off-topic queries the drift guard removed
+    notice: str | None
+    raw: str
+
+
+NO_GENERATED_QUERIES = GeneratedQueries((), (), None, "")
+
+
+def fallback_reason(notice: str | None) -> str | None:
+    """"failed" or "empty" when query generation fell back to searching the question alone, else None."""
+    if notice and notice.startswith(FAILED):
+        return "failed"
+    if notice and notice.startswith(NO_QUERIES):
+        return "empty"
+    return None
+
+
+def read_queries(pieces: Iterable[str], question: str, n: int) -> str:
+    """The streamed query text, cut as soon as `n` usable queries are complete.
+
+    Small models often keep talking after the list (explanations, more queries); every token
+    not generated is time the user does not wait.
+    """
+    raw = ""
+    with TokenStream(pieces) as stream:
+        for piece in stream:
+            raw += piece
+            if "\n" in piece:
+                complete = raw[: raw.rfind("\n")]
+                if len(parse_queries(complete, question, n)) >= n:
+                    return complete
+    return raw
+
+
+def write_queries(
+    generator: Callable[[], Generator],
+    question: str,
+    settings: Settings,
+    styles: Sequence[str] = (DEFAULT_QUERY_STYLE,),
+    n: int | None = None,
+) -> GeneratedQueries:
+    """The queries of every style in turn; a query an earlier style already wrote is not searched twice."""
+    n = settings.n_queries if n is None else n
+    if n <= 0:
+        return NO_GENERATED_QUERIES
+    queries: list[str] = []
+    seen: set[str] = set()
+    raws: list[str] = []
+    for style in map(query_style, styles):
+        limit = style.line_limit(n, settings.max_queries)
+        try:
+            # A tight cap and an early stop once `limit` complete queries are written: every token costs ~0.1 s.
+            pieces = generator().stream(style.messages(question, n), max_tokens=settings.query_tokens_each * limit + 8, temperature=0.0)
+            raw = read_queries(pieces, question, limit) if settings.query_early_stop else "".join(pieces)
+        except ModelError:
+            raise  # a missing or broken model file is the user's to fix; the answer needs the model too
+        except Exception as exc:  # a model hiccup must not fail the question: search it alone
+            return GeneratedQueries((), (), f"{FAILED} ({exc}); searched the question alone.", "")
+        raws.append(raw)
+        for query in style.postprocess(parse_queries(raw, question, limit)):
+            if normalize(query) not in seen:
+                seen.add(normalize(query))
+                queries.append(query)
+    raw = "\n".join(raws)
+    if not queries:
+        return GeneratedQueries((), (), f"{NO_QUERIES}; searched the question alone.", raw)
+    return GeneratedQueries(tuple(queries), (), None, raw)
