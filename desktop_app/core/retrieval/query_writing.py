@@ -1,7 +1,11 @@
 """Stage 1 of RAG-Fusion: the LLM writes search queries from the question, in one or more query styles.
 
-A failure of the model here must not fail the question: the question is searched alone and a notice says
-so. Both fallbacks start with a fixed phrase so the eval harness can count them (`fallback_reason`).
+A failure here must not fail the question: when the model or its server fails (a ModelError, what the
+generators raise for an unreachable or silent server, a broken stream or a model that cannot load), the
+question is searched alone and a notice says so; if the model is really gone, the answer's own call reports
+it. Any other exception is a bug and surfaces: swallowing it would turn fusion into plain RAG unnoticed, in
+the app and in the eval's numbers. Both fallbacks (failed, and no usable queries) start with a fixed phrase
+so the eval harness can count them (`fallback_reason`).
 """
 
 from __future__ import annotations
@@ -77,9 +81,7 @@ def write_queries(
             # A tight cap and an early stop once `limit` complete queries are written: every token costs ~0.1 s.
             pieces = generator().stream(style.messages(question, n), max_tokens=settings.query_tokens_each * limit + 8, temperature=0.0)
             raw = read_queries(pieces, question, limit) if settings.query_early_stop else "".join(pieces)
-        except ModelError:
-            raise  # a missing or broken model file is the user's to fix; the answer needs the model too
-        except Exception as exc:  # a model hiccup must not fail the question: search it alone
+        except ModelError as exc:  # the model or its server failed: search the question alone (bugs surface)
             return GeneratedQueries((), (), f"{FAILED} ({exc}); searched the question alone.", "")
         raws.append(raw)
         for query in style.postprocess(parse_queries(raw, question, limit)):
