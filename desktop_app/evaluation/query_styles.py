@@ -11,7 +11,7 @@ fusion+query_style=names` (or the named variant `fusion-names`) can still run th
 
 from __future__ import annotations
 
-from ..core.retrieval.query_styles import QUERY_SYSTEM_NAME_FACT, QueryStyle, register_query_style
+from ..core.retrieval.query_styles import NAME_FACT_EXAMPLES, QUERY_SYSTEM_NAME_FACT, QueryStyle, register_query_style
 
 QUERY_SYSTEM = (
     "You write search queries for a search engine over the user's documents. "
@@ -28,30 +28,23 @@ _NAME_FACT_FORMAT = "Write one line per name: the name, a colon, then the fact a
 QUERY_SYSTEM_NAMES = QUERY_SYSTEM_NAME_FACT.replace(_NAME_FACT_FORMAT, "Write only the names, one per line.")
 QUERY_SYSTEM_NAMED_FACTS = QUERY_SYSTEM_NAME_FACT.replace(_NAME_FACT_FORMAT, "Write one line per name: the name, then the fact asked about it in a few words.")
 
+# Made up, like the default's examples, so that they match no test, sample or benchmark question.
 QUERY_EXAMPLES = (
     (
-        "Which of the three largest cities in Canada has the oldest university, and when was it founded?",
-        "largest cities in Canada\nToronto oldest university founded\nMontreal oldest university founded\nVancouver oldest university founded",
+        "Which of the three lightest Kestrel drones flies longest, and how long does it take to charge?",
+        "lightest Kestrel drones\nKestrel Nano flight time charging time\nKestrel Mini flight time charging time\n"
+        "Kestrel Scout flight time charging time",
     ),
-    (
-        "How often should the filter of the PX-40 pump be replaced?",
-        "PX-40 pump filter replacement interval\nPX-40 maintenance schedule",
-    ),
+    ("How many players can join a game of Starfold Harbor?", "Starfold Harbor number of players\nStarfold Harbor game rules"),
 )
 ENUMERATE_EXAMPLE = (
-    "What are the capitals of the three most populous countries in Africa?",
-    "most populous countries in Africa\nNigeria capital city\nEthiopia capital city\nEgypt capital city",
+    "Which grape varieties do the four estates of the Valdoria wine cooperative grow?",
+    "Valdoria wine cooperative estates\nCasa Merla grape varieties\nPodere Ostra grape varieties\n"
+    "Tenuta Ribe grape varieties\nVilla Corvo grape varieties",
 )
-NAMES_EXAMPLES = (
-    ("What are the capitals of the three most populous countries in Africa?", "Nigeria\nEthiopia\nEgypt"),
-    ("Who founded the four largest car makers in Japan?", "Toyota\nHonda\nNissan\nSuzuki"),
-    ("How often should the filter of the PX-40 pump be replaced?", "PX-40 pump"),
-)
-NAMED_FACTS_EXAMPLES = (
-    ("What are the capitals of the three most populous countries in Africa?", "Nigeria capital\nEthiopia capital\nEgypt capital"),
-    ("Who founded the four largest car makers in Japan?", "Toyota founder\nHonda founder\nNissan founder\nSuzuki founder"),
-    ("How often should the filter of the PX-40 pump be replaced?", "PX-40 pump filter replacement interval"),
-)
+# The default's questions, answered in each style's own format.
+NAMES_EXAMPLES = tuple((q, "\n".join(line.partition(":")[0] for line in a.splitlines())) for q, a in NAME_FACT_EXAMPLES)
+NAMED_FACTS_EXAMPLES = tuple((q, a.replace(": ", " ")) for q, a in NAME_FACT_EXAMPLES)
 
 RESEARCH_QUERY_STYLES = (
     register_query_style(QueryStyle("decompose", QUERY_SYSTEM, QUERY_EXAMPLES)),

@@ -118,7 +118,8 @@ def test_default_query_prompt_asks_to_name_the_members_of_a_group(library, gener
     system, *examples, last = generator.prompts[0]
     assert system["content"] == prompts.QUERY_SYSTEM_NAME_FACT
     assert "name the ones you believe they are" in system["content"]
-    assert examples[1]["content"] == "Nigeria: capital\nEthiopia: capital\nEgypt: capital"  # a worked example names members
+    assert examples[1]["content"] == prompts.NAME_FACT_EXAMPLES[0][1]  # a worked example names members
+    assert len(examples[1]["content"].splitlines()) >= 3
     assert last["content"] == "Question: What are the capitals of the two most populous countries?"
     # Each name is searched alone (its own document) and with its fact (the passage that states it).
     assert result.queries == ("China", "China capital", "India", "India capital")

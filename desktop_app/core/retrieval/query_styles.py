@@ -77,11 +77,20 @@ QUERY_SYSTEM_NAME_FACT = (
     "Write one line per name: the name, a colon, then the fact asked about it in a few words."
 )
 
-# Worked examples teach a small model the format and the split better than instructions alone.
+# Worked examples teach a small model the format better than instructions alone. They are made up (a drone
+# range, a wine cooperative, a board game) so that they match no test, sample or benchmark question (the
+# earlier ones asked about the PX-40 pump, the sample datasheet of the tests, and about capitals and founders
+# much like the dev set): two groups described without names, whose members are named, and one single thing.
 NAME_FACT_EXAMPLES: tuple[Example, ...] = (
-    ("What are the capitals of the three most populous countries in Africa?", "Nigeria: capital\nEthiopia: capital\nEgypt: capital"),
-    ("Who founded the four largest car makers in Japan?", "Toyota: founder\nHonda: founder\nNissan: founder\nSuzuki: founder"),
-    ("How often should the filter of the PX-40 pump be replaced?", "PX-40 pump: filter replacement interval"),
+    (
+        "How long does the battery last in the three lightest drones of the Kestrel range?",
+        "Kestrel Nano: battery life\nKestrel Mini: battery life\nKestrel Scout: battery life",
+    ),
+    (
+        "Which grape varieties do the four estates of the Valdoria wine cooperative grow?",
+        "Casa Merla: grape varieties\nPodere Ostra: grape varieties\nTenuta Ribe: grape varieties\nVilla Corvo: grape varieties",
+    ),
+    ("How many players can join a game of Starfold Harbor?", "Starfold Harbor: number of players"),
 )
 
 # The RAG-Fusion paper's prompt (Raudaschl, 2023), kept for the naive-fusion comparison.
