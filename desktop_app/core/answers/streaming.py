@@ -1,4 +1,4 @@
-"""Stage 5: the answer streamed token by token, and the plain "not found" answer.
+"""The answer streamed token by token, and the plain "not found" answer.
 
 The model is told to reply exactly NOT FOUND when the passages do not hold the answer. The first few
 characters are held back until they can no longer be the start of that mark, so the user never sees

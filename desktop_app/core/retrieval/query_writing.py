@@ -1,4 +1,4 @@
-"""Stage 1 of RAG-Fusion: the LLM writes search queries from the question, in one or more query styles.
+"""Query writing, the step RAG-Fusion adds: the LLM writes search queries from the question, in one or more styles.
 
 A failure here must not fail the question: when the model or its server fails (a ModelError, what the
 generators raise for an unreachable or silent server, a broken stream or a model that cannot load), the

@@ -1,4 +1,4 @@
-"""Stage 2: search the library, one ranked list per text, and turn fused hits into passages.
+"""Searching the library: one ranked list per text, and the fused hits turned into passages.
 
 Vector lists come from the hnswlib index, keyword lists from SQLite FTS5; both can be limited to chosen
 documents (the scope). Every passage then gets its cosine similarity to the question itself, which is what
