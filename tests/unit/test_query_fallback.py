@@ -42,6 +42,15 @@ def test_a_bug_in_query_generation_surfaces_instead_of_becoming_plain_rag(librar
         list(pipeline.ask("What supply voltage does the pump need?", "fusion", generate_answer=False))
 
 
+def test_a_model_that_cannot_be_loaded_is_an_error_not_a_fallback(library):
+    class Unloadable(ScriptedGenerator):
+        def load(self):
+            raise ModelError("The model broken.gguf could not be loaded")
+
+    with pytest.raises(ModelError, match="could not be loaded"):
+        list(pipeline_with(library, Unloadable()).ask("What supply voltage does the pump need?", "fusion", generate_answer=False))
+
+
 def test_a_model_failure_falls_back_to_the_question_with_a_notice(library):
     generator = FailingQueries(ModelError("The server at http://127.0.0.1:9/v1 sent nothing for 5 s"))
     generator.enqueue("It runs on 24 V DC [1].")

@@ -1,11 +1,15 @@
 """Query writing, the step RAG-Fusion adds: the LLM writes search queries from the question, in one or more styles.
 
-A failure here must not fail the question: when the model or its server fails (a ModelError, what the
-generators raise for an unreachable or silent server, a broken stream or a model that cannot load), the
-question is searched alone and a notice says so; if the model is really gone, the answer's own call reports
-it. Any other exception is a bug and surfaces: swallowing it would turn fusion into plain RAG unnoticed, in
-the app and in the eval's numbers. Both fallbacks (failed, and no usable queries) start with a fixed phrase
-so the eval harness can count them (`fallback_reason`).
+Which failures fall back to searching the question alone:
+- the model cannot be had (no such model file, a broken one, a server that does not answer or refuses the
+  key): not here. That ModelError is raised while loading, before any query is asked for, and surfaces: the
+  user must fix it, and the answer needs the model too.
+- the model fails while writing (a ModelError: the server stops mid-stream, goes silent, sends garbage): the
+  question is searched alone and a notice says so.
+- anything else is a bug and surfaces: swallowing it would turn fusion into plain RAG unnoticed, in the app
+  and in the eval's numbers.
+Both fallbacks (failed, and no usable queries) start with a fixed phrase so the eval harness can count them
+(`fallback_reason`).
 """
 
 from __future__ import annotations
@@ -72,6 +76,10 @@ def write_queries(
     n = settings.n_queries if n is None else n
     if n <= 0:
         return NO_GENERATED_QUERIES
+    llm = generator()
+    load = getattr(llm, "load", None)  # the local model and the server client check they can work here
+    if load is not None:
+        load()
     queries: list[str] = []
     seen: set[str] = set()
     raws: list[str] = []
@@ -79,9 +87,9 @@ def write_queries(
         limit = style.line_limit(n, settings.max_queries)
         try:
             # A tight cap and an early stop once `limit` complete queries are written: every token costs ~0.1 s.
-            pieces = generator().stream(style.messages(question, n), max_tokens=settings.query_tokens_each * limit + 8, temperature=0.0)
+            pieces = llm.stream(style.messages(question, n), max_tokens=settings.query_tokens_each * limit + 8, temperature=0.0)
             raw = read_queries(pieces, question, limit) if settings.query_early_stop else "".join(pieces)
-        except ModelError as exc:  # the model or its server failed: search the question alone (bugs surface)
+        except ModelError as exc:  # the model failed while writing: search the question alone (bugs surface)
             return GeneratedQueries((), (), f"{FAILED} ({exc}); searched the question alone.", "")
         raws.append(raw)
         for query in style.postprocess(parse_queries(raw, question, limit)):
