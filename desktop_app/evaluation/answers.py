@@ -31,7 +31,8 @@ from ..core.answers.citation_check import check_citations
 from ..core.answers.prompts import answer_messages
 from ..core.events import AnswerDone, SourcesRanked
 from ..core.models.llm import Generator
-from ..core.settings import MODES, Settings
+from ..core.modes import REGISTRY, mode_named
+from ..core.settings import Settings
 from ..core.types import AskResult
 from . import answer_metrics as metrics
 from .answer_report import format_table, summarize
@@ -220,7 +221,7 @@ def mode_pipelines(library, specs: Sequence[ModeSpec], router: SearchCachedGener
     for spec in specs:
         settings = library.settings.replace(**spec.overrides).validated()
         pipeline = Pipeline(library.store, library.index, library.embedder, lambda: router, settings, library.tables)
-        pipelines[spec.label] = (spec, pipeline, settings_fingerprint(settings.for_mode(spec.mode), library.model_label()))
+        pipelines[spec.label] = (spec, pipeline, settings_fingerprint(mode_named(spec.mode).settings_for(settings), library.model_label()))
     return pipelines
 
 
@@ -234,9 +235,9 @@ def run(args: argparse.Namespace) -> int:
     except (FileNotFoundError, ValueError) as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 2
-    unknown = [s.mode for s in specs if s.mode not in MODES or s.mode == "sql"]
+    unknown = [s.mode for s in specs if s.mode not in REGISTRY or s.mode == "sql"]
     if unknown:
-        print(f"Error: unknown mode '{unknown[0]}': use one of {', '.join(m for m in MODES if m != 'sql')}", file=sys.stderr)
+        print(f"Error: unknown mode '{unknown[0]}': use one of {', '.join(m for m in REGISTRY if m != 'sql')}", file=sys.stderr)
         return 2
     home = Path(args.home) if args.home else folder / "eval-library"
     checkpoint = Path(args.json + ".rows.jsonl") if args.json else None

@@ -11,7 +11,7 @@ import argparse
 def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     """What both evaluations take: the BEIR folder, the modes, the sample, the eval library, the query cache, the JSON."""
     parser.add_argument("dir", help="a BEIR folder: corpus.jsonl, queries.jsonl (with \"answers\" for answer accuracy), qrels.tsv")
-    parser.add_argument("--modes", default="rag,naive-fusion,fusion", help="comma-separated; a variant sets Settings fields: fusion+rrf_k=60+question_weight=2")
+    parser.add_argument("--modes", default="rag,naive-fusion,fusion", help="comma-separated; a named variant (fusion-interleave, fusion-entity-round, ...) or a mode with Settings fields and research knobs: fusion+rrf_k=60+query_style=names")
     parser.add_argument("--sample", type=int, help="score a fixed random sample of N questions")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--home", help="data folder of the eval library (default: DIR/eval-library); reused across runs")

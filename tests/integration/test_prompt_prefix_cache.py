@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_app.core.answers import prompts
-from desktop_app.core.settings import Settings
+from desktop_app.core.retrieval.query_styles import query_messages
 
 pytestmark = pytest.mark.integration
 
@@ -42,10 +42,10 @@ def test_query_prompt_prefix_survives_an_answer_in_between(real_generator):
     # The session's model has served other tests: start from an empty cache and no snapshots.
     real_generator._snapshots.clear()
     real_generator.forget_context()
-    _, cold = tokens_read(real_generator, prompts.query_messages(first, 4, Settings().query_style))
+    _, cold = tokens_read(real_generator, query_messages(first, 4))
     tokens_read(real_generator, answer_prompt(first))  # the answer overwrites llama.cpp's one KV cache
 
-    queries, warm = tokens_read(real_generator, prompts.query_messages(second, 4, Settings().query_style))
+    queries, warm = tokens_read(real_generator, query_messages(second, 4))
 
     question_tokens = real_generator.count_tokens(second)
     # Only the new question (plus chat markup) and the reply are read; the ~200-token instructions and examples are not.
@@ -53,5 +53,5 @@ def test_query_prompt_prefix_survives_an_answer_in_between(real_generator):
     # Restoring the snapshot must not change what the model writes.
     real_generator._snapshots.clear()
     real_generator.load().reset()
-    fresh, _ = tokens_read(real_generator, prompts.query_messages(second, 4, Settings().query_style))
+    fresh, _ = tokens_read(real_generator, query_messages(second, 4))
     assert queries == fresh and "Paris" in queries  # the capital named, not the country
