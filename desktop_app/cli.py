@@ -395,6 +395,9 @@ def cmd_models(args) -> int:
         path = resolve_llm(name, lambda d, t: bar.show(f"Preparing {name}", d // 2**20, t // 2**20))
         bar.end()
         print(f"{name}: {path}")
+    library = _library(args)  # the configured model's prompt prefixes, saved for later processes
+    print(library.warm_prompt_prefixes())
+    library.close()
     return 0
 
 
