@@ -26,7 +26,7 @@ def cli(home: Path, *args: str, prefix_log: Path | None = None) -> subprocess.Co
     if prefix_log is not None:
         env["DESKTOP_APP_PREFIX_LOG"] = str(prefix_log)
     # From the checkout's root, so `-m desktop_app.cli` is this tree's code (as the tests run it).
-    return subprocess.run([sys.executable, "-m", "desktop_app.cli", *args], cwd=REPO, env=env, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "desktop_app.cli", *args], cwd=REPO, env=env, capture_output=True, text=True, check=False)
 
 
 def prepare_cache(home: Path, cache: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -30,13 +31,9 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 def _fsync_folder(folder: Path) -> None:
     # Makes the rename itself durable; not possible on every platform, and the rename is atomic anyway.
-    try:
+    with contextlib.suppress(OSError):
         fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

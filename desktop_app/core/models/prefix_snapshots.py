@@ -112,7 +112,7 @@ class PrefixSnapshots:
             try:
                 one = prompt_tokens(llm, [*head, {**last, "content": "0"}])
                 other = prompt_tokens(llm, [*head, {**last, "content": "1"}])
-            except Exception as exc:  # a chat handler that cannot be driven this way: no snapshots, still correct
+            except Exception as exc:  # noqa: BLE001 (any chat handler that cannot be driven this way: no snapshots, still correct)
                 log.debug("no prompt prefix for this chat handler: %s", exc)
                 one = other = []
             prefix = one[: _common_length(one, other)]
