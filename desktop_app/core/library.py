@@ -128,6 +128,7 @@ class Library:
                     n_batch=s.n_batch,
                     use_mmap=s.use_mmap,
                     prompt_lookup_tokens=s.prompt_lookup_tokens,
+                    prefix_cache_dir=self.home / "prefix-cache",
                 )
             return self._generator
 
@@ -138,6 +139,17 @@ class Library:
 
     def prepare_model(self, progress: ByteProgress | None = None) -> Path:
         return resolve_llm(self.settings.model, progress, self.catalog)
+
+    def warm_prompt_prefixes(self) -> str:
+        """Get the prompts' fixed prefixes into the disk cache now (`models prepare`), so later processes only load them."""
+        generator = self.generator()
+        if not isinstance(generator, LlamaGenerator):
+            return f"Prompt prefixes: nothing to prepare for {self.model_label()}."
+        seen = len(generator.prefix_uses)
+        self.pipeline().warm_up()
+        uses = list(generator.prefix_uses)[seen:]
+        read = sum(1 for u in uses if u.source == "read")
+        return f"Prompt prefixes for {self.settings.model}: {read} read and saved, {len(uses) - read} already saved ({self.home / 'prefix-cache'})."
 
     def update_settings(self, settings: Settings) -> None:
         settings = settings.validated()

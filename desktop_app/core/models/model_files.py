@@ -62,6 +62,19 @@ def _is_verified(target: Path, entry: LlmEntry) -> bool:
     return seen == {"sha256": entry.sha256, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
 
 
+def verified_sha256(path: Path) -> str | None:
+    """The sha256 this file was checked against when it was assembled, if it is still that file (else None)."""
+    marker = _marker(path)
+    try:
+        seen = json.loads(marker.read_text())
+        stat = path.stat()
+    except (OSError, ValueError):
+        return None
+    if not isinstance(seen, dict) or not seen.get("sha256"):
+        return None
+    return seen["sha256"] if (seen.get("size"), seen.get("mtime_ns")) == (stat.st_size, stat.st_mtime_ns) else None
+
+
 def prepare_llm(entry: LlmEntry, progress: ByteProgress | None = None) -> Path:
     """Return the path of a bundled model's GGUF, assembling and verifying it on first use."""
     if entry.single_package:
