@@ -24,7 +24,9 @@ FUSION_METHODS = ("rrf", "interleave")
 @dataclass(frozen=True)
 class Settings:
     model: str = "qwen2.5-coder-1.5b"  # a catalog name, or the path of any GGUF file
-    embedder: str = "all-minilm-l6-v2"
+    # A catalog embedder's name, or the folder of a sentence-transformers model; "": the bundled default (catalog.json),
+    # so a library follows the bundled embedder when it changes (its passages are then embedded again).
+    embedder: str = ""
     mode: str = "fusion"
     n_queries: int = 4  # generated queries, besides the question itself
     # With a few short lists a large k flattens the ranking toward what every paraphrase finds;
