@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 # Tests share one assembled copy of the default model instead of 1 GB per test data folder.
 TEST_MODELS_DIR := $(CURDIR)/.cache/models
 
-.PHONY: run test install system-deps models demo screenshot package package-check install-launcher eval bench bench-latency bench-import bench-retrieval bench-startup bench-http clean
+.PHONY: run test install system-deps models demo screenshot package package-check install-check install-launcher eval bench bench-latency bench-import bench-retrieval bench-startup bench-http clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -73,6 +73,11 @@ package: $(PKG_STAMP)
 # prints its size and start-up time. Not part of `make test`: the build takes many minutes.
 package-check: package
 	$(PKG_VENV)/bin/python packaging/check_bundle.py dist/desktop-app --json build/package-check.json
+
+# `pip install .` (not editable) works away from the checkout: the CLI and the window answer, the launcher installs.
+install-check: $(PKG_STAMP)
+	$(PKG_VENV)/bin/python -m pip install --no-deps --force-reinstall -q .
+	$(PKG_VENV)/bin/python packaging/check_install.py $(PKG_VENV)
 
 # The app and its icon in your desktop's application menu (~/.local/share/applications and icons).
 install-launcher: install
