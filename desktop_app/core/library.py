@@ -17,9 +17,9 @@ from .errors import AppError, StorageError
 from .events import AnswerDone
 from .ingest.importer import Importer
 from .models.catalog import Catalog, load_catalog
-from .models.embedder import Embedder, SentenceTransformerEmbedder
+from .models.embedder import Embedder
 from .models.llm import Generator, LlamaGenerator
-from .models.model_files import ByteProgress, embedder_folder, resolve_llm
+from .models.model_files import ByteProgress, open_embedder, resolve_llm
 from .pipeline import Pipeline
 from .settings import HTTP_FIELDS, Settings, load_settings, save_settings
 from .sql.catalog import catalog
@@ -45,13 +45,10 @@ class Library:
         paths.ensure_private_dir(self.home)
         self.catalog = catalog or load_catalog()
         self.settings = settings or load_settings(self.home)
-        if embedder is None:
-            entry = self.catalog.embedder(self.settings.embedder)
-            embedder = SentenceTransformerEmbedder(embedder_folder(self.catalog, entry.name), entry.name, entry.dimension)
-        self.embedder = embedder
+        self.embedder = embedder or open_embedder(self.settings.embedder, self.catalog)
         self.store = Store(self.home / "library.sqlite")
         self.tables = TableStore(self.home / "tables.sqlite")  # CSV/Excel tables, apart from the app's own (table_store.py)
-        self.index = VectorIndex(self.home / "chunks.hnsw", IndexState(model=embedder.name, dimension=embedder.dimension))
+        self.index = VectorIndex(self.home / "chunks.hnsw", IndexState(model=self.embedder.name, dimension=self.embedder.dimension))
         self.notices: list[str] = []
         self._generator: Generator | None = generator
         self._fixed_generator = generator is not None

@@ -26,8 +26,10 @@ class Settings:
     (desktop_app/evaluation/variants.py). Old settings files that still hold them load; unknown keys are ignored.
     """
 
-    model: str = "qwen2.5-coder-1.5b"
-    embedder: str = "all-minilm-l6-v2"
+    model: str = "qwen2.5-coder-1.5b"  # a catalog name, or the path of any GGUF file
+    # A catalog embedder's name, or the folder of a sentence-transformers model; "": the bundled default (catalog.json),
+    # so a library follows the bundled embedder when it changes (its passages are then embedded again).
+    embedder: str = ""
     mode: str = "fusion"
     # At most: the model stops once this many usable queries are written (0: no query generation). A question
     # naming more things may get one line per thing, up to max_queries; the naive prompt asks for exactly this many.

@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
     QStyle,
 )
 
+from ..assets import ICON_PNG
 from ..core.library import Library
-from ..core.storage import paths
 from .chat_list_panel import ChatListPanel
 from .chat_panel import ChatPanel
 from .controllers.asking import AskController
@@ -51,7 +51,7 @@ from .workers import JobRunner
 
 APP_NAME = "Desktop App"
 GIL_SWITCH_INTERVAL_S = 0.001
-ICON_PATH = paths.REPO_ROOT / "resources" / "desktop-app.png"
+ICON_PATH = ICON_PNG
 
 
 class MainWindow(QMainWindow):
