@@ -34,7 +34,31 @@ class Embedder(Protocol):
         ...
 
 
-class SentenceTransformerEmbedder:
+class LazyEmbedder:
+    """What both embedders share: the model loads on first use (load()), texts are cleaned before encoding."""
+
+    name: str
+    dimension: int
+
+    def load(self):
+        raise NotImplementedError
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        model = self.load()
+        # Whitespace from PDF line breaks carries no meaning; collapse it before embedding.
+        return self._encode(model, [" ".join(t.split()) for t in texts])
+
+    def _encode(self, model, texts: list[str]) -> np.ndarray:
+        raise NotImplementedError
+
+
+class SentenceTransformerEmbedder(LazyEmbedder):
     def __init__(self, folder: Path, name: str, dimension: int, batch_size: int = 32):
         self.folder = Path(folder)
         self.name = name
@@ -56,16 +80,7 @@ class SentenceTransformerEmbedder:
                 self._model = SentenceTransformer(str(self.folder), device="cpu", local_files_only=True)
         return self._model
 
-    @property
-    def loaded(self) -> bool:
-        return self._model is not None
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
-        model = self.load()
-        # Whitespace from PDF line breaks carries no meaning; collapse it before embedding.
-        cleaned = [" ".join(t.split()) for t in texts]
+    def _encode(self, model, cleaned: list[str]) -> np.ndarray:
         vectors = model.encode(cleaned, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32)
 

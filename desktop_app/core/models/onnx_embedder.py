@@ -8,16 +8,17 @@ tokenizer is the model's own `tokenizer.json` (Hugging Face `tokenizers`, a smal
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+
+from .embedder import LazyEmbedder
 
 # Texts of similar length are embedded together, so a batch pads little.
 BATCH_SIZE = 32
 
 
-class OnnxEmbedder:
+class OnnxEmbedder(LazyEmbedder):
     def __init__(self, model_file: Path, tokenizer_file: Path, name: str, dimension: int, max_tokens: int = 256, batch_size: int = BATCH_SIZE):
         self.model_file = Path(model_file)
         self.tokenizer_file = Path(tokenizer_file)
@@ -25,13 +26,13 @@ class OnnxEmbedder:
         self.dimension = dimension
         self.max_tokens = max_tokens
         self.batch_size = batch_size
-        self._session = None
+        self._model = None
         self._tokenizer = None
         self._lock = threading.Lock()
 
     def load(self):
         with self._lock:
-            if self._session is None:
+            if self._model is None:
                 import onnxruntime
                 from tokenizers import Tokenizer
 
@@ -46,19 +47,10 @@ class OnnxEmbedder:
                 session = onnxruntime.InferenceSession(str(self.model_file), options, providers=["CPUExecutionProvider"])
                 self._input_names = {i.name for i in session.get_inputs()}
                 self._tokenizer = tokenizer
-                self._session = session
-        return self._session
+                self._model = session
+        return self._model
 
-    @property
-    def loaded(self) -> bool:
-        return self._session is not None
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
-        session = self.load()
-        # Whitespace from PDF line breaks carries no meaning; collapse it before embedding.
-        cleaned = [" ".join(t.split()) for t in texts]
+    def _encode(self, session, cleaned: list[str]) -> np.ndarray:
         order = np.argsort([len(t) for t in cleaned], kind="stable")
         out = np.empty((len(cleaned), self.dimension), dtype=np.float32)
         for start in range(0, len(cleaned), self.batch_size):
