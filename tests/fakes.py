@@ -41,6 +41,7 @@ class ScriptedGenerator:
     def __init__(self, replies: Sequence[str] = ()):
         self.replies = list(replies)
         self.prompts: list[list[dict]] = []
+        self.pieces_sent = 0  # pieces the callers actually took (an early stop takes fewer than the reply has)
 
     def enqueue(self, *replies: str) -> None:
         self.replies.extend(replies)
@@ -49,6 +50,7 @@ class ScriptedGenerator:
         self.prompts.append(list(messages))
         reply = self.replies.pop(0) if self.replies else ""
         for piece in re.findall(r"\S+\s*|\s+", reply):
+            self.pieces_sent += 1
             yield piece
 
     def complete(self, messages, max_tokens: int, temperature: float = 0.0, stop=()) -> str:

