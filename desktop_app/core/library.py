@@ -21,7 +21,7 @@ from .models.embedder import Embedder, SentenceTransformerEmbedder
 from .models.llm import Generator, LlamaGenerator
 from .models.model_files import ByteProgress, embedder_folder, resolve_llm
 from .pipeline import Pipeline
-from .settings import HTTP_FIELDS, Settings, load_settings, save_settings
+from .settings import HTTP_FIELDS, Settings, read_settings, save_settings
 from .sql.catalog import catalog
 from .storage import paths
 from .storage.store import Store
@@ -44,7 +44,13 @@ class Library:
         self.home = Path(home) if home else paths.data_home()
         paths.ensure_private_dir(self.home)
         self.catalog = catalog or load_catalog()
-        self.settings = settings or load_settings(self.home)
+        self.notices: list[str] = []
+        if settings is None:
+            loaded = read_settings(self.home)
+            settings = loaded.settings
+            if loaded.notice():
+                self.notices.append(loaded.notice())
+        self.settings = settings
         if embedder is None:
             entry = self.catalog.embedder(self.settings.embedder)
             embedder = SentenceTransformerEmbedder(embedder_folder(self.catalog, entry.name), entry.name, entry.dimension)
@@ -52,7 +58,6 @@ class Library:
         self.store = Store(self.home / "library.sqlite")
         self.tables = TableStore(self.home / "tables.sqlite")  # CSV/Excel tables, apart from the app's own (table_store.py)
         self.index = VectorIndex(self.home / "chunks.hnsw", IndexState(model=embedder.name, dimension=embedder.dimension))
-        self.notices: list[str] = []
         self._generator: Generator | None = generator
         self._fixed_generator = generator is not None
         self._generator_lock = threading.Lock()
