@@ -31,6 +31,11 @@ from .text_excerpt import TextExcerpt, passage_excerpt
 from .types import AskResult, Citation, Document, ImportProgress, Passage
 
 
+# Rebuild the index once deleted labels hold more than this share of it: a rebuild reads every vector from
+# SQLite and re-inserts it into a new graph, so it waits until a quarter of the index is dead weight.
+COMPACT_SHARE = 0.25
+
+
 class Library:
     def __init__(
         self,
@@ -89,8 +94,27 @@ class Library:
             self.index.add(ids, vectors)
         self.index.remove(extra)
         self.index.save()
+        self.compact_index()
         # An interrupted import leaves the index behind SQLite; catching up is routine, not news.
         return None
+
+    def compact_index(self, force: bool = False) -> bool:
+        """Rebuild the index from SQLite when deleted labels hold more than COMPACT_SHARE of it.
+
+        hnswlib keeps a deleted label's slot (re-imports take fresh ids), so without this the index only
+        grows. The new index is built beside the one in use (questions go on meanwhile), swapped in under
+        the index lock, brought level with whatever changed during the build, and saved the usual atomic way.
+        Returns True when it compacted.
+        """
+        if not force and self.index.deleted_share() <= COMPACT_SHARE:
+            return False
+        ids = self.store.embedded_chunk_ids()
+        fresh = self.index.build(self.store.embeddings(), len(ids) + 1000)
+        self.index.swap(fresh)
+        self._index_fingerprint = None  # catch up with imports and removals that ran during the build
+        self.refresh_index()
+        self.index.save()
+        return True
 
     def refresh_index(self) -> bool:
         """Bring the in-memory index up to SQLite when another process (a second window, the CLI) changed it.
@@ -162,7 +186,15 @@ class Library:
         self.refresh_index()
         # Extraction stays in this process: spreading it over processes measured no faster on 2 cores,
         # and it is ~2% of an import (embedding is the rest).
-        return Importer(self.store, self.index, self.embedder, self.settings.embed_batch_size, self.tables).import_paths(paths_, passwords, cancel)
+        progress = Importer(self.store, self.index, self.embedder, self.settings.embed_batch_size, self.tables).import_paths(paths_, passwords, cancel)
+        return self._then_compact(progress)
+
+    def _then_compact(self, progress: Iterator[ImportProgress]) -> Iterator[ImportProgress]:
+        yield from progress
+        try:
+            self.compact_index()  # re-imports leave the old chunks' labels deleted
+        except StorageError as exc:
+            yield ImportProgress(str(self.home), "warning", message=exc.user_message())
 
     def remove_document(self, document_id: int) -> None:
         self.refresh_index()
@@ -171,6 +203,7 @@ class Library:
         self.tables.drop(table_names)  # after the catalog row is gone, so no question can reach a dropped table
         self.index.remove(ids)
         self.index.save()
+        self.compact_index()
 
     def find_document(self, ref: str) -> Document | None:
         """A document by id, path or file name."""

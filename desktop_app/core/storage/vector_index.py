@@ -284,6 +284,30 @@ class VectorIndex:
             present = set(int(x) for x in self._index.get_ids_list())
             return [x for x in candidates if x in present]
 
+    # -- compaction: hnswlib never frees a deleted label's slot ------------------------------------
+    def deleted_share(self) -> float:
+        """The share of the index's slots held by deleted labels (re-imports and removals leave them)."""
+        with self._lock:
+            count = self._index.element_count if self._index is not None else 0
+            return len(self._deleted) / count if count else 0.0
+
+    def build(self, batches: Iterable[tuple[list[int], np.ndarray]], capacity: int):
+        """A new hnswlib index holding `batches`, built without the lock: questions keep using this one meanwhile."""
+        fresh = self._new(capacity)
+        for ids, vectors in batches:
+            needed = fresh.element_count + len(ids)
+            if needed > fresh.get_max_elements():
+                fresh.resize_index(int(needed * _GROWTH))
+            fresh.add_items(np.asarray(vectors, dtype=np.float32), np.asarray(ids, dtype=np.int64), num_threads=1)
+        return fresh
+
+    def swap(self, fresh) -> None:
+        """Use an index made by `build` from now on (it has no deleted labels); saving it is the caller's next step."""
+        with self._lock:
+            self._index = fresh
+            self._deleted = set()
+            self._dirty = True
+
     def reset(self, capacity: int) -> None:
         with self._lock:
             self._index = self._new(capacity)
