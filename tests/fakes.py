@@ -12,10 +12,9 @@ import numpy as np
 class HashingEmbedder:
     """Bag of words hashed into a vector: texts that share words are similar, as with a real model."""
 
-    name = "hashing-test"
-    dimension = 64
-
-    def __init__(self):
+    def __init__(self, name: str = "hashing-test", dimension: int = 64):
+        self.name = name  # another name and dimension stand for another embedding model
+        self.dimension = dimension
         self.calls = 0
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:

@@ -68,11 +68,32 @@ class Library:
         self._generator_lock = threading.Lock()
         self.model_progress: ByteProgress | None = None
         self._index_fingerprint: tuple[int, int, int] | None = None
-        notice = self.sync_index()
+        model_notice = self._check_embedding_model()
+        index_notice = self.sync_index()  # after a model change its rebuild is part of the re-indexing: one notice
+        notice = model_notice or index_notice
         if notice:
             self.notices.append(notice)
 
     # -- the vector index mirrors SQLite --------------------------------------------------------
+    def _check_embedding_model(self) -> str | None:
+        """Vectors made by another embedding model are dropped and made again in the background.
+
+        The database records which model made its vectors. A library from before that record adopts
+        the model its index file names (or, without one, the configured model: what made them then).
+        """
+        model = f"{self.embedder.name}/{self.embedder.dimension}"
+        if self.store.embedding_model() is None:
+            built_with = self.index.built_with()
+            if built_with is not None:
+                self.store.use_embedding_model(built_with)
+        dropped = self.store.use_embedding_model(model)
+        if not dropped:
+            return None
+        return (
+            f"The embedding model changed to {self.embedder.name}: {dropped} passages are being indexed again in the "
+            "background; until then they are found by their words."
+        )
+
     def sync_index(self) -> str | None:
         """Load the index and make it hold exactly the chunks in SQLite. Returns a notice if it had to be repaired."""
         reason = self.index.load()

@@ -126,6 +126,14 @@ class VectorIndex:
         self._deleted = set(meta.get("deleted", []))
         return None
 
+    def built_with(self) -> str | None:
+        """The embedding model (name/dimension) the index on disk was built with, or None without a readable description."""
+        try:
+            meta = json.loads(self.meta_path.read_text())
+            return f"{meta['model']}/{meta['dimension']}"
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
     @property
     def data_path(self) -> Path | None:
         """The data file the description currently names (None when there is none)."""
