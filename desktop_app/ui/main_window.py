@@ -70,6 +70,8 @@ class MainWindow(QMainWindow):
         self._closed = False
         self.model_jobs = JobRunner("model-jobs", self)
         self.import_jobs = JobRunner("import-jobs", self)
+        # Chats, collections and settings are written here: a write waits for an import's lock on this thread.
+        self.library_jobs = JobRunner("library-jobs", self)
 
         self.documents = DocumentsModel(self)
         self.chats = ChatsModel(self)
@@ -172,17 +174,17 @@ class MainWindow(QMainWindow):
         self.feedback = feedback = Feedback(self)
         self.model_controller = ModelController(library, self.model_jobs, self.model_status, self.model_bar, feedback)
         self.import_controller = ImportController(library, self.import_jobs, self.documents, self.library_panel, feedback)
-        self.collection_controller = CollectionController(library, self.collections, self.documents, self.library_panel, feedback)
+        self.collection_controller = CollectionController(library, self.collections, self.documents, self.library_panel, feedback, self.library_jobs)
         # The ask controller, made next, is late-bound here: a new chat stops a running answer, switching chats waits for it.
         running, stop = (lambda: self.ask_controller.running), (lambda: self.ask_controller.stop())
-        self.chat_controller = ChatController(library, self.chats, self.chat_list_panel, self.chat_panel, self.fusion_panel, feedback, running, stop)
+        self.chat_controller = ChatController(library, self.chats, self.chat_list_panel, self.chat_panel, self.fusion_panel, feedback, running, stop, self.library_jobs)
         self.ask_controller = AskController(
             library, self.model_jobs, self.chat_panel, self.fusion_panel, self.library_panel, self.documents, self.chat_controller, self.model_controller, feedback
         )
         self.evidence_controller = EvidenceController(
             library, self.chat_panel.view, self.fusion_panel, self.page_view, feedback, self.text_view, self.source_views
         )
-        self.settings_controller = SettingsController(library, self.chat_panel, self.model_controller, feedback)
+        self.settings_controller = SettingsController(library, self.chat_panel, self.model_controller, feedback, self.library_jobs)
 
     def _connect(self) -> None:
         importing, asking, chats = self.import_controller, self.ask_controller, self.chat_controller
@@ -232,6 +234,7 @@ class MainWindow(QMainWindow):
         self.import_controller.shutdown()
         self.model_jobs.shutdown()
         self.import_jobs.shutdown()
+        self.library_jobs.shutdown(cancel=False)  # a chat or setting being saved is kept
         if self._owns_library:
             self.library.close()
         super().closeEvent(event)

@@ -67,6 +67,22 @@ class _Worker(QObject):
             self.done.emit(job)
 
 
+def call_in_background(
+    runner: JobRunner,
+    name: str,
+    call: Callable[[], object],
+    on_result: Callable[[object], None] | None = None,
+    on_error: Callable[[BaseException], None] | None = None,
+) -> Job:
+    """Runs `call()` on the runner's thread (a database write waits for the lock there, never in the window);
+    its return value reaches `on_result` on the GUI thread."""
+
+    def work(job: Job) -> Iterator[object]:
+        yield call()
+
+    return runner.submit(Job(name, work, on_item=on_result, on_error=on_error))
+
+
 class JobRunner(QObject):
     """Runs submitted jobs in order on its own thread."""
 
@@ -105,8 +121,10 @@ class JobRunner(QObject):
         for job in self._pending:
             job.cancel.set()
 
-    def shutdown(self, wait_ms: int = 30_000) -> None:
-        self.cancel_all()
+    def shutdown(self, wait_ms: int = 30_000, cancel: bool = True) -> None:
+        """Stops the thread after the running job; `cancel=False` lets the queued ones (writes to keep) run first."""
+        if cancel:
+            self.cancel_all()
         self._thread.quit()
         self._thread.wait(wait_ms)
 
