@@ -5,7 +5,9 @@ Heavy things load late: the embedder and the LLM load on first use, so opening a
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import logging
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -21,6 +23,7 @@ from .models.embedder import Embedder, SentenceTransformerEmbedder
 from .models.llm import Generator, LlamaGenerator
 from .models.model_files import ByteProgress, embedder_folder, resolve_llm
 from .pipeline import Pipeline
+from .retrieval.query_writing import fallback_reason
 from .settings import HTTP_FIELDS, Settings, read_settings, save_settings
 from .sql.catalog import catalog
 from .storage import paths
@@ -30,6 +33,8 @@ from .storage.vector_index import IndexState, VectorIndex
 from .text_excerpt import TextExcerpt, passage_excerpt
 from .types import AskResult, Citation, Document, ImportProgress, Passage
 
+
+log = logging.getLogger(__name__)
 
 # Rebuild the index once deleted labels hold more than this share of it: a rebuild reads every vector from
 # SQLite and re-inserts it into a new graph, so it waits until a quarter of the index is dead weight.
@@ -73,6 +78,8 @@ class Library:
         notice = model_notice or index_notice
         if notice:
             self.notices.append(notice)
+        for notice in self.notices:
+            log.warning("library %s: %s", self.home, notice)
 
     # -- the vector index mirrors SQLite --------------------------------------------------------
     def _check_embedding_model(self) -> str | None:
@@ -211,10 +218,17 @@ class Library:
         return self._then_compact(progress)
 
     def _then_compact(self, progress: Iterator[ImportProgress]) -> Iterator[ImportProgress]:
-        yield from progress
+        for event in progress:
+            if event.stage in ("failed", "warning"):
+                log.warning("import %s: %s", event.stage, event.message)  # file names and reasons, never the text
+            elif event.stage in ("ready", "skipped", "cancelled"):
+                log.info("import %s: %s", event.stage, Path(event.file).name)
+            yield event
         try:
-            self.compact_index()  # re-imports leave the old chunks' labels deleted
+            if self.compact_index():  # re-imports leave the old chunks' labels deleted
+                log.info("search index compacted to %d passages", len(self.index))
         except StorageError as exc:
+            log.warning("index compaction failed: %s", exc.user_message())
             yield ImportProgress(str(self.home), "warning", message=exc.user_message())
 
     def remove_document(self, document_id: int) -> None:
@@ -244,7 +258,7 @@ class Library:
         return Pipeline(self.store, self.index, self.embedder, self.generator, settings or self.settings, self.tables)
 
     def ask(self, question: str, mode: str | None = None, allowed_documents: Sequence[int] | None = None, **kwargs) -> Iterator[object]:
-        return self.pipeline().ask(question, mode, allowed_documents, **kwargs)
+        return _logged(self.pipeline().ask(question, mode, allowed_documents, **kwargs), question)
 
     # -- chats -----------------------------------------------------------------------------------
     def chat_history(self, chat_id: int) -> list[Turn]:
@@ -331,3 +345,35 @@ class Library:
             pass  # closing has no one left to tell; SQLite holds everything and the next open repairs the index
         finally:
             self.store.close()
+
+
+def _logged(events: Iterator[object], question: str) -> Iterator[object]:
+    """The ask's events, passed on; its timings and fallbacks are logged (its words only at DEBUG)."""
+    log.debug("question: %r", question)
+    try:
+        for event in events:
+            if isinstance(event, AnswerDone):
+                result = event.result
+                timings = " ".join(f"{k}={v:.2f}s" for k, v in dataclasses.asdict(result.timings).items() if v)
+                log.info(
+                    "asked: mode=%s queries=%d sources=%d cited=%d found=%s %s",
+                    result.mode, len(result.queries), len(result.sources), len(result.citations), result.found, timings,
+                )
+                for notice in result.notices:
+                    reason = fallback_reason(notice)
+                    if reason:  # query writing failed: the question was searched alone
+                        log.warning("ask fell back to searching the question alone: %s", reason)
+                    # Other notices can quote the answer: DEBUG only.
+                    log.debug("notice: %s", notice)
+                log.debug("queries: %r; answer: %r", result.queries, result.answer)
+            yield event
+    except AppError as exc:
+        log.warning("ask failed: %s", exc.user_message())
+        raise
+    except Exception:
+        log.exception("ask failed unexpectedly")
+        raise
+    finally:
+        close = getattr(events, "close", None)
+        if close:
+            close()

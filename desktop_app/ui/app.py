@@ -44,10 +44,13 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     app = create_application(argv)
+    from ..core.logs import setup_logging
+    from ..core.storage import paths
     from .errors import install_excepthook
     from .main_window import MainWindow
 
     install_excepthook()
+    setup_logging(paths.data_home())
     window = MainWindow()
     window.show()
     if os.environ.get("DESKTOP_APP_SMOKE_TEST"):

@@ -10,10 +10,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, QUrl
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
+    QDesktopServices,
     QDragEnterEvent,
     QDragMoveEvent,
     QDropEvent,
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.library import Library
+from ..core.logs import log_folder
 from ..core.storage import paths
 from .chat_list_panel import ChatListPanel
 from .chat_panel import ChatPanel
@@ -154,6 +156,10 @@ class MainWindow(QMainWindow):
         help_menu = self.menuBar().addMenu("&Help")
         about = QAction("&About", self)
         about.triggered.connect(self._about)
+        self.open_logs_action = QAction("Open &log folder", self)
+        self.open_logs_action.setToolTip("The app's logs, to send with a problem report; they hold no document text or questions")
+        self.open_logs_action.triggered.connect(self.open_log_folder)
+        help_menu.addAction(self.open_logs_action)
         help_menu.addAction(about)
 
     def _build_status_bar(self) -> None:
@@ -164,6 +170,12 @@ class MainWindow(QMainWindow):
         self.model_bar.hide()
         self.statusBar().addPermanentWidget(self.model_bar)
         self.statusBar().addPermanentWidget(self.model_status)
+
+    def open_log_folder(self) -> Path:
+        folder = log_folder(self.library.home)
+        folder.mkdir(parents=True, exist_ok=True)
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
+        return folder
 
     def _about(self) -> None:
         QMessageBox.about(self, APP_NAME, f"<b>{APP_NAME}</b><p>Chat with your documents, locally. RAG-Fusion over your PDFs with a local LLM.</p><p>Data folder: {self.library.home}</p>")
