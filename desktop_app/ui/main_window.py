@@ -244,9 +244,11 @@ class MainWindow(QMainWindow):
         self._closed = True
         self.ask_controller.stop()
         self.import_controller.shutdown()
-        self.model_jobs.shutdown()
-        self.import_jobs.shutdown()
-        self.library_jobs.shutdown(cancel=False)  # a chat or setting being saved is kept
-        if self._owns_library:
+        self.model_jobs.shutdown()  # a model still loading is left to the process's end (app.leave)
+        imports_done = self.import_jobs.shutdown()  # an import stops at its next batch, its index saved
+        writes_done = self.library_jobs.shutdown(cancel=False)  # a chat or setting being saved is kept
+        if self._owns_library and imports_done and writes_done:
             self.library.close()
+        # Else a job still uses the library: SQLite has every committed change and the next start
+        # brings the index level with it, so nothing is saved under the running job's feet.
         super().closeEvent(event)

@@ -7,6 +7,7 @@ Widgets are never touched from the worker: the job's callbacks run on the GUI th
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -28,6 +29,14 @@ class Job:
 
 
 BACKGROUND_NICENESS = 5
+SHUTDOWN_WAIT_MS = 30_000  # at quit: how long the window waits for a running job (an import stops within a batch)
+_UNFINISHED: list[QThread] = []  # threads still running at quit: never destroyed while they run
+
+log = logging.getLogger(__name__)
+
+
+def unfinished_threads() -> bool:
+    return any(thread.isRunning() for thread in _UNFINISHED)
 
 
 def _lower_thread_priority() -> None:
@@ -121,12 +130,24 @@ class JobRunner(QObject):
         for job in self._pending:
             job.cancel.set()
 
-    def shutdown(self, wait_ms: int = 30_000, cancel: bool = True) -> None:
-        """Stops the thread after the running job; `cancel=False` lets the queued ones (writes to keep) run first."""
+    def shutdown(self, wait_ms: int | None = None, cancel: bool = True) -> bool:
+        """Stops the thread after the running job; `cancel=False` lets the queued ones (writes to keep) run first.
+
+        Returns False when a job outlasted the wait (a model load cannot be interrupted): its thread is then
+        kept referenced, since destroying a running QThread aborts the process, and the app leaves with os._exit.
+        """
         if cancel:
             self.cancel_all()
         self._thread.quit()
-        self._thread.wait(wait_ms)
+        finished = self._thread.wait(SHUTDOWN_WAIT_MS if wait_ms is None else wait_ms)
+        if not finished:
+            log.warning("quit while %s was still running: %s", self._thread.objectName(), self.current.name if self.current else "?")
+            _UNFINISHED.append(self._thread)
+        return finished
+
+    @property
+    def finished(self) -> bool:
+        return not self._thread.isRunning()
 
     # Slots below run on the GUI thread (the runner lives there).
     @Slot(object)
