@@ -11,6 +11,7 @@ from pathlib import Path
 
 from desktop_app.core.events import AnswerDone, Token
 from desktop_app.core.library import Library
+from tests.document_files import write_text_files
 from tests.fakes import HashingEmbedder, ScriptedGenerator
 from tests.reliability.conftest import (
     REPO,
@@ -29,13 +30,8 @@ class SlowEmbedder(HashingEmbedder):
 
 
 def write_notes(folder: Path, count: int, word: str) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for n in range(count):
-        path = folder / f"{word}{n:02}.txt"
-        path.write_text(f"The {word} procedure, step {n}: close the {word} valve and log the {word} pressure reading.")
-        paths.append(path)
-    return paths
+    texts = [f"The {word} procedure, step {n}: close the {word} valve and log the {word} pressure reading." for n in range(count)]
+    return write_text_files(folder, word, texts)
 
 
 def result_of(events) -> object:

@@ -6,18 +6,14 @@ import subprocess
 import sys
 
 from desktop_app.core.library import Library
+from tests.document_files import write_text_files
 from tests.fakes import HashingEmbedder, ScriptedGenerator
 from tests.reliability.conftest import REPO, assert_index_matches_sqlite, subprocess_env
 
 
 def test_quitting_mid_import_and_mid_model_load_exits_cleanly_and_the_library_reopens_whole(data_home, tmp_path):
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    files = []
-    for n in range(12):
-        path = docs / f"log{n:02}.txt"
-        path.write_text("\n\n".join(f"Shift {n}, entry {i}: the coolant pump {i} was checked and logged." for i in range(200)))
-        files.append(str(path))
+    texts = ["\n\n".join(f"Shift {n}, entry {i}: the coolant pump {i} was checked and logged." for i in range(200)) for n in range(12)]
+    files = [str(p) for p in write_text_files(tmp_path / "docs", "log", texts)]
     run = subprocess.run(
         [sys.executable, "-m", "tests.reliability.quit_worker", str(data_home), "20", *files],
         cwd=REPO, env=subprocess_env(data_home), capture_output=True, text=True, timeout=300,

@@ -6,18 +6,13 @@ import numpy as np
 
 from desktop_app.core.events import AnswerDone
 from desktop_app.core.library import Library
+from tests.document_files import write_text_files
 from tests.fakes import HashingEmbedder, ScriptedGenerator
 from tests.reliability.conftest import assert_index_matches_sqlite
 
 
 def write_notes(folder, count):
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for n in range(count):
-        path = folder / f"note{n}.txt"
-        path.write_text(f"Note {n}: the coolant valve {n} is checked every {n + 3} days by the night shift.")
-        paths.append(path)
-    return paths
+    return write_text_files(folder, "note", [f"Note {n}: the coolant valve {n} is checked every {n + 3} days by the night shift." for n in range(count)])
 
 
 def found_files(library: Library, question: str) -> set[str]:

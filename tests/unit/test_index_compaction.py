@@ -5,18 +5,13 @@ from __future__ import annotations
 import threading
 
 from desktop_app.core.library import COMPACT_SHARE, Library
+from tests.document_files import write_text_files
 from tests.fakes import HashingEmbedder, ScriptedGenerator
 from tests.reliability.conftest import assert_index_matches_sqlite
 
 
 def write_notes(folder, count, version):
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for n in range(count):
-        path = folder / f"note{n:02}.txt"
-        path.write_text(f"Note {n}, revision {version}: the coolant valve {n} is checked every {n + version} days.")
-        paths.append(path)
-    return paths
+    return write_text_files(folder, "note", [f"Note {n}, revision {version}: the coolant valve {n} is checked every {n + version} days." for n in range(count)])
 
 
 def slots(library: Library) -> int:
