@@ -33,7 +33,6 @@ from .storage.vector_index import IndexState, VectorIndex
 from .text_excerpt import TextExcerpt, passage_excerpt
 from .types import AskResult, Citation, Document, ImportProgress, Passage
 
-
 log = logging.getLogger(__name__)
 
 # Rebuild the index once deleted labels hold more than this share of it: a rebuild reads every vector from

@@ -191,8 +191,8 @@ def read_settings(home: Path) -> LoadedSettings:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(raw, dict):
-            raise ValueError("not a JSON object")
-    except (OSError, ValueError) as exc:
+            raise TypeError("not a JSON object")
+    except (OSError, ValueError, TypeError) as exc:
         return LoadedSettings(Settings(), (f"the file cannot be read ({exc})",))
     defaults = {f.name: f.default for f in dataclasses.fields(Settings)}
     settings, problems = Settings(), []

@@ -74,6 +74,7 @@ class MainWindow(QMainWindow):
         self.import_jobs = JobRunner("import-jobs", self)
         # Chats, collections and settings are written here: a write waits for an import's lock on this thread.
         self.library_jobs = JobRunner("library-jobs", self)
+        self.page_jobs = JobRunner("page-jobs", self)  # cited pages are rendered here
 
         self.documents = DocumentsModel(self)
         self.chats = ChatsModel(self)
@@ -194,7 +195,7 @@ class MainWindow(QMainWindow):
             library, self.model_jobs, self.chat_panel, self.fusion_panel, self.library_panel, self.documents, self.chat_controller, self.model_controller, feedback
         )
         self.evidence_controller = EvidenceController(
-            library, self.chat_panel.view, self.fusion_panel, self.page_view, feedback, self.text_view, self.source_views
+            library, self.chat_panel.view, self.fusion_panel, self.page_view, feedback, self.text_view, self.source_views, self.page_jobs
         )
         self.settings_controller = SettingsController(library, self.chat_panel, self.model_controller, feedback, self.library_jobs)
 
@@ -247,6 +248,7 @@ class MainWindow(QMainWindow):
         self.model_jobs.shutdown()  # a model still loading is left to the process's end (app.leave)
         imports_done = self.import_jobs.shutdown()  # an import stops at its next batch, its index saved
         writes_done = self.library_jobs.shutdown(cancel=False)  # a chat or setting being saved is kept
+        self.page_jobs.shutdown()
         if self._owns_library and imports_done and writes_done:
             self.library.close()
         # Else a job still uses the library: SQLite has every committed change and the next start

@@ -14,14 +14,14 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
 
-from desktop_app.core.library import Library  # noqa: E402
-from desktop_app.ui import app as app_module  # noqa: E402
-from desktop_app.ui import workers  # noqa: E402
-from desktop_app.ui.main_window import MainWindow  # noqa: E402
-from tests.fakes import HashingEmbedder, ScriptedGenerator  # noqa: E402
+from desktop_app.core.library import Library
+from desktop_app.ui import app as app_module
+from desktop_app.ui import workers
+from desktop_app.ui.main_window import MainWindow
+from tests.fakes import HashingEmbedder, ScriptedGenerator
 
 
 class SlowEmbedder(HashingEmbedder):

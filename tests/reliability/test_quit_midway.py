@@ -16,7 +16,7 @@ def test_quitting_mid_import_and_mid_model_load_exits_cleanly_and_the_library_re
     files = [str(p) for p in write_text_files(tmp_path / "docs", "log", texts)]
     run = subprocess.run(
         [sys.executable, "-m", "tests.reliability.quit_worker", str(data_home), "20", *files],
-        cwd=REPO, env=subprocess_env(data_home), capture_output=True, text=True, timeout=300,
+        cwd=REPO, env=subprocess_env(data_home), capture_output=True, text=True, timeout=300, check=False,
     )
     assert "quitting" in run.stdout, run.stdout + run.stderr
     assert run.returncode == 0, f"exit {run.returncode}\n{run.stdout}\n{run.stderr[-3000:]}"

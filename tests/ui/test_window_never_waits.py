@@ -46,3 +46,28 @@ def test_writes_wait_for_the_lock_in_the_background_while_the_window_answers_eve
     assert [role for _, role, _, _ in library.chat_messages(window.chat_controller.current)] == ["user", "assistant"]
     qtbot.waitUntil(lambda: json.loads((data_home / "settings.json").read_text())["mode"] == "rag", timeout=20_000)
     holder.close()
+
+
+def test_a_cited_page_is_rendered_off_the_ui_thread(data_home, make_window, qtbot, monkeypatch, sample_pdf):
+    import threading
+
+    from desktop_app.core.types import Source
+    from desktop_app.ui.controllers import evidence
+
+    library = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator())
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library, warm_up=False)
+    threads = []
+    real_render = evidence.render_page
+
+    def render_page(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return real_render(*args, **kwargs)
+
+    monkeypatch.setattr(evidence, "render_page", render_page)
+    chunk_id = next(c for c in library.store.chunk_ids() if library.passage(c).page == 3)
+    assert window.evidence_controller.show_source(Source(1, library.passage(chunk_id), 0.0, {}, 0.0))
+    qtbot.waitUntil(lambda: window.page_view.page == 3)
+    assert threads and threading.main_thread() not in threads
+    assert window.page_view.highlighted > 0 and not window.page_view.image.pixmap().isNull()
+    library.close()

@@ -152,7 +152,8 @@ def test_asking_streams_the_answer_fills_the_panel_and_citations_show_their_page
     texts = [(e.role, e.text) for e in again.chat_panel.view.entries]
     assert texts == [("user", QUESTION), ("assistant", entry.text)]
     assert again.fusion_panel.fused.rowCount() >= 1
-    assert again.evidence_controller.show_citation(1, first.n) and again.page_view.page == 3
+    assert again.evidence_controller.show_citation(1, first.n)
+    qtbot.waitUntil(lambda: again.page_view.page == 3, timeout=5000)  # rendered in the background
 
 
 def test_stop_interrupts_a_running_answer(imported, make_window, qtbot):

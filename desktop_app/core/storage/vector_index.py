@@ -20,7 +20,8 @@ import json
 import os
 import threading
 import time
-from collections.abc import Iterable, Iterator, Set as AbstractSet
+from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -289,7 +290,7 @@ class VectorIndex:
             self._index.get_items(candidates)
             return candidates
         except RuntimeError:  # "Label not found": some are not indexed; keep those that are
-            present = set(int(x) for x in self._index.get_ids_list())
+            present = {int(x) for x in self._index.get_ids_list()}
             return [x for x in candidates if x in present]
 
     # -- compaction: hnswlib never frees a deleted label's slot ------------------------------------

@@ -55,6 +55,7 @@ class _Asking:
     queries: tuple[str, ...] = ()  # as generated (the panel's list may be edited meanwhile)
     dropped: tuple[str, ...] = ()
     done: bool = False  # AnswerDone arrived
+    failed: bool = False  # the job raised (e.g. the new chat could not be created); the error was shown
 
 
 def result_so_far(asking: _Asking, ranked: SourcesRanked, rrf_k: float) -> AskResult:
@@ -117,7 +118,11 @@ class AskController:
             finally:
                 events.close()
 
-        job = Job("ask", work, on_item=lambda event: self._show(asking, job, event), on_done=lambda: self._ended(asking), on_error=self.feedback.report)
+        def failed(exc: BaseException) -> None:
+            asking.failed = True
+            self.feedback.report(exc)
+
+        job = Job("ask", work, on_item=lambda event: self._show(asking, job, event), on_done=lambda: self._ended(asking, title), on_error=failed)
         self.job = job
         self.chat_panel.set_generating(True)
         self.models.show_answering()
@@ -155,12 +160,12 @@ class AskController:
             self.fusion_panel.show_result(result)
             view.render()
 
-    def _ended(self, asking: _Asking) -> None:
+    def _ended(self, asking: _Asking, title: str) -> None:
         if asking.done:
             self._idle()
             return
-        if asking.chat_id is None:  # the new chat could not be created (the error was shown): the question goes back
-            self.chat_panel.view.set_entries([])
+        if asking.chat_id is None and asking.failed:  # the new chat could not be created (the error was shown)
+            self.chat_panel.view.set_entries([])  # the question goes back to the box
             self.chat_panel.input.setPlainText(asking.question)
             self._idle()
             return
@@ -169,14 +174,19 @@ class AskController:
         entry.text = entry.text or STOPPED_EARLY
         entry.notices.append(STOPPED)
         self.chat_panel.view.render()
-        chat_id, question, answer = asking.chat_id, asking.question, entry.text
+        question, answer = asking.question, entry.text
 
         def keep(job: Job):
-            self.library.add_chat_turn(chat_id, question, answer)
-            return iter(())
+            if asking.chat_id is None:  # stopped before the job began: the new chat is created now
+                asking.chat_id = self.library.create_chat(title)
+                yield ChatStarted(asking.chat_id, title)
+            self.library.add_chat_turn(asking.chat_id, question, answer)
 
         # The question counts as answered once it is stored, so a new one cannot start before.
-        self.jobs.submit(Job("keep the stopped answer", keep, on_error=self.feedback.report, on_done=self._idle))
+        def adopt(event: ChatStarted) -> None:
+            self.chats.adopt(event.chat_id, event.title)
+
+        self.jobs.submit(Job("keep the stopped answer", keep, on_item=adopt, on_error=self.feedback.report, on_done=self._idle))
 
     def _idle(self) -> None:
         self.job = None

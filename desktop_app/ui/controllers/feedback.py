@@ -9,7 +9,6 @@ from PySide6.QtWidgets import QMainWindow
 from ...core.errors import AppError
 from ..errors import show_error
 
-
 log = logging.getLogger(__name__)
 
 
