@@ -147,3 +147,14 @@ def write_epub(path: Path, chapters=CHAPTERS, title: str = "The Orbit kettle boo
         for i, (chapter_title, paragraphs) in enumerate(chapters):
             book.writestr(f"OEBPS/c{i}.xhtml", _chapter_xhtml(chapter_title, paragraphs), compress_type=zipfile.ZIP_DEFLATED)
     return path
+
+
+def write_text_files(folder: Path, stem: str, texts: list[str]) -> list[Path]:
+    """Plain text files `stem`00.txt, `stem`01.txt, ... holding `texts`, one each (notes, logs)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for n, text in enumerate(texts):
+        path = folder / f"{stem}{n:02}.txt"
+        path.write_text(text)
+        paths.append(path)
+    return paths

@@ -12,10 +12,9 @@ import numpy as np
 class HashingEmbedder:
     """Bag of words hashed into a vector: texts that share words are similar, as with a real model."""
 
-    name = "hashing-test"
-    dimension = 64
-
-    def __init__(self):
+    def __init__(self, name: str = "hashing-test", dimension: int = 64):
+        self.name = name  # another name and dimension stand for another embedding model
+        self.dimension = dimension
         self.calls = 0
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -41,6 +40,7 @@ class ScriptedGenerator:
     def __init__(self, replies: Sequence[str] = ()):
         self.replies = list(replies)
         self.prompts: list[list[dict]] = []
+        self.pieces_sent = 0  # pieces the callers actually took (an early stop takes fewer than the reply has)
 
     def enqueue(self, *replies: str) -> None:
         self.replies.extend(replies)
@@ -49,6 +49,7 @@ class ScriptedGenerator:
         self.prompts.append(list(messages))
         reply = self.replies.pop(0) if self.replies else ""
         for piece in re.findall(r"\S+\s*|\s+", reply):
+            self.pieces_sent += 1
             yield piece
 
     def complete(self, messages, max_tokens: int, temperature: float = 0.0, stop=()) -> str:

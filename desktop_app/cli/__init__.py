@@ -7,6 +7,7 @@ its `register(sub)`; what the commands show goes through one renderer (render.py
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 
@@ -14,6 +15,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from ..core.errors import AppError
+from ..core.logs import setup_logging
+from ..core.storage import paths
 from . import asking, chats, collections, demo, documents, evaluate, models
 from .progress import close_open_bars
 from .session import _OPEN  # noqa: F401  (tests put a library with fake models in it)
@@ -23,6 +26,11 @@ COMMAND_GROUPS = (documents, asking, chats, collections, evaluate, models, demo)
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="desktop-app-cli", description="Chat with your documents, locally.")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true",
+        help="Also print the log (stage timings, fallbacks, errors) to stderr; it always goes to the data folder's logs/ "
+        "(set DESKTOP_APP_DEBUG_LOG=1 to include questions and passages).",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     for group in COMMAND_GROUPS:
         group.register(sub)
@@ -32,11 +40,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        setup_logging(paths.data_home(), stderr=args.verbose)
+    except (AppError, OSError) as exc:  # an unwritable data folder: the command reports it itself
+        print(f"Warning: no log file ({exc})", file=sys.stderr)
+    try:
         try:
             return args.func(args)
         finally:
             close_open_bars()  # an error message then starts on its own line
     except AppError as exc:
+        logging.getLogger(__name__).warning("shown to the user: %s", exc.user_message())
         print(f"Error: {exc.user_message()}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

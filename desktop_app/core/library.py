@@ -5,7 +5,9 @@ Heavy things load late: the embedder and the LLM load on first use, so opening a
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import logging
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -21,7 +23,8 @@ from .models.embedder import Embedder
 from .models.llm import Generator, LlamaGenerator
 from .models.model_files import ByteProgress, open_embedder, resolve_llm
 from .pipeline import Pipeline
-from .settings import HTTP_FIELDS, Settings, load_settings, save_settings
+from .retrieval.query_writing import fallback_reason
+from .settings import HTTP_FIELDS, Settings, read_settings, save_settings
 from .sql.catalog import catalog
 from .storage import paths
 from .storage.store import Store
@@ -29,6 +32,13 @@ from .storage.table_store import TableStore
 from .storage.vector_index import IndexState, VectorIndex
 from .text_excerpt import TextExcerpt, passage_excerpt
 from .types import AskResult, Citation, Document, ImportProgress, Passage
+
+log = logging.getLogger(__name__)
+
+# Rebuild the index once deleted labels hold more than this share of it: a rebuild reads every vector from
+# SQLite and re-inserts it into a new graph (30,000 x 384 took 222 s on 2 cores at load ~12, bench lock held;
+# questions use the old index meanwhile), so it waits until a quarter of the index is dead weight.
+COMPACT_SHARE = 0.25
 
 
 class Library:
@@ -44,22 +54,50 @@ class Library:
         self.home = Path(home) if home else paths.data_home()
         paths.ensure_private_dir(self.home)
         self.catalog = catalog or load_catalog()
-        self.settings = settings or load_settings(self.home)
+        self.notices: list[str] = []
+        if settings is None:
+            loaded = read_settings(self.home)
+            settings = loaded.settings
+            if loaded.notice():
+                self.notices.append(loaded.notice())
+        self.settings = settings
         self.embedder = embedder or open_embedder(self.settings.embedder, self.catalog)
         self.store = Store(self.home / "library.sqlite")
         self.tables = TableStore(self.home / "tables.sqlite")  # CSV/Excel tables, apart from the app's own (table_store.py)
         self.index = VectorIndex(self.home / "chunks.hnsw", IndexState(model=self.embedder.name, dimension=self.embedder.dimension))
-        self.notices: list[str] = []
         self._generator: Generator | None = generator
         self._fixed_generator = generator is not None
         self._generator_lock = threading.Lock()
         self.model_progress: ByteProgress | None = None
         self._index_fingerprint: tuple[int, int, int] | None = None
-        notice = self.sync_index()
+        model_notice = self._check_embedding_model()
+        index_notice = self.sync_index()  # after a model change its rebuild is part of the re-indexing: one notice
+        notice = model_notice or index_notice
         if notice:
             self.notices.append(notice)
+        for notice in self.notices:
+            log.warning("library %s: %s", self.home, notice)
 
     # -- the vector index mirrors SQLite --------------------------------------------------------
+    def _check_embedding_model(self) -> str | None:
+        """Vectors made by another embedding model are dropped and made again in the background.
+
+        The database records which model made its vectors. A library from before that record adopts
+        the model its index file names (or, without one, the configured model: what made them then).
+        """
+        model = f"{self.embedder.name}/{self.embedder.dimension}"
+        if self.store.embedding_model() is None:
+            built_with = self.index.built_with()
+            if built_with is not None:
+                self.store.use_embedding_model(built_with)
+        dropped = self.store.use_embedding_model(model)
+        if not dropped:
+            return None
+        return (
+            f"The embedding model changed to {self.embedder.name}: {dropped} passages are being indexed again in the "
+            "background; until then they are found by their words."
+        )
+
     def sync_index(self) -> str | None:
         """Load the index and make it hold exactly the chunks in SQLite. Returns a notice if it had to be repaired."""
         reason = self.index.load()
@@ -81,8 +119,27 @@ class Library:
             self.index.add(ids, vectors)
         self.index.remove(extra)
         self.index.save()
+        # No compaction here: the window opens its library on the UI thread. Imports and removals compact.
         # An interrupted import leaves the index behind SQLite; catching up is routine, not news.
         return None
+
+    def compact_index(self, force: bool = False) -> bool:
+        """Rebuild the index from SQLite when deleted labels hold more than COMPACT_SHARE of it.
+
+        hnswlib keeps a deleted label's slot (re-imports take fresh ids), so without this the index only
+        grows. The new index is built beside the one in use (questions go on meanwhile), swapped in under
+        the index lock, brought level with whatever changed during the build, and saved the usual atomic way.
+        Returns True when it compacted.
+        """
+        if not force and self.index.deleted_share() <= COMPACT_SHARE:
+            return False
+        ids = self.store.embedded_chunk_ids()
+        fresh = self.index.build(self.store.embeddings(), len(ids) + 1000)
+        self.index.swap(fresh)
+        self._index_fingerprint = None  # catch up with imports and removals that ran during the build
+        self.refresh_index()
+        self.index.save()
+        return True
 
     def refresh_index(self) -> bool:
         """Bring the in-memory index up to SQLite when another process (a second window, the CLI) changed it.
@@ -166,7 +223,22 @@ class Library:
         self.refresh_index()
         # Extraction stays in this process: spreading it over processes measured no faster on 2 cores,
         # and it is ~2% of an import (embedding is the rest).
-        return Importer(self.store, self.index, self.embedder, self.settings.embed_batch_size, self.tables).import_paths(paths_, passwords, cancel)
+        progress = Importer(self.store, self.index, self.embedder, self.settings.embed_batch_size, self.tables).import_paths(paths_, passwords, cancel)
+        return self._then_compact(progress)
+
+    def _then_compact(self, progress: Iterator[ImportProgress]) -> Iterator[ImportProgress]:
+        for event in progress:
+            if event.stage in ("failed", "warning"):
+                log.warning("import %s: %s", event.stage, event.message)  # file names and reasons, never the text
+            elif event.stage in ("ready", "skipped", "cancelled"):
+                log.info("import %s: %s", event.stage, Path(event.file).name)
+            yield event
+        try:
+            if self.compact_index():  # re-imports leave the old chunks' labels deleted
+                log.info("search index compacted to %d passages", len(self.index))
+        except StorageError as exc:
+            log.warning("index compaction failed: %s", exc.user_message())
+            yield ImportProgress(str(self.home), "warning", message=exc.user_message())
 
     def remove_document(self, document_id: int) -> None:
         self.refresh_index()
@@ -175,6 +247,7 @@ class Library:
         self.tables.drop(table_names)  # after the catalog row is gone, so no question can reach a dropped table
         self.index.remove(ids)
         self.index.save()
+        self.compact_index()
 
     def find_document(self, ref: str) -> Document | None:
         """A document by id, path or file name."""
@@ -194,7 +267,7 @@ class Library:
         return Pipeline(self.store, self.index, self.embedder, self.generator, settings or self.settings, self.tables)
 
     def ask(self, question: str, mode: str | None = None, allowed_documents: Sequence[int] | None = None, **kwargs) -> Iterator[object]:
-        return self.pipeline().ask(question, mode, allowed_documents, **kwargs)
+        return _logged(self.pipeline().ask(question, mode, allowed_documents, **kwargs), question)
 
     # -- chats -----------------------------------------------------------------------------------
     def chat_history(self, chat_id: int) -> list[Turn]:
@@ -281,3 +354,35 @@ class Library:
             pass  # closing has no one left to tell; SQLite holds everything and the next open repairs the index
         finally:
             self.store.close()
+
+
+def _logged(events: Iterator[object], question: str) -> Iterator[object]:
+    """The ask's events, passed on; its timings and fallbacks are logged (its words only at DEBUG)."""
+    log.debug("question: %r", question)
+    try:
+        for event in events:
+            if isinstance(event, AnswerDone):
+                result = event.result
+                timings = " ".join(f"{k}={v:.2f}s" for k, v in dataclasses.asdict(result.timings).items() if v)
+                log.info(
+                    "asked: mode=%s queries=%d sources=%d cited=%d found=%s %s",
+                    result.mode, len(result.queries), len(result.sources), len(result.citations), result.found, timings,
+                )
+                for notice in result.notices:
+                    reason = fallback_reason(notice)
+                    if reason:  # query writing failed: the question was searched alone
+                        log.warning("ask fell back to searching the question alone: %s", reason)
+                    # Other notices can quote the answer: DEBUG only.
+                    log.debug("notice: %s", notice)
+                log.debug("queries: %r; answer: %r", result.queries, result.answer)
+            yield event
+    except AppError as exc:
+        log.warning("ask failed: %s", exc.user_message())
+        raise
+    except Exception:
+        log.exception("ask failed unexpectedly")
+        raise
+    finally:
+        close = getattr(events, "close", None)
+        if close:
+            close()

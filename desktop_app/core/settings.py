@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -164,23 +165,73 @@ def settings_path(home: Path) -> Path:
     return home / "settings.json"
 
 
+@dataclass(frozen=True)
+class LoadedSettings:
+    """The settings read from the file, and what in it could not be used (each a sentence the user is shown)."""
+
+    settings: Settings
+    problems: tuple[str, ...] = ()
+
+    def notice(self) -> str | None:
+        if not self.problems:
+            return None
+        return (
+            f"Some settings in settings.json could not be used and their defaults apply: {'; '.join(self.problems)}. "
+            "Your file is kept as it is; saving settings keeps a copy of it as settings.json.bak."
+        )
+
+
 def load_settings(home: Path) -> Settings:
+    return read_settings(home).settings
+
+
+def read_settings(home: Path) -> LoadedSettings:
+    """The user's settings, value by value: a bad value falls back to its default alone and is reported."""
     path = settings_path(home)
     if not path.exists():
-        return Settings()
+        return LoadedSettings(Settings())
     try:
-        raw = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return Settings()  # a damaged settings file must not stop the app; defaults are safe
-    known = {f.name for f in dataclasses.fields(Settings)}  # keys of older versions (e.g. "query_style") are ignored
-    try:
-        return Settings(**{k: v for k, v in raw.items() if k in known}).validated()
-    except (TypeError, ValueError):
-        return Settings()
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(raw, dict):
+            raise TypeError("not a JSON object")
+    except (OSError, ValueError, TypeError) as exc:
+        return LoadedSettings(Settings(), (f"the file cannot be read ({exc})",))
+    defaults = {f.name: f.default for f in dataclasses.fields(Settings)}
+    settings, problems = Settings(), []
+    # One value at a time, in the file's order: a value that fails on its own or against those kept before it
+    # (an http backend with an address that is no URL) is left out; keys of older versions are ignored.
+    for name, value in raw.items():
+        if name not in defaults:
+            continue
+        value, problem = _typed(value, defaults[name])
+        if problem is None:
+            try:
+                settings = settings.replace(**{name: value}).validated()
+                continue
+            except ValueError as exc:
+                problem = str(exc)
+        problems.append(f"{name} = {json.dumps(raw[name])} ({problem})")
+    return LoadedSettings(settings, tuple(problems))
+
+
+def _typed(value: object, default: object) -> tuple[object, str | None]:
+    """The value as the setting's type, or why it is not one (a bool is no number, a number no text)."""
+    if isinstance(default, bool):
+        return (value, None) if isinstance(value, bool) else (value, "expected true or false")
+    if isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        return (value, None) if ok else (value, "expected a whole number")
+    if isinstance(default, float):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        return (float(value), None) if ok else (value, "expected a number")
+    return (value, None) if isinstance(value, str) else (value, "expected text")
 
 
 def save_settings(home: Path, settings: Settings) -> None:
+    """Writes the settings; a file that held values it could not use is first kept as settings.json.bak."""
     path = settings_path(home)
+    if path.exists() and read_settings(home).problems:
+        shutil.copy2(path, path.with_name(path.name + ".bak"))
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(dataclasses.asdict(settings.validated()), indent=2))
     os.replace(tmp, path)

@@ -69,10 +69,13 @@ def main(argv: list[str] | None = None) -> int:
 
         return launcher_main(uninstall=options.uninstall_launcher)
     app = create_application(argv[:1] + qt_args)
+    from ..core.logs import setup_logging
+    from ..core.storage import paths
     from .errors import install_excepthook
     from .main_window import MainWindow
 
     install_excepthook()
+    setup_logging(paths.data_home())
     window = MainWindow()
     window.show()
     if options.files:
@@ -83,6 +86,23 @@ def main(argv: list[str] | None = None) -> int:
         smoke_test.start(app, window, documents=len(options.files))
     code = app.exec()
     window.close()  # stops the worker threads if the loop ended without closing the window
+    return leave(window, code)
+
+
+def leave(window, code: int) -> int:
+    """The exit code; when a job outlasted the window's wait (a model load cannot be interrupted), the process
+    ends here with os._exit: Python's exit would destroy the running QThread, and Qt aborts on that.
+    Everything worth keeping is already in SQLite (each change commits), so nothing is lost."""
+    from .workers import unfinished_threads
+
+    if unfinished_threads():
+        import logging
+
+        logging.getLogger(__name__).warning("leaving while a model load still runs")
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
     return code
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 import traceback
 
@@ -32,6 +33,7 @@ def show_error(parent: QWidget | None, exc: BaseException, status_bar=None, titl
 
 
 def show_crash(exc_type, exc, tb, parent: QWidget | None = None) -> None:
+    logging.getLogger(__name__).error("unexpected error", exc_info=(exc_type, exc, tb))
     details = "".join(traceback.format_exception(exc_type, exc, tb))
     sys.stderr.write(details)
     if QApplication.instance() is None:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, QUrl
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
+    QDesktopServices,
     QDragEnterEvent,
     QDragMoveEvent,
     QDropEvent,
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from ..assets import ICON_PNG
 from ..core.library import Library
+from ..core.logs import log_folder
 from .chat_list_panel import ChatListPanel
 from .chat_panel import ChatPanel
 from .controllers.asking import AskController
@@ -70,6 +72,9 @@ class MainWindow(QMainWindow):
         self._closed = False
         self.model_jobs = JobRunner("model-jobs", self)
         self.import_jobs = JobRunner("import-jobs", self)
+        # Chats, collections and settings are written here: a write waits for an import's lock on this thread.
+        self.library_jobs = JobRunner("library-jobs", self)
+        self.page_jobs = JobRunner("page-jobs", self)  # cited pages are rendered here
 
         self.documents = DocumentsModel(self)
         self.chats = ChatsModel(self)
@@ -152,6 +157,10 @@ class MainWindow(QMainWindow):
         help_menu = self.menuBar().addMenu("&Help")
         about = QAction("&About", self)
         about.triggered.connect(self._about)
+        self.open_logs_action = QAction("Open &log folder", self)
+        self.open_logs_action.setToolTip("The app's logs, to send with a problem report; they hold no document text or questions")
+        self.open_logs_action.triggered.connect(self.open_log_folder)
+        help_menu.addAction(self.open_logs_action)
         help_menu.addAction(about)
 
     def _build_status_bar(self) -> None:
@@ -163,6 +172,12 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.model_bar)
         self.statusBar().addPermanentWidget(self.model_status)
 
+    def open_log_folder(self) -> Path:
+        folder = log_folder(self.library.home)
+        folder.mkdir(parents=True, exist_ok=True)
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
+        return folder
+
     def _about(self) -> None:
         QMessageBox.about(self, APP_NAME, f"<b>{APP_NAME}</b><p>Chat with your documents, locally. RAG-Fusion over your PDFs with a local LLM.</p><p>Data folder: {self.library.home}</p>")
 
@@ -172,17 +187,17 @@ class MainWindow(QMainWindow):
         self.feedback = feedback = Feedback(self)
         self.model_controller = ModelController(library, self.model_jobs, self.model_status, self.model_bar, feedback)
         self.import_controller = ImportController(library, self.import_jobs, self.documents, self.library_panel, feedback)
-        self.collection_controller = CollectionController(library, self.collections, self.documents, self.library_panel, feedback)
+        self.collection_controller = CollectionController(library, self.collections, self.documents, self.library_panel, feedback, self.library_jobs)
         # The ask controller, made next, is late-bound here: a new chat stops a running answer, switching chats waits for it.
         running, stop = (lambda: self.ask_controller.running), (lambda: self.ask_controller.stop())
-        self.chat_controller = ChatController(library, self.chats, self.chat_list_panel, self.chat_panel, self.fusion_panel, feedback, running, stop)
+        self.chat_controller = ChatController(library, self.chats, self.chat_list_panel, self.chat_panel, self.fusion_panel, feedback, running, stop, self.library_jobs)
         self.ask_controller = AskController(
             library, self.model_jobs, self.chat_panel, self.fusion_panel, self.library_panel, self.documents, self.chat_controller, self.model_controller, feedback
         )
         self.evidence_controller = EvidenceController(
-            library, self.chat_panel.view, self.fusion_panel, self.page_view, feedback, self.text_view, self.source_views
+            library, self.chat_panel.view, self.fusion_panel, self.page_view, feedback, self.text_view, self.source_views, self.page_jobs
         )
-        self.settings_controller = SettingsController(library, self.chat_panel, self.model_controller, feedback)
+        self.settings_controller = SettingsController(library, self.chat_panel, self.model_controller, feedback, self.library_jobs)
 
     def _connect(self) -> None:
         importing, asking, chats = self.import_controller, self.ask_controller, self.chat_controller
@@ -230,8 +245,12 @@ class MainWindow(QMainWindow):
         self._closed = True
         self.ask_controller.stop()
         self.import_controller.shutdown()
-        self.model_jobs.shutdown()
-        self.import_jobs.shutdown()
-        if self._owns_library:
+        self.model_jobs.shutdown()  # a model still loading is left to the process's end (app.leave)
+        imports_done = self.import_jobs.shutdown()  # an import stops at its next batch, its index saved
+        writes_done = self.library_jobs.shutdown(cancel=False)  # a chat or setting being saved is kept
+        self.page_jobs.shutdown()
+        if self._owns_library and imports_done and writes_done:
             self.library.close()
+        # Else a job still uses the library: SQLite has every committed change and the next start
+        # brings the index level with it, so nothing is saved under the running job's feet.
         super().closeEvent(event)

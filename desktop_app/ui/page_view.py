@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.errors import AppError
-from ..core.page_render import render_page
+from ..core.page_render import RenderedPage, render_page
 from .parts import caption_row
 
 
@@ -51,6 +51,11 @@ class PageView(QWidget):
         except AppError as exc:
             self.failed.emit(exc)
             return False
+        self.show_rendered(file, page, rendered, label)
+        return True
+
+    def show_rendered(self, file: str, page: int, rendered: RenderedPage, label: str = "") -> None:
+        """A page rendered elsewhere (the window renders on a worker thread, EvidenceController)."""
         self.file, self.page, self.highlighted = file, page, rendered.highlighted
         self._pixmap = QPixmap()
         self._pixmap.loadFromData(rendered.png, "PNG")
@@ -59,7 +64,6 @@ class PageView(QWidget):
         self.caption.setText(f"{prefix}<b>{Path(file).name}</b>, page {page} of {rendered.page_count}")
         self.open_button.setEnabled(True)
         self._fit()
-        return True
 
     def _fit(self) -> None:
         if self._pixmap is None or self._pixmap.isNull():

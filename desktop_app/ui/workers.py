@@ -7,6 +7,7 @@ Widgets are never touched from the worker: the job's callbacks run on the GUI th
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -28,6 +29,14 @@ class Job:
 
 
 BACKGROUND_NICENESS = 5
+SHUTDOWN_WAIT_MS = 30_000  # at quit: how long the window waits for a running job (an import stops within a batch)
+_UNFINISHED: list[QThread] = []  # threads still running at quit: never destroyed while they run
+
+log = logging.getLogger(__name__)
+
+
+def unfinished_threads() -> bool:
+    return any(thread.isRunning() for thread in _UNFINISHED)
 
 
 def _lower_thread_priority() -> None:
@@ -65,6 +74,22 @@ class _Worker(QObject):
             if close:
                 close()
             self.done.emit(job)
+
+
+def call_in_background(
+    runner: JobRunner,
+    name: str,
+    call: Callable[[], object],
+    on_result: Callable[[object], None] | None = None,
+    on_error: Callable[[BaseException], None] | None = None,
+) -> Job:
+    """Runs `call()` on the runner's thread (a database write waits for the lock there, never in the window);
+    its return value reaches `on_result` on the GUI thread."""
+
+    def work(job: Job) -> Iterator[object]:
+        yield call()
+
+    return runner.submit(Job(name, work, on_item=on_result, on_error=on_error))
 
 
 class JobRunner(QObject):
@@ -105,10 +130,24 @@ class JobRunner(QObject):
         for job in self._pending:
             job.cancel.set()
 
-    def shutdown(self, wait_ms: int = 30_000) -> None:
-        self.cancel_all()
+    def shutdown(self, wait_ms: int | None = None, cancel: bool = True) -> bool:
+        """Stops the thread after the running job; `cancel=False` lets the queued ones (writes to keep) run first.
+
+        Returns False when a job outlasted the wait (a model load cannot be interrupted): its thread is then
+        kept referenced, since destroying a running QThread aborts the process, and the app leaves with os._exit.
+        """
+        if cancel:
+            self.cancel_all()
         self._thread.quit()
-        self._thread.wait(wait_ms)
+        finished = self._thread.wait(SHUTDOWN_WAIT_MS if wait_ms is None else wait_ms)
+        if not finished:
+            log.warning("quit while %s was still running: %s", self._thread.objectName(), self.current.name if self.current else "?")
+            _UNFINISHED.append(self._thread)
+        return finished
+
+    @property
+    def finished(self) -> bool:
+        return not self._thread.isRunning()
 
     # Slots below run on the GUI thread (the runner lives there).
     @Slot(object)

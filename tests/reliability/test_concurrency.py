@@ -11,6 +11,7 @@ from pathlib import Path
 
 from desktop_app.core.events import AnswerDone, Token
 from desktop_app.core.library import Library
+from tests.document_files import write_text_files
 from tests.fakes import HashingEmbedder, ScriptedGenerator
 from tests.reliability.conftest import (
     REPO,
@@ -29,13 +30,8 @@ class SlowEmbedder(HashingEmbedder):
 
 
 def write_notes(folder: Path, count: int, word: str) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for n in range(count):
-        path = folder / f"{word}{n:02}.txt"
-        path.write_text(f"The {word} procedure, step {n}: close the {word} valve and log the {word} pressure reading.")
-        paths.append(path)
-    return paths
+    texts = [f"The {word} procedure, step {n}: close the {word} valve and log the {word} pressure reading." for n in range(count)]
+    return write_text_files(folder, word, texts)
 
 
 def result_of(events) -> object:
@@ -58,11 +54,15 @@ def test_asking_while_an_import_runs_uses_what_is_committed(data_home, tmp_path)
     answers_during = []
     while worker.is_alive():
         library.generator().enqueue("Close the valve [1].")
+        # Every note matches and a list holds 20 passages: the ask must find every document that was
+        # whole (all its chunks embedded) before it started, and nothing that was not committed by its end.
+        ready_before = {d.path for d in library.documents() if d.status == "ready"}
         result = result_of(library.ask("coolant valve pressure", "rag"))
-        committed = {d.path for d in library.documents()}
-        cited = {s.passage.file for s in result.sources}
-        assert cited <= committed  # only committed documents are ever used
-        answers_during.append(len(cited))
+        committed_after = {d.path for d in library.documents()}
+        found = {s.passage.file for s in result.sources}
+        assert ready_before <= found, sorted(ready_before - found)
+        assert found <= committed_after
+        answers_during.append(len(found))
         time.sleep(0.05)
     worker.join()
     assert not errors, errors

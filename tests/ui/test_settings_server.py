@@ -38,7 +38,7 @@ def test_choosing_a_server_that_is_not_running_says_so_without_a_restart(make_wi
     dialog.accept()
     assert dialog.result() == QDialog.DialogCode.Accepted
     window.settings_controller.apply(dialog.settings())
-    assert load_settings(data_home).llm_url == url
+    qtbot.waitUntil(lambda: load_settings(data_home).llm_url == url)  # saved in the background
     assert isinstance(library.generator(), OpenAIHttpGenerator)
 
     qtbot.waitUntil(lambda: window.findChild(QMessageBox, "errorDialog") is not None, timeout=30_000)

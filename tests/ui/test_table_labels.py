@@ -42,8 +42,9 @@ def test_a_table_citation_in_the_window_is_labelled_and_highlights_the_table_are
     assert f"[{n}] hx.pdf, table on page 1" in text
     entry = len(window.chat_panel.view.entries) - 1
     assert window.evidence_controller.show_citation(entry, n)
+    qtbot.waitUntil(lambda: window.page_view.page == 1)  # rendered in the background
     # One highlight: the table's whole area, not its words one by one.
-    assert window.page_view.page == 1 and window.page_view.highlighted == 1
+    assert window.page_view.highlighted == 1
     fused = window.fusion_panel.fused
     pages = [fused.data(fused.index(r, fused.columnCount() - 2)) for r in range(fused.rowCount())]
     assert "table 1" in pages

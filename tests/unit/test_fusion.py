@@ -1,3 +1,5 @@
+import copy
+
 import pytest
 
 from desktop_app.core.retrieval.fusion import reciprocal_rank_fusion
@@ -48,10 +50,17 @@ def test_weights_scale_each_list():
 
 
 def test_inputs_are_not_mutated_and_negative_k_is_refused():
-    lists = [ranked("a", [1, 2])]
-    before = lists[0].hits
-    reciprocal_rank_fusion(lists, k=60)
-    assert lists[0].hits == before
+    from desktop_app.core.retrieval.fusion import union
+
+    # Hits given as a (mutable) list, out of rank order: a fusion that sorted or trimmed them in place shows here.
+    lists = [RankedList("a", "vector", [SearchHit(2, 2, 0.4), SearchHit(1, 1, 0.9)]), ranked("b", [3, 1])]
+    before = copy.deepcopy(lists)
+    first = reciprocal_rank_fusion(lists, k=60)
+    first[0].ranks.clear()  # a caller editing one result must not change the next
+    assert lists == before
+    assert reciprocal_rank_fusion(lists, k=60)[0].ranks == {"a": 1, "b": 2}
+    union(lists)
+    assert lists == before
     with pytest.raises(ValueError):
         reciprocal_rank_fusion(lists, k=-1)
 

@@ -70,3 +70,45 @@ def test_the_core_never_imports_the_eval_harness_and_knows_only_the_apps_modes()
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
     assert out == [",".join(MODES), "name-fact,naive"]
+
+
+def test_one_bad_value_keeps_the_good_ones_is_reported_and_the_users_file_is_kept(data_home, capsys):
+    from desktop_app.cli.session import print_notices
+    from desktop_app.core.library import Library
+    from desktop_app.core.settings import read_settings
+    from tests.fakes import HashingEmbedder, ScriptedGenerator
+
+    data_home.mkdir(parents=True, exist_ok=True)
+    users = {"top_k": 7, "rrf_k": 5, "n_queries": "four", "mode": "fusoin", "general_knowledge": True, "temperature": True}
+    text = json.dumps(users)
+    (data_home / "settings.json").write_text(text)
+
+    loaded = read_settings(data_home)
+    s = loaded.settings
+    assert (s.top_k, s.rrf_k, s.general_knowledge) == (7, 5.0, True)  # the good values are kept
+    assert (s.n_queries, s.mode, s.temperature) == (Settings().n_queries, Settings().mode, Settings().temperature)
+    assert [p.split(" = ")[0] for p in loaded.problems] == ["n_queries", "mode", "temperature"]
+
+    library = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator())
+    assert library.settings.top_k == 7
+    print_notices(library)  # what the CLI prints; the window shows the same notices in its status bar
+    err = capsys.readouterr().err
+    assert "n_queries" in err and '"fusoin"' in err and "settings.json" in err
+    assert (data_home / "settings.json").read_text() == text  # reading never writes
+
+    library.update_settings(library.settings.replace(mode="rag"))  # e.g. the window's mode menu
+    assert (data_home / "settings.json.bak").read_text() == text  # the user's file is kept before it is replaced
+    saved = json.loads((data_home / "settings.json").read_text())
+    assert (saved["top_k"], saved["rrf_k"], saved["mode"]) == (7, 5.0, "rag")
+    library.close()
+
+
+def test_an_unreadable_settings_file_is_reported_not_silently_reset(data_home):
+    from desktop_app.core.settings import read_settings
+
+    data_home.mkdir(parents=True, exist_ok=True)
+    (data_home / "settings.json").write_text('{"top_k": 7,')
+    loaded = read_settings(data_home)
+    assert loaded.settings == Settings() and "cannot be read" in loaded.notice()
+    save_settings(data_home, loaded.settings)
+    assert (data_home / "settings.json.bak").read_text() == '{"top_k": 7,'

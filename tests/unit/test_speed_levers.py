@@ -44,9 +44,12 @@ def test_query_reading_keeps_everything_when_the_model_writes_too_few():
 
 
 def test_pipeline_stops_generating_queries_once_enough_are_written():
-    generator = ScriptedGenerator(["pump flow rate\nmaximum pressure\nmotor power\nimpeller size\nmore\nand more\nand more text\n"])
+    reply = "pump flow rate\nmaximum pressure\nmotor power\nimpeller size\nmore\nand more\nand more text\n"
+    generator = ScriptedGenerator([reply])
     pipeline = Pipeline(None, None, None, lambda: generator, Settings(n_queries=2, max_queries=3))
     assert pipeline.generate_queries("What flow does the pump reach?").queries == ("pump flow rate", "maximum pressure", "motor power")
+    # The model was stopped after the third query: the rest of its reply was never generated.
+    assert 0 < generator.pieces_sent < len(reply.split())
     assert generator.prompts[0][0]["content"] == prompts.query_messages("x", 2, "name-fact")[0]["content"]
 
 

@@ -29,8 +29,7 @@ class Searcher:
     def vector_lists(self, texts: Sequence[str], vectors: np.ndarray, allowed_documents: Sequence[int] | None = None, weights: Sequence[float] | None = None) -> list[RankedList]:
         allowed = None
         if allowed_documents is not None:
-            ids = self.store.chunk_ids_of_documents(allowed_documents)
-            allowed = ids.__contains__
+            allowed = self.store.chunk_ids_of_documents(allowed_documents)
         lists = []
         for i, (text, vector) in enumerate(zip(texts, vectors)):
             hits = self.index.search(vector, self.settings.list_depth, allowed)

@@ -44,6 +44,9 @@ def content_words(query: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
+EMBEDDING_MODEL_KEY = "embedding_model"
+
+
 class ChunkStore(Database):
     # -- embeddings ----------------------------------------------------------------------------
     def pending_chunks(self, limit: int, document_id: int | None = None) -> list[tuple[int, int, str]]:
@@ -105,6 +108,32 @@ class ChunkStore(Database):
                 ).fetchall()
                 if rows:
                     yield [r[0] for r in rows], _vectors(rows)
+
+    # -- which model made the vectors ----------------------------------------------------------
+    def embedding_model(self) -> str | None:
+        """The embedding model (name/dimension) that made the stored vectors; None in a library made before it was kept."""
+        return self.get_meta(EMBEDDING_MODEL_KEY)
+
+    def use_embedding_model(self, model: str) -> int:
+        """Record `model` as the one making the vectors; vectors another model made are dropped for re-embedding.
+
+        One transaction: the chunks lose their vectors and their documents go back to 'embedding', so the
+        pending-embedding mechanism re-embeds them in the background and keyword search finds them meanwhile.
+        Returns how many chunks wait for a new vector.
+        """
+        with self.transaction() as conn:
+            row = conn.execute("SELECT value FROM meta WHERE key = ?", (EMBEDDING_MODEL_KEY,)).fetchone()
+            if row is not None and row[0] == model:
+                return 0
+            dropped = 0
+            if row is not None:
+                dropped = conn.execute("UPDATE chunks SET embedding = NULL WHERE embedding IS NOT NULL").rowcount
+                conn.execute(
+                    "UPDATE documents SET status = 'embedding' WHERE status = 'ready' "
+                    "AND EXISTS (SELECT 1 FROM chunks WHERE chunks.document_id = documents.id)"
+                )
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (EMBEDDING_MODEL_KEY, model))
+            return dropped
 
     # -- chunks --------------------------------------------------------------------------------
     def chunk_ids(self) -> list[int]:

@@ -20,7 +20,8 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,10 @@ M = 16
 EF_CONSTRUCTION = 200
 EF_SEARCH = 128
 _GROWTH = 1.5
+# Scopes up to this many chunks are searched exactly (brute force), larger ones by the filtered graph walk.
+# Measured on a 30,000-vector, 384-dimension index (2 cores, k=20): exact 21 ms vs filtered 27 ms at
+# 500 allowed, 167 ms vs 22 ms at 2,000; the filtered walk's recall fell to 0.65 at 5,000 random allowed.
+EXACT_SCOPE_LIMIT = 1000
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,14 @@ class VectorIndex:
         self._index = index
         self._deleted = set(meta.get("deleted", []))
         return None
+
+    def built_with(self) -> str | None:
+        """The embedding model (name/dimension) the index on disk was built with, or None without a readable description."""
+        try:
+            meta = json.loads(self.meta_path.read_text())
+            return f"{meta['model']}/{meta['dimension']}"
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
 
     @property
     def data_path(self) -> Path | None:
@@ -228,36 +241,81 @@ class VectorIndex:
                     self._deleted.add(int(label))
                     self._dirty = True
 
-    def search(self, vector: np.ndarray, k: int, allowed: Callable[[int], bool] | None = None) -> list[SearchHit]:
+    def search(self, vector: np.ndarray, k: int, allowed: AbstractSet[int] | None = None) -> list[SearchHit]:
+        """The k nearest chunks; with `allowed` (chunk ids, the chosen documents' scope) only among those.
+
+        A small scope is searched exactly, so every chunk in it can be found and k is capped at its size;
+        a large one by hnswlib's filtered graph walk, which is fast when many items pass the filter.
+        """
+        query = np.asarray(vector, dtype=np.float32).reshape(1, -1)
         with self._lock:
+            if allowed is not None and len(allowed) <= EXACT_SCOPE_LIMIT:
+                return self._exact(query[0], k, allowed)
             live = self._index.element_count - len(self._deleted)
             k = min(k, live)
             if k <= 0:
                 return []
             if k > EF_SEARCH:
                 self._index.set_ef(k)  # hnswlib needs ef >= k
-            kwargs = {"filter": allowed} if allowed is not None else {}
+            kwargs = {"filter": allowed.__contains__} if allowed is not None else {}
             try:
-                labels, distances = self._index.knn_query(np.asarray(vector, dtype=np.float32).reshape(1, -1), k=k, num_threads=1, **kwargs)
+                labels, distances = self._index.knn_query(query, k=k, num_threads=1, **kwargs)
             except RuntimeError:
-                # hnswlib raises when fewer than k items pass the filter; ask again for what there is.
+                # hnswlib raises when its walk finds fewer than k items passing the filter: search exactly.
                 if allowed is None:
                     raise
-                return self._filtered_fallback(vector, k, allowed)
+                return self._exact(query[0], k, allowed)
         return [
             SearchHit(chunk_id=int(label), rank=rank, score=float(1.0 - dist))
             for rank, (label, dist) in enumerate(zip(labels[0], distances[0]), start=1)
         ]
 
-    def _filtered_fallback(self, vector: np.ndarray, k: int, allowed: Callable[[int], bool]) -> list[SearchHit]:
-        while k > 1:
-            k = max(1, k // 2)
-            try:
-                labels, distances = self._index.knn_query(np.asarray(vector, dtype=np.float32).reshape(1, -1), k=k, num_threads=1, filter=allowed)
-                return [SearchHit(int(l), r, float(1.0 - d)) for r, (l, d) in enumerate(zip(labels[0], distances[0]), start=1)]
-            except RuntimeError:
-                continue
-        return []
+    def _exact(self, vector: np.ndarray, k: int, allowed: AbstractSet[int]) -> list[SearchHit]:
+        """Brute force over the allowed chunks' vectors as the index holds them (cosine: stored normalised)."""
+        labels = self._live_labels(allowed)
+        if not labels or k <= 0:
+            return []
+        vectors = self._index.get_items(labels)
+        norm = float(np.linalg.norm(vector)) or 1.0
+        scores = np.asarray(vectors, dtype=np.float32) @ (vector / norm)
+        order = np.argsort(-scores, kind="stable")[:k]
+        return [SearchHit(chunk_id=int(labels[i]), rank=rank, score=float(scores[i])) for rank, i in enumerate(order, start=1)]
+
+    def _live_labels(self, allowed: AbstractSet[int]) -> list[int]:
+        """The allowed labels the index holds and has not deleted (a chunk still being embedded is not there yet)."""
+        candidates = sorted(int(x) for x in allowed if int(x) not in self._deleted)
+        if not candidates:
+            return []
+        try:
+            self._index.get_items(candidates)
+            return candidates
+        except RuntimeError:  # "Label not found": some are not indexed; keep those that are
+            present = {int(x) for x in self._index.get_ids_list()}
+            return [x for x in candidates if x in present]
+
+    # -- compaction: hnswlib never frees a deleted label's slot ------------------------------------
+    def deleted_share(self) -> float:
+        """The share of the index's slots held by deleted labels (re-imports and removals leave them)."""
+        with self._lock:
+            count = self._index.element_count if self._index is not None else 0
+            return len(self._deleted) / count if count else 0.0
+
+    def build(self, batches: Iterable[tuple[list[int], np.ndarray]], capacity: int):
+        """A new hnswlib index holding `batches`, built without the lock: questions keep using this one meanwhile."""
+        fresh = self._new(capacity)
+        for ids, vectors in batches:
+            needed = fresh.element_count + len(ids)
+            if needed > fresh.get_max_elements():
+                fresh.resize_index(int(needed * _GROWTH))
+            fresh.add_items(np.asarray(vectors, dtype=np.float32), np.asarray(ids, dtype=np.int64), num_threads=1)
+        return fresh
+
+    def swap(self, fresh) -> None:
+        """Use an index made by `build` from now on (it has no deleted labels); saving it is the caller's next step."""
+        with self._lock:
+            self._index = fresh
+            self._deleted = set()
+            self._dirty = True
 
     def reset(self, capacity: int) -> None:
         with self._lock:

@@ -27,11 +27,19 @@ from ..fusion_panel import FusionPanel
 from ..library_panel import LibraryPanel
 from ..models import DocumentsModel
 from ..workers import Job, JobRunner
-from .chats import ChatController
+from .chats import ChatController, chat_title
 from .feedback import Feedback
 from .model_loading import ModelController
 
 STOPPED = "Stopped."
+
+
+@dataclass(frozen=True)
+class ChatStarted:
+    """The ask job created the new chat its question opens."""
+
+    chat_id: int
+    title: str
 STOPPED_EARLY = "(stopped before the answer began)"
 
 
@@ -39,7 +47,7 @@ STOPPED_EARLY = "(stopped before the answer began)"
 class _Asking:
     """One question on its way: what the GUI knows of it so far."""
 
-    chat_id: int
+    chat_id: int | None  # None until the job has created the new chat
     question: str
     mode: str
     entry: ChatEntry  # the assistant's entry in the transcript, filled as events arrive
@@ -47,6 +55,7 @@ class _Asking:
     queries: tuple[str, ...] = ()  # as generated (the panel's list may be edited meanwhile)
     dropped: tuple[str, ...] = ()
     done: bool = False  # AnswerDone arrived
+    failed: bool = False  # the job raised (e.g. the new chat could not be created); the error was shown
 
 
 def result_so_far(asking: _Asking, ranked: SourcesRanked, rrf_k: float) -> AskResult:
@@ -81,10 +90,7 @@ class AskController:
             return None
         if not self.documents.rowCount():
             self.feedback.say("Add documents first: drop PDFs on the window or press Ctrl+O.", 8000)
-        chat_id = self.chats.chat_for(question)
-        if chat_id is None:
-            return None
-        self.chats.refresh()
+        chat_id, title = self.chats.current, chat_title(question)
         self.chat_panel.input.clear()
         view = self.chat_panel.view
         view.add(ChatEntry("user", question))
@@ -96,8 +102,11 @@ class AskController:
         library = self.library
 
         def work(job: Job):
+            if asking.chat_id is None:  # a new chat, titled after its first question: created here, not in the window
+                asking.chat_id = library.create_chat(title)
+                yield ChatStarted(asking.chat_id, title)
             # ask_in_chat rewrites a follow-up from the chat's history and stores the question and the answer.
-            events = library.ask_in_chat(chat_id, question, mode=asking.mode, allowed_documents=allowed, cancel=job.cancel)
+            events = library.ask_in_chat(asking.chat_id, question, mode=asking.mode, allowed_documents=allowed, cancel=job.cancel)
             answering = False
             try:
                 for event in events:
@@ -109,7 +118,11 @@ class AskController:
             finally:
                 events.close()
 
-        job = Job("ask", work, on_item=lambda event: self._show(asking, job, event), on_done=lambda: self._ended(asking), on_error=self.feedback.report)
+        def failed(exc: BaseException) -> None:
+            asking.failed = True
+            self.feedback.report(exc)
+
+        job = Job("ask", work, on_item=lambda event: self._show(asking, job, event), on_done=lambda: self._ended(asking, title), on_error=failed)
         self.job = job
         self.chat_panel.set_generating(True)
         self.models.show_answering()
@@ -117,7 +130,9 @@ class AskController:
 
     def _show(self, asking: _Asking, job: Job, event: AskEvent) -> None:
         entry, view = asking.entry, self.chat_panel.view
-        if isinstance(event, QuestionRewritten):
+        if isinstance(event, ChatStarted):
+            self.chats.adopt(event.chat_id, event.title)
+        elif isinstance(event, QuestionRewritten):
             asking.standalone = event.standalone if event.standalone != event.original else ""
             self.fusion_panel.show_searched_as(asking.standalone)
         elif isinstance(event, QueriesGenerated):
@@ -145,8 +160,13 @@ class AskController:
             self.fusion_panel.show_result(result)
             view.render()
 
-    def _ended(self, asking: _Asking) -> None:
+    def _ended(self, asking: _Asking, title: str) -> None:
         if asking.done:
+            self._idle()
+            return
+        if asking.chat_id is None and asking.failed:  # the new chat could not be created (the error was shown)
+            self.chat_panel.view.set_entries([])  # the question goes back to the box
+            self.chat_panel.input.setPlainText(asking.question)
             self._idle()
             return
         entry = asking.entry
@@ -154,14 +174,19 @@ class AskController:
         entry.text = entry.text or STOPPED_EARLY
         entry.notices.append(STOPPED)
         self.chat_panel.view.render()
-        chat_id, question, answer = asking.chat_id, asking.question, entry.text
+        question, answer = asking.question, entry.text
 
         def keep(job: Job):
-            self.library.add_chat_turn(chat_id, question, answer)
-            return iter(())
+            if asking.chat_id is None:  # stopped before the job began: the new chat is created now
+                asking.chat_id = self.library.create_chat(title)
+                yield ChatStarted(asking.chat_id, title)
+            self.library.add_chat_turn(asking.chat_id, question, answer)
 
         # The question counts as answered once it is stored, so a new one cannot start before.
-        self.jobs.submit(Job("keep the stopped answer", keep, on_error=self.feedback.report, on_done=self._idle))
+        def adopt(event: ChatStarted) -> None:
+            self.chats.adopt(event.chat_id, event.title)
+
+        self.jobs.submit(Job("keep the stopped answer", keep, on_item=adopt, on_error=self.feedback.report, on_done=self._idle))
 
     def _idle(self) -> None:
         self.job = None

@@ -21,6 +21,7 @@ from ..chat_panel import ChatPanel
 from ..chat_view import ChatEntry
 from ..fusion_panel import FusionPanel
 from ..models import ChatsModel
+from ..workers import JobRunner, call_in_background
 from .feedback import Feedback
 
 TITLE_LENGTH = 60  # a new chat is titled after its first question, cut to this many characters
@@ -45,6 +46,7 @@ class ChatController:
     feedback: Feedback
     answering: Callable[[], bool]  # a new chat stops a running answer; switching chats waits for it
     stop_answer: Callable[[], None]
+    jobs: JobRunner  # the library runner: deleting a chat waits there for the database, never in the window
     current: int | None = field(default=None, init=False)  # the open chat; None until a new chat's first question
 
     def refresh(self) -> None:
@@ -52,17 +54,11 @@ class ChatController:
         if self.current is not None:
             self.list_panel.select(self.current)
 
-    def chat_for(self, question: str) -> int | None:
-        """The open chat, or a new one titled after the question; None when it could not be created (said why)."""
-        if self.current is None:
-            title = chat_title(question)
-            try:
-                self.current = self.library.create_chat(title)
-            except AppError as exc:  # busy, disk full, read-only: say so; the question stays in the box
-                self.feedback.report(exc)
-                return None
-            self.chat_panel.title.setText(title)
-        return self.current
+    def adopt(self, chat_id: int, title: str) -> None:
+        """A new chat, created with its first question on the model runner, becomes the open one."""
+        self.current = chat_id
+        self.chat_panel.title.setText(title)
+        self.refresh()
 
     def new_chat(self) -> None:
         if self.answering():
@@ -88,14 +84,12 @@ class ChatController:
         self.fusion_panel.show_result(next((e.result for e in reversed(entries) if e.result), None))
 
     def delete_chat(self, chat_id: int) -> None:
-        try:
-            self.library.delete_chat(chat_id)
-        except AppError as exc:
-            self.feedback.report(exc)
-            return
-        if chat_id == self.current:
-            self.new_chat()
-        self.refresh()
+        def deleted(_: object) -> None:
+            if chat_id == self.current:
+                self.new_chat()
+            self.refresh()
+
+        call_in_background(self.jobs, "delete chat", lambda: self.library.delete_chat(chat_id), deleted, self.feedback.report)
 
     def export_chat(self, path: str | None = None) -> Path | None:
         """Saves the open chat as Markdown (question, answer, each citation's file, page and quoted passage)."""

@@ -10,6 +10,7 @@ from ...core.errors import AppError
 from ...core.library import Library
 from ..library_panel import LibraryPanel
 from ..models import CollectionsModel, DocumentsModel
+from ..workers import JobRunner, call_in_background
 from .feedback import Feedback
 
 
@@ -20,6 +21,7 @@ class CollectionController:
     documents: DocumentsModel
     panel: LibraryPanel
     feedback: Feedback
+    jobs: JobRunner  # the library runner: collections are written there, never in the window
 
     def refresh(self, select: str | None = None) -> None:
         """Reloads the collections from SQLite and keeps (or switches to) the selected one."""
@@ -51,20 +53,15 @@ class CollectionController:
 
     def add(self, name: str, document_ids: list[int]) -> None:
         wanted = set(document_ids)
-        try:
-            self.library.add_to_collection(name, [d.path for d in self.documents.documents if d.id in wanted])
-        except AppError as exc:
-            self.feedback.report(exc)
-            return
-        self.refresh(select=name)
-        self.feedback.say(f"Collection '{name}' saved; questions now search it.", 8000)
+        paths = [d.path for d in self.documents.documents if d.id in wanted]
+
+        def saved(_: object) -> None:
+            self.refresh(select=name)
+            self.feedback.say(f"Collection '{name}' saved; questions now search it.", 8000)
+
+        call_in_background(self.jobs, "save collection", lambda: self.library.add_to_collection(name, paths), saved, self.feedback.report)
 
     def delete(self, name: str) -> None:
         if not name:
             return
-        try:
-            self.library.delete_collection(name)
-        except AppError as exc:
-            self.feedback.report(exc)
-            return
-        self.refresh(select="")
+        call_in_background(self.jobs, "delete collection", lambda: self.library.delete_collection(name), lambda _: self.refresh(select=""), self.feedback.report)

@@ -3,17 +3,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PySide6.QtWidgets import QStackedWidget
 
 from ...core.formats import has_page_images
 from ...core.library import Library
+from ...core.page_render import render_page
 from ...core.types import Citation, Passage, Source
 from ..chat_view import ChatView
 from ..fusion_panel import FusionPanel
 from ..page_view import PageView
 from ..text_view import PassageTextView
+from ..workers import JobRunner, call_in_background
 from .feedback import Feedback
 
 
@@ -26,6 +28,8 @@ class EvidenceController:
     feedback: Feedback
     text_view: PassageTextView
     sources: QStackedWidget  # shows the page view or the text view
+    renders: JobRunner  # pages are rendered here, never on the UI thread
+    _shown: int = field(default=0, init=False)  # the latest page asked for: an earlier click's page arriving late is dropped
 
     def show_citation(self, entry_index: int, n: int) -> bool:
         """[n] of an answer in the transcript: the cited passage, or (an answer still streaming) the n-th passage given to the model."""
@@ -55,7 +59,16 @@ class EvidenceController:
     def _show(self, cited: Citation | Passage, label: str = "") -> bool:
         if has_page_images(cited.file):
             self.sources.setCurrentWidget(self.page_view)
-            return self.page_view.show_passage(cited.file, cited.page, cited.start, cited.end, label, bbox=cited.bbox)
+            self._shown += 1
+            wanted = self._shown
+            file, page, start, end, bbox = cited.file, cited.page, cited.start, cited.end, tuple(cited.bbox) if cited.bbox else None
+
+            def rendered(page_image: object) -> None:
+                if wanted == self._shown:
+                    self.page_view.show_rendered(file, page, page_image, label)
+
+            call_in_background(self.renders, "render page", lambda: render_page(file, page, start, end, bbox=bbox), rendered, self.page_view.failed.emit)
+            return True
         # Read from the library's stored text: one indexed query for up to three pages or sections.
         excerpt = self.library.passage_excerpt(cited)
         self.sources.setCurrentWidget(self.text_view)  # first: the view scrolls by its visible height

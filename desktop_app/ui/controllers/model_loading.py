@@ -45,11 +45,15 @@ class ModelController:
             load = getattr(library.embedder, "load", None)
             if load:
                 load()
+            if job.cancel.is_set():  # the window is closing
+                return
             yield f"Preparing {library.model_label()}..."
             generator = library.generator()
             load = getattr(generator, "load", None)
             if load:
                 load()
+            if job.cancel.is_set():  # closed while the model loaded: the library may be closed already
+                return
             yield "Reading the prompt instructions..."
             library.pipeline().warm_up()
             yield None

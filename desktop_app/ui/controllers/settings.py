@@ -8,6 +8,7 @@ from ...core.library import Library
 from ...core.settings import HTTP_FIELDS, Settings
 from ..chat_panel import ChatPanel
 from ..settings_dialog import SettingsDialog
+from ..workers import JobRunner, call_in_background
 from .feedback import Feedback
 from .model_loading import ModelController
 
@@ -20,6 +21,7 @@ class SettingsController:
     chat_panel: ChatPanel
     models: ModelController
     feedback: Feedback
+    jobs: JobRunner  # the library runner: settings.json is written there, never in the window
 
     def open_dialog(self) -> None:
         dialog = SettingsDialog(self.library.settings, self.library.catalog, self.feedback.window)
@@ -28,18 +30,16 @@ class SettingsController:
 
     def apply(self, settings: Settings) -> None:
         old = self.library.settings
-        try:
-            self.library.update_settings(settings)
-        except Exception as exc:  # an invalid value or an unwritable settings file: shown, the old settings stay
-            self.feedback.report(exc)
-            return
-        self.chat_panel.set_mode(settings.mode)
-        self.feedback.say("Settings saved.", 5000)
-        if any(getattr(settings, f) != getattr(old, f) for f in RELOADED_BY):
-            self.models.warm_up()
+
+        def saved(_: object) -> None:
+            self.chat_panel.set_mode(settings.mode)
+            self.feedback.say("Settings saved.", 5000)
+            if any(getattr(settings, f) != getattr(old, f) for f in RELOADED_BY):
+                self.models.warm_up()
+
+        # An invalid value or an unwritable settings file is shown (on_error); the old settings stay.
+        call_in_background(self.jobs, "save settings", lambda: self.library.update_settings(settings), saved, self.feedback.report)
 
     def mode_changed(self, mode: str) -> None:
-        try:
-            self.library.update_settings(self.library.settings.replace(mode=mode))
-        except Exception as exc:  # as in apply
-            self.feedback.report(exc)
+        settings = self.library.settings.replace(mode=mode)
+        call_in_background(self.jobs, "save mode", lambda: self.library.update_settings(settings), None, self.feedback.report)
