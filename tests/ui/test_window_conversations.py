@@ -212,11 +212,12 @@ def test_unsupported_and_ocr_citations_are_marked_and_notices_shown(make_window,
     view.set_entries([ChatEntry("assistant", "It runs to 85 C [1] and is rated IP68 [2].", result, notices=list(result.notices))])
     text = view.toPlainText().replace("\u00a0", " ")
     assert "[1] px40.pdf, p. 2 (OCR)" in text
-    assert "\u26a0 [2] scan.pdf" in text and "[2]\u26a0" in text
+    assert "[2] scan.pdf" in text and "[2]" in text
     assert "(OCR)" not in text.split("[2] scan.pdf")[1].split("\n")[0]
     assert "Citation [2] may not support" in text
     html = view.toHtml()
     assert "#b3261e" in html and "may not support" in html
+    assert html.count("icon:warning") == 2  # the warning icon beside [2] in the answer and in the sources line
 
 
 def test_a_password_protected_pdf_asks_for_its_password_and_imports(make_window, data_home, sample_pdf, qtbot):

@@ -1,0 +1,79 @@
+"""What the user reads in the window, offscreen with fast fakes: no missing glyphs, safe Markdown answers,
+a roomy evidence table, a page preview that zooms and clears, settings in plain words, chats told apart."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QFontInfo, QTextCursor, QTextDocument
+from PySide6.QtWidgets import QTextBrowser
+
+from desktop_app.core.library import Library
+from tests.fakes import HashingEmbedder, ScriptedGenerator
+
+
+def fake_library(home, *replies):
+    return Library(home, embedder=HashingEmbedder(), generator=ScriptedGenerator(replies))
+
+
+def missing_glyphs(view: QTextBrowser) -> list[str]:
+    """The characters drawn as the font's "missing glyph" box (glyph index 0) in the view's laid-out text."""
+    missing = []
+    block = view.document().begin()
+    while block.isValid():
+        layout = block.layout()
+        for line in range(layout.lineCount() if layout is not None else 0):
+            if any(0 in run.glyphIndexes() for run in layout.lineAt(line).glyphRuns()):
+                missing.append(block.text())
+        block = block.next()
+    return missing
+
+
+def test_notices_and_warnings_draw_no_missing_glyph_boxes(make_window, data_home):
+    from desktop_app.core.types import Citation
+    from desktop_app.ui.chat_view import ChatEntry
+    from tests.ui.results import ask_result
+
+    window = make_window(fake_library(data_home))
+    result = ask_result(
+        mode="fusion",
+        total_s=1.0,
+        citations=[Citation(1, "/d/manual.pdf", 5, "x", chunk_id=2, start=0, end=1, supported=False, ocr=False)],
+        notices=["No passage mentions the word you asked about."],
+    )
+    view = window.chat_panel.view
+    view.set_entries([ChatEntry("assistant", "It is so [1].", result, notices=list(result.notices))])
+    view.document().setTextWidth(view.viewport().width())
+    assert view.document().begin().layout().lineCount()  # laid out: the test reads real glyphs
+    assert "No passage mentions" in view.toPlainText()
+    assert missing_glyphs(view) == []
+    # The notice and the warnings are icons from Qt's standard set, which load.
+    html = view.toHtml()
+    assert "icon:info" in html and "icon:warning" in html
+    image = view.loadResource(QTextDocument.ResourceType.ImageResource.value, QUrl("icon:info"))
+    assert image is not None and not image.isNull()
+
+
+def test_markdown_answers_render_code_monospace_and_the_models_html_as_text(make_window, data_home):
+    from desktop_app.ui.chat_view import ChatEntry
+    from tests.ui.results import ask_result
+
+    window = make_window(fake_library(data_home))
+    answer = (
+        "Use `seq_len(n)` to count [1].\n\n```r\n> x <- c(1, 2)\n> x[1]\n```\n\n"
+        "<img src=http://example.com/track.png> <script>alert(1)</script> ![chart](http://example.com/c.png)"
+    )
+    view = window.chat_panel.view
+    view.set_entries([ChatEntry("assistant", answer, ask_result(mode="fusion", total_s=1.0))])
+    text = view.toPlainText()
+    assert "`" not in text  # the backticks are Markdown, not text
+    assert "<img src=http://example.com/track.png>" in text and "<script>alert(1)</script>" in text
+    assert "![chart](http://example.com/c.png)" in text  # an image the model names is not fetched
+    # Code reads in a monospace font, inline and in a block; its "> " prompt stays as written, no quote.
+    for snippet in ("seq_len(n)", "> x <- c(1, 2)"):
+        cursor = view.document().find(snippet)
+        assert not cursor.isNull(), snippet
+        cursor.setPosition(cursor.selectionStart() + 1, QTextCursor.MoveMode.MoveAnchor)
+        font = cursor.charFormat().font()
+        assert cursor.charFormat().fontFixedPitch() or QFontInfo(font).fixedPitch(), snippet
+    # "[1]" in code stays code; "[1]" in the prose is a citation link.
+    assert view.toHtml().count('href="cite:0:1"') == 1
