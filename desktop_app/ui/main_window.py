@@ -113,13 +113,13 @@ class MainWindow(QMainWindow):
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.fusion_panel)
         right.addWidget(self.source_views)
-        right.setSizes([540, 360])
+        right.setSizes([560, 340])
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.chat_panel)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([370, 500, 580])
+        self.splitter.setSizes([330, 480, 630])
         self.setCentralWidget(self.splitter)
 
     def _build_menus(self) -> None:

@@ -172,6 +172,7 @@ class FusedPassagesModel(QAbstractTableModel):
         self._rows: list[Source] = []
         self._keys: list[str] = []
         self._union = False
+        self._rrf_k = 60.0
 
     def set_result(self, result: AskResult | None) -> None:
         self.beginResetModel()
@@ -179,6 +180,7 @@ class FusedPassagesModel(QAbstractTableModel):
         self._keys = list_keys(result) if result else []
         # Multi-query merges by union: its "rrf_score" holds the passage's best cosine similarity.
         self._union = result is not None and result.mode == "multi-query"
+        self._rrf_k = result.rrf_k if result else 60.0
         self.endResetModel()
 
     def source(self, row: int) -> Source:
@@ -203,13 +205,27 @@ class FusedPassagesModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return self._headers()[section]
-        if role == Qt.ItemDataRole.ToolTipRole and 2 <= section < 2 + len(self._keys):
-            return f"Rank under: {self._keys[section - 2]}"
-        if role == Qt.ItemDataRole.ToolTipRole and section == 1:
-            if self._union:
-                return "Best cosine similarity to any query (multi-query merges the lists by union, without RRF)"
-            return "RRF score: sum of weight/(k + rank) over the lists that found the passage"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._header_tip(section)
         return None
+
+    def _header_tip(self, section: int) -> str:
+        """What a column means, shown when the pointer rests on its title (the table keeps all the room)."""
+        n_keys = len(self._keys)
+        if 2 <= section < 2 + n_keys:
+            query = self._keys[section - 2]
+            which = "your question as asked" if section == 2 else f"generated query Q{section - 2}"
+            return f"Rank of the passage in the results of {which}: \u201c{query}\u201d (blank: that search did not find it)"
+        if section == 1 and self._union:
+            return "Best cosine similarity to any query (multi-query merges the lists by union, without RRF)"
+        if section == 1:
+            return f"RRF score: sum of weight/(k + rank) over the lists that found the passage; k = {self._rrf_k:g}."
+        return {
+            0: "The passage's place in the fused list (1 = best)",
+            n_keys + 2: "The file the passage comes from",
+            n_keys + 3: "The page (or section, or table) it is on",
+            n_keys + 4: "The passage; point at a row for all of it, click it to see it on its page",
+        }.get(section, "")
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):

@@ -160,7 +160,7 @@ def test_multi_query_labels_the_score_column_as_similarity(make_window, data_hom
     fused = window.fusion_panel.fused
     assert fused.headerData(1, Qt.Orientation.Horizontal) == "Score"
     assert "similarity" in fused.headerData(1, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
-    assert "union" in window.fusion_panel.legend.text()
+    assert "union" in fused.headerData(1, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
     window.fusion_panel.show_result(dataclasses.replace(window.fusion_panel.result, mode="fusion"))
     assert fused.headerData(1, Qt.Orientation.Horizontal) == "RRF"
 

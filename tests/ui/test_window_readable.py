@@ -3,7 +3,7 @@ a roomy evidence table, a page preview that zooms and clears, settings in plain 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QFontInfo, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QTextBrowser
 
@@ -77,3 +77,45 @@ def test_markdown_answers_render_code_monospace_and_the_models_html_as_text(make
         assert cursor.charFormat().fontFixedPitch() or QFontInfo(font).fixedPitch(), snippet
     # "[1]" in code stays code; "[1]" in the prose is a citation link.
     assert view.toHtml().count('href="cite:0:1"') == 1
+
+
+def many_query_result(n_queries: int = 4, n_passages: int = 20):
+    from desktop_app.core.types import RankedList, SearchHit
+    from tests.ui.results import ask_result, fused_sources, passage
+
+    question = "How do I make a list in R?"
+    queries = tuple(f"R list creation example {i}" for i in range(1, n_queries + 1))
+    passages = {
+        i: passage(i, "/docs/R-intro.pdf", 20 + i, f"Lists and data frames: an R list is an object consisting of an ordered collection {i}.")
+        for i in range(1, n_passages + 1)
+    }
+    lists = tuple(
+        RankedList(q, "vector", tuple(SearchHit(c, r, 0.5) for r, c in enumerate(sorted(passages, key=lambda c: (c * (j + 3)) % 17), 1)))
+        for j, q in enumerate((question, *queries))
+    )
+    return ask_result(question, "fusion", queries, fused_sources(lists, passages), total_s=1.0, lists=lists)
+
+
+def test_the_fused_passages_show_passage_file_and_page_first_with_many_rows(make_window, data_home, qtbot):
+    window = make_window(fake_library(data_home))
+    qtbot.waitExposed(window)
+    panel = window.fusion_panel
+    panel.show_result(many_query_result())
+    table, header = panel.table, panel.table.horizontalHeader()
+    fused = panel.fused
+    n_keys = len(fused.query_keys)
+    passage, file, page = n_keys + 4, n_keys + 2, n_keys + 3
+    # Reading order: #, Passage, File, Page, then the score and the rank columns.
+    assert [header.logicalIndex(v) for v in range(4)] == [0, passage, file, page]
+    viewport = table.viewport().rect()
+    for column in (passage, file, page, *range(1, 2 + n_keys)):  # every column fits: no horizontal scrolling
+        rect = table.visualRect(table.model().index(0, column))
+        assert viewport.contains(rect), (column, rect, viewport)
+    assert table.columnWidth(passage) >= 200  # the passage text has the room
+    assert max(table.columnWidth(c) for c in range(2, 2 + n_keys)) <= 64  # rank columns are narrow
+    visible_rows = sum(1 for r in range(fused.rowCount()) if viewport.contains(table.visualRect(table.model().index(r, 0))))
+    assert visible_rows >= 8
+    # Columns are explained in their header tooltips, not by a label under the table.
+    tip = fused.headerData(3, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert "R list creation example 1" in tip and "Rank" in tip
+    assert not hasattr(panel, "legend")
