@@ -175,7 +175,9 @@ class MainWindow(QMainWindow):
         self.collection_controller = CollectionController(library, self.collections, self.documents, self.library_panel, feedback)
         # The ask controller, made next, is late-bound here: a new chat stops a running answer, switching chats waits for it.
         running, stop = (lambda: self.ask_controller.running), (lambda: self.ask_controller.stop())
-        self.chat_controller = ChatController(library, self.chats, self.chat_list_panel, self.chat_panel, self.fusion_panel, feedback, running, stop)
+        self.chat_controller = ChatController(
+            library, self.chats, self.chat_list_panel, self.chat_panel, self.fusion_panel, feedback, running, stop, lambda: self.evidence_controller.clear()
+        )
         self.ask_controller = AskController(
             library, self.model_jobs, self.chat_panel, self.fusion_panel, self.library_panel, self.documents, self.chat_controller, self.model_controller, feedback
         )

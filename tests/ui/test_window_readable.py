@@ -119,3 +119,39 @@ def test_the_fused_passages_show_passage_file_and_page_first_with_many_rows(make
     tip = fused.headerData(3, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
     assert "R list creation example 1" in tip and "Rank" in tip
     assert not hasattr(panel, "legend")
+
+
+def test_the_page_preview_zooms_opens_large_and_clears_with_the_chat(make_window, data_home, sample_pdf, qtbot):
+    library = fake_library(data_home)
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library)
+    qtbot.waitExposed(window)
+    view = window.page_view
+    assert view.show_passage(str(sample_pdf), 1, 0, 40, "[1]")
+    fit = view.image.pixmap().width()
+    # Fit width: the page fills the view's width (no narrow thumbnail).
+    assert fit >= view.scroll.viewport().width() - 40
+    assert view.fit_button.isChecked()
+    view.zoom_in()
+    assert view.image.pixmap().width() > fit * 1.2 and not view.fit_button.isChecked()
+    assert view.zoom_label.text() == f"{round(view.current_zoom() * 100)} %"
+    view.zoom_out()
+    view.zoom_out()
+    assert view.image.pixmap().width() < fit
+    view.fit_width()
+    assert view.image.pixmap().width() == fit
+    # Open large: its own window, much larger than the panel's preview, showing the same page.
+    view.open_large()
+    large = view.large_window
+    qtbot.waitExposed(large)
+    assert large.isVisible() and large.view.page == 1
+    assert large.view.image.pixmap().width() > fit and large.view.fit_button.isChecked()
+    # A new chat clears the preview (and closes the large window); so does opening another chat.
+    window.chat_controller.new_chat()
+    assert view.file is None and view.image.pixmap().isNull() and not large.isVisible()
+    assert "Click a citation" in view.caption.text() and not view.zoom_in_button.isEnabled()
+    assert view.show_passage(str(sample_pdf), 1, 0, 40)
+    chat = library.create_chat("another chat")
+    window.chat_controller.refresh()
+    window.chat_controller.open_chat(chat)
+    assert view.file is None and view.image.pixmap().isNull()

@@ -45,6 +45,7 @@ class ChatController:
     feedback: Feedback
     answering: Callable[[], bool]  # a new chat stops a running answer; switching chats waits for it
     stop_answer: Callable[[], None]
+    clear_evidence: Callable[[], None] = lambda: None  # the shown page or text belongs to the chat it was clicked in
     current: int | None = field(default=None, init=False)  # the open chat; None until a new chat's first question
 
     def refresh(self) -> None:
@@ -71,6 +72,7 @@ class ChatController:
         self.chat_panel.title.setText("New chat")
         self.chat_panel.view.set_entries([])
         self.fusion_panel.show_result(None)
+        self.clear_evidence()
         self.list_panel.list.clearSelection()
         self.chat_panel.input.setFocus()
 
@@ -86,6 +88,7 @@ class ChatController:
         self.chat_panel.view.set_entries(entries)
         self.chat_panel.title.setText(self.model.title(chat_id) or "Chat")
         self.fusion_panel.show_result(next((e.result for e in reversed(entries) if e.result), None))
+        self.clear_evidence()
 
     def delete_chat(self, chat_id: int) -> None:
         try:

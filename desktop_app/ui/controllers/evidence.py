@@ -62,6 +62,12 @@ class EvidenceController:
         self.text_view.show_excerpt(excerpt, label)
         return True
 
+    def clear(self) -> None:
+        """No page or text shown: called when the chat changes, so no page of another chat stays in view."""
+        self.page_view.clear()
+        self.text_view.clear()
+        self.sources.setCurrentWidget(self.page_view)
+
     def _select_row(self, chunk_id: int) -> None:
         fused = self.fusion_panel.fused
         for row in range(fused.rowCount()):
