@@ -155,3 +155,41 @@ def test_the_page_preview_zooms_opens_large_and_clears_with_the_chat(make_window
     window.chat_controller.refresh()
     window.chat_controller.open_chat(chat)
     assert view.file is None and view.image.pixmap().isNull()
+
+
+def test_settings_show_plain_sections_and_a_collapsed_advanced_part(make_window, data_home, qtbot):
+    from PySide6.QtWidgets import QGroupBox, QLabel
+
+    from desktop_app.core.settings import SETTING_HELP, load_settings
+    from desktop_app.ui.settings_dialog import SettingsDialog
+
+    library = fake_library(data_home)
+    window = make_window(library)
+    dialog = SettingsDialog(library.settings, library.catalog, window)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert [box.title() for box in dialog.findChildren(QGroupBox)] == ["Model", "Search", "Answers"]
+    shown = [label.text() for label in dialog.findChildren(QLabel) if label.isVisible()]
+    # The plain choices a person makes, each with what it changes; no research knob in sight.
+    for label in ("Answers from:", "Model:", "How thorough:", "Passages in the answer:"):
+        assert label in shown, label
+    assert SETTING_HELP["top_k"].text in shown
+    assert not any("RRF" in text or "weight" in text.lower() for text in shown)
+    assert dialog.thoroughness.currentText() == "Balanced" and "At most 4 extra search queries" in dialog.thoroughness_help.text()
+    # Advanced, opened: every other setting, with its sentence; "Generated queries" says "at most".
+    assert not dialog.advanced.isVisible()
+    dialog.advanced_toggle.click()
+    assert dialog.advanced.isVisible()
+    shown = [label.text() for label in dialog.findChildren(QLabel) if label.isVisible() or dialog.advanced.isAncestorOf(label)]
+    assert "Generated queries (at most):" in shown and SETTING_HELP["rrf_k"].text in shown
+    for name, help_ in SETTING_HELP.items():
+        assert help_.text in shown, name
+    # The plain choice sets the numbers it stands for, and is saved.
+    dialog.thoroughness.setCurrentIndex(dialog.thoroughness.findText("Thorough"))
+    assert (dialog.n_queries.value(), dialog.list_depth.value()) == (6, 40)
+    window.settings_controller.apply(dialog.settings())
+    assert (load_settings(data_home).n_queries, load_settings(data_home).list_depth) == (6, 40)
+    dialog.n_queries.setValue(3)  # set by hand: the plain choice says Custom, and what the numbers do
+    assert dialog.thoroughness.currentText() == "Custom" and "at most 3" in dialog.thoroughness_help.text()
+    dialog.restore_defaults()
+    assert dialog.thoroughness.currentText() == "Balanced"
