@@ -34,7 +34,9 @@ _STAGES = (
 
 
 def timings_text(timings: Timings) -> str:
-    return "  ·  ".join(f"{label} {getattr(timings, key):.2f} s" for key, label in _STAGES)
+    # A search without an answer (no first token) says nothing of the answer rather than "0.00 s".
+    shown = [(key, label) for key, label in _STAGES if key not in ("first_token", "generation") or timings.first_token]
+    return "  ·  ".join(f"{label} {getattr(timings, key):.2f} s" for key, label in shown)
 
 
 class FusionPanel(QWidget):

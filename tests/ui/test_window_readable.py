@@ -193,3 +193,36 @@ def test_settings_show_plain_sections_and_a_collapsed_advanced_part(make_window,
     assert dialog.thoroughness.currentText() == "Custom" and "at most 3" in dialog.thoroughness_help.text()
     dialog.restore_defaults()
     assert dialog.thoroughness.currentText() == "Balanced"
+
+
+def test_rerun_answers_from_the_edited_queries_and_the_chat_keeps_them(make_window, data_home, sample_pdf, qtbot):
+    library = fake_library(data_home, "PX-40 temperature limit\nPX-40 coolant inlet", "It runs to 85 degrees Celsius [1].")
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library)
+    window.ask_controller.ask("What is the maximum operating temperature?")
+    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
+    panel = window.fusion_panel
+    assert panel.rerun.isEnabled()
+    panel.queries.setStringList(["PX-40 enclosure IP rating", "PX-40 dust and water protection"])
+    generator = library.generator()
+    generator.enqueue("The enclosure is rated IP67 [1].")
+    panel.rerun.click()
+    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
+    entries = window.chat_panel.view.entries
+    assert [e.role for e in entries] == ["user", "assistant", "user", "assistant"]
+    answer = entries[-1]
+    assert answer.text == "The enclosure is rated IP67 [1]."
+    assert answer.result.queries == ("PX-40 enclosure IP rating", "PX-40 dust and water protection")
+    assert any("you edited" in n for n in answer.notices)
+    # The answer was written from what the edited queries found.
+    assert "PX-40 enclosure IP rating" in panel.fused.query_keys
+    assert answer.result.timings.first_token > 0  # measured: an answer was written (a search-only re-run had none)
+    assert "first token" in panel.timings.text()
+    # Reopened later, the chat shows the edited queries with that answer.
+    chat = window.chat_controller.current
+    window.chat_controller.new_chat()
+    window.chat_controller.open_chat(chat)
+    assert panel.queries.stringList() == ["PX-40 enclosure IP rating", "PX-40 dust and water protection"]
+    reopened = window.chat_panel.view.entries
+    assert len(reopened) == 4 and reopened[-1].text == "The enclosure is rated IP67 [1]."
+    assert any("you edited" in n for n in reopened[-1].notices)

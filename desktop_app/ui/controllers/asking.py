@@ -59,6 +59,10 @@ def result_so_far(asking: _Asking, ranked: SourcesRanked, rrf_k: float) -> AskRe
     )  # fmt: skip
 
 
+def edited_notice(queries: list[str]) -> str:
+    return f"Answered from the {len(queries)} search quer{'y' if len(queries) == 1 else 'ies'} you edited (see the panel)."
+
+
 @dataclass(eq=False)
 class AskController:
     library: Library
@@ -76,7 +80,8 @@ class AskController:
     def running(self) -> bool:
         return self.job is not None
 
-    def ask(self, question: str) -> Job | None:
+    def _begin(self, question: str, mode: str) -> _Asking | None:
+        """The question and an empty answer in the transcript, the panel cleared; None when no chat could be made."""
         if self.job is not None:
             return None
         if not self.documents.rowCount():
@@ -85,11 +90,26 @@ class AskController:
         if chat_id is None:
             return None
         self.chats.refresh()
-        self.chat_panel.input.clear()
         view = self.chat_panel.view
         view.add(ChatEntry("user", question))
-        asking = _Asking(chat_id, question, self.chat_panel.mode.currentData(), ChatEntry("assistant", "", streaming=True))
+        asking = _Asking(chat_id, question, mode, ChatEntry("assistant", "", streaming=True))
         view.add(asking.entry)
+        return asking
+
+    def _run(self, asking: _Asking, work) -> Job:
+        job = Job("ask", work, on_item=lambda event: self._show(asking, job, event), on_done=lambda: self._ended(asking), on_error=self.feedback.report)
+        self.job = job
+        self.chat_panel.set_generating(True)
+        self.fusion_panel.rerun.setEnabled(False)
+        self.models.show_answering()
+        return self.jobs.submit(job)
+
+    def ask(self, question: str) -> Job | None:
+        asking = self._begin(question, self.chat_panel.mode.currentData())
+        if asking is None:
+            return None
+        chat_id = asking.chat_id
+        self.chat_panel.input.clear()
         allowed = self.library_panel.allowed_documents()
         self.fusion_panel.show_result(None)
         self.fusion_panel.show_queries(question, [])
@@ -109,11 +129,7 @@ class AskController:
             finally:
                 events.close()
 
-        job = Job("ask", work, on_item=lambda event: self._show(asking, job, event), on_done=lambda: self._ended(asking), on_error=self.feedback.report)
-        self.job = job
-        self.chat_panel.set_generating(True)
-        self.models.show_answering()
-        return self.jobs.submit(job)
+        return self._run(asking, work)
 
     def _show(self, asking: _Asking, job: Job, event: AskEvent) -> None:
         entry, view = asking.entry, self.chat_panel.view
@@ -175,17 +191,35 @@ class AskController:
             self.job.cancel.set()
             self.feedback.say("Stopping...", 3000)
 
-    def rerun(self, question: str, queries: list[str]) -> Job:
+    def rerun(self, question: str, queries: list[str]) -> Job | None:
+        """Answers again from the panel's edited queries, as a new turn of the chat that keeps them with its answer.
+
+        `question` is what was searched (a follow-up's standalone rewrite), so it is not rewritten again.
+        """
+        if not queries:
+            self.feedback.say("Add a query to search with.", 5000)
+            return None
+        asking = self._begin(question, "fusion")
+        if asking is None:
+            return None
+        asking.queries = tuple(queries)
+        self.fusion_panel.show_queries(question, list(queries))
         allowed = self.library_panel.allowed_documents()
-        library = self.library
+        library, chat_id = self.library, asking.chat_id
 
         def work(job: Job):
-            yield from library.ask(question, mode="fusion", allowed_documents=allowed, generate_answer=False, queries=queries)
+            events = library.ask(question, "fusion", allowed, cancel=job.cancel, queries=list(queries))
+            answering = False
+            try:
+                for event in events:
+                    answering = answering or isinstance(event, SourcesRanked)
+                    if isinstance(event, AnswerDone):  # kept in the chat, with its queries, before the window hears of it
+                        event = AnswerDone(dataclasses.replace(event.result, notices=(*event.result.notices, edited_notice(queries))))
+                        library.add_chat_turn(chat_id, question, event.result.answer, event.result)
+                    yield event
+                    if job.cancel.is_set() and not answering:
+                        return
+            finally:
+                events.close()
 
-        def show(event: AskEvent) -> None:
-            if isinstance(event, AnswerDone):
-                self.fusion_panel.show_result(event.result, update_queries=False)
-                self.feedback.say(f"Searched again with {len(queries)} queries; ask again for a new answer.", 8000)
-
-        self.fusion_panel.rerun.setEnabled(False)
-        return self.jobs.submit(Job("rerun", work, on_item=show, on_error=self.feedback.report, on_done=lambda: self.fusion_panel.rerun.setEnabled(True)))
+        return self._run(asking, work)
