@@ -47,6 +47,7 @@ class ChatEntry:
     result: AskResult | None = None
     streaming: bool = False
     notices: list[str] = field(default_factory=list)
+    stage: str = ""  # while no word is written yet: the step under way and the time since the question
 
 
 class ChatView(QTextBrowser):
@@ -108,7 +109,8 @@ class ChatView(QTextBrowser):
                 continue
             cites = entry.result.citations if entry.result and not entry.streaming else ()
             unsupported = frozenset(c.n for c in cites if not c.supported)
-            body = answer_html(entry.text, i, unsupported) if entry.text else "<i style='color:#5f6368'>thinking...</i>"
+            waiting = html.escape(entry.stage or "Thinking...")
+            body = answer_html(entry.text, i, unsupported) if entry.text else f"<i style='color:#5f6368'>{waiting}</i>"
             if entry.streaming and entry.text:
                 # A blue block as the cursor: a coloured space, not a block character the font may lack.
                 cursor = " <span style='background:#1a73e8'>&nbsp;</span>"

@@ -36,7 +36,8 @@ _STAGES = (
 def timings_text(timings: Timings) -> str:
     # A search without an answer (no first token) says nothing of the answer rather than "0.00 s".
     shown = [(key, label) for key, label in _STAGES if key not in ("first_token", "generation") or timings.first_token]
-    return "  ·  ".join(f"{label} {getattr(timings, key):.2f} s" for key, label in shown)
+    waited = [f"waited for the model {timings.model_wait:.2f} s"] if timings.model_wait >= 0.05 else []
+    return "  ·  ".join(waited + [f"{label} {getattr(timings, key):.2f} s" for key, label in shown])
 
 
 class FusionPanel(QWidget):

@@ -226,3 +226,42 @@ def test_rerun_answers_from_the_edited_queries_and_the_chat_keeps_them(make_wind
     reopened = window.chat_panel.view.entries
     assert len(reopened) == 4 and reopened[-1].text == "The enclosure is rated IP67 [1]."
     assert any("you edited" in n for n in reopened[-1].notices)
+
+
+def test_model_loading_shows_a_moving_bar_and_a_waiting_answer_says_its_stage(make_window, data_home, sample_pdf, qtbot):
+    import threading
+
+    release = threading.Event()
+
+    class SlowLoadingEmbedder(HashingEmbedder):
+        def load(self):
+            release.wait(30)
+
+    library = Library(data_home, embedder=SlowLoadingEmbedder(), generator=ScriptedGenerator(["PX-40 temperature limit", "It runs to 85 C [1]."]))
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library, warm_up=False)
+    window.model_controller.warm_up()
+    # Loading: a progress indicator (busy: no byte count is known yet), not only status text.
+    assert window.model_bar.isVisible() and window.model_bar.maximum() == 0
+    # A question asked meanwhile says it waits for the model, with the time since it was asked.
+    window.ask_controller.ask("What is the maximum operating temperature?")
+    waiting = window.chat_panel.view.entries[-1]
+    assert waiting.stage.startswith("Waiting for the model to load... ") and waiting.stage.endswith(" s")
+    qtbot.waitUntil(lambda: "Waiting for the model to load... " in window.chat_panel.view.toPlainText(), timeout=5000)
+    seen = []
+    original = window.ask_controller._show
+
+    def record(asking, job, event):
+        original(asking, job, event)
+        if type(event).__name__ == "StageStarted":
+            seen.append(asking.entry.stage.split("...")[0])
+
+    window.ask_controller._show = record
+    release.set()
+    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
+    assert not window.model_bar.isVisible()
+    assert seen[:3] == ["Searching your documents", "Writing search queries", "Searching your documents"]
+    assert seen[3].startswith("Reading ") and seen[3].endswith(" passages")
+    answer = window.chat_panel.view.entries[-1]
+    assert answer.text == "It runs to 85 C [1]." and answer.result.timings.model_wait > 0
+    assert "waited for the model" in window.fusion_panel.timings.text()

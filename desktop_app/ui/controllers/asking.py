@@ -8,16 +8,22 @@ chat: `Library.ask_in_chat` stores only finished answers, so a small job on the 
 from __future__ import annotations
 
 import dataclasses
+import time
 from dataclasses import dataclass, field
 
+from PySide6.QtCore import QTimer
+
 from ...core.events import (
+    SEARCHING,
     AnswerDone,
     AskEvent,
     QueriesGenerated,
     QuestionRewritten,
     SourcesRanked,
     SqlRan,
+    StageStarted,
     Token,
+    stage_text,
 )
 from ...core.library import Library
 from ...core.types import AskResult, Timings
@@ -47,6 +53,12 @@ class _Asking:
     queries: tuple[str, ...] = ()  # as generated (the panel's list may be edited meanwhile)
     dropped: tuple[str, ...] = ()
     done: bool = False  # AnswerDone arrived
+    asked_at: float = field(default_factory=time.perf_counter)  # the answer's clock starts here, model loading included
+    stage: str = ""  # the step under way, as the transcript says it
+
+
+WAITING_FOR_MODEL = "Waiting for the model to load"
+STARTING = "Starting"
 
 
 def result_so_far(asking: _Asking, ranked: SourcesRanked, rrf_k: float) -> AskResult:
@@ -75,6 +87,13 @@ class AskController:
     models: ModelController
     feedback: Feedback
     job: Job | None = field(default=None, init=False)  # the running question; None when idle
+    asking: _Asking | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        # Once a second the waiting answer's line shows the time since the question.
+        self.ticker = QTimer(self.chat_panel)
+        self.ticker.setInterval(1000)
+        self.ticker.timeout.connect(self._tick)
 
     @property
     def running(self) -> bool:
@@ -93,12 +112,22 @@ class AskController:
         view = self.chat_panel.view
         view.add(ChatEntry("user", question))
         asking = _Asking(chat_id, question, mode, ChatEntry("assistant", "", streaming=True))
+        asking.stage = STARTING if self.models.ready else WAITING_FOR_MODEL
         view.add(asking.entry)
+        self._tick(asking)
         return asking
+
+    def _tick(self, asking: _Asking | None = None) -> None:
+        asking = asking or self.asking
+        if asking is None or asking.entry.text or not asking.entry.streaming:
+            return
+        asking.entry.stage = f"{asking.stage}... {time.perf_counter() - asking.asked_at:.0f} s"
+        self.chat_panel.view.schedule_render()
 
     def _run(self, asking: _Asking, work) -> Job:
         job = Job("ask", work, on_item=lambda event: self._show(asking, job, event), on_done=lambda: self._ended(asking), on_error=self.feedback.report)
-        self.job = job
+        self.job, self.asking = job, asking
+        self.ticker.start()
         self.chat_panel.set_generating(True)
         self.fusion_panel.rerun.setEnabled(False)
         self.models.show_answering()
@@ -117,7 +146,8 @@ class AskController:
 
         def work(job: Job):
             # ask_in_chat rewrites a follow-up from the chat's history and stores the question and the answer.
-            events = library.ask_in_chat(chat_id, question, mode=asking.mode, allowed_documents=allowed, cancel=job.cancel)
+            yield StageStarted(SEARCHING)  # the job has begun: the model is loaded
+            events = library.ask_in_chat(chat_id, question, mode=asking.mode, allowed_documents=allowed, cancel=job.cancel, asked_at=asking.asked_at)
             answering = False
             try:
                 for event in events:
@@ -133,7 +163,10 @@ class AskController:
 
     def _show(self, asking: _Asking, job: Job, event: AskEvent) -> None:
         entry, view = asking.entry, self.chat_panel.view
-        if isinstance(event, QuestionRewritten):
+        if isinstance(event, StageStarted):
+            asking.stage = stage_text(event.stage, event.passages)
+            self._tick(asking)
+        elif isinstance(event, QuestionRewritten):
             asking.standalone = event.standalone if event.standalone != event.original else ""
             self.fusion_panel.show_searched_as(asking.standalone)
         elif isinstance(event, QueriesGenerated):
@@ -180,7 +213,8 @@ class AskController:
         self.jobs.submit(Job("keep the stopped answer", keep, on_error=self.feedback.report, on_done=self._idle))
 
     def _idle(self) -> None:
-        self.job = None
+        self.job, self.asking = None, None
+        self.ticker.stop()
         self.chat_panel.set_generating(False)
         self.chats.refresh()
         self.chat_panel.input.setFocus()
@@ -208,7 +242,8 @@ class AskController:
         library, chat_id = self.library, asking.chat_id
 
         def work(job: Job):
-            events = library.ask(question, "fusion", allowed, cancel=job.cancel, queries=list(queries))
+            yield StageStarted(SEARCHING)
+            events = library.ask(question, "fusion", allowed, cancel=job.cancel, queries=list(queries), asked_at=asking.asked_at)
             answering = False
             try:
                 for event in events:
