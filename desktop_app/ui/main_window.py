@@ -203,6 +203,7 @@ class MainWindow(QMainWindow):
         self.chat_list_panel.new_requested.connect(chats.new_chat)
         self.chat_list_panel.open_requested.connect(chats.open_chat)
         self.chat_list_panel.delete_requested.connect(chats.delete_chat)
+        self.chat_list_panel.rename_requested.connect(chats.rename_chat)
         self.chat_panel.send_requested.connect(asking.ask)
         self.chat_panel.stop_requested.connect(asking.stop)
         self.chat_panel.mode_changed.connect(self.settings_controller.mode_changed)

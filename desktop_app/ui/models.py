@@ -19,6 +19,7 @@ from ..core.formats import SECTION
 from ..core.places import TABLE, place_of
 from ..core.sql.text_to_sql import format_value
 from ..core.types import AskResult, Document, Source
+from .chat_list_model import ChatsModel as ChatsModel  # the window's models, importable from one place
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -108,47 +109,6 @@ class DocumentsModel(QAbstractTableModel):
         if index.column() == 0:
             flags |= Qt.ItemFlag.ItemIsUserCheckable
         return flags
-
-
-class ChatsModel(QAbstractListModel):
-    """Saved conversations, newest first."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self._chats: list[tuple[int, str, str]] = []
-
-    def set_chats(self, chats: list[tuple[int, str, str]]) -> None:
-        self.beginResetModel()
-        self._chats = list(chats)
-        self.endResetModel()
-
-    def chat_id(self, row: int) -> int:
-        return self._chats[row][0]
-
-    def row_of(self, chat_id: int) -> int:
-        for row, chat in enumerate(self._chats):
-            if chat[0] == chat_id:
-                return row
-        return -1
-
-    def title(self, chat_id: int) -> str | None:
-        row = self.row_of(chat_id)
-        return self._chats[row][1] if row >= 0 else None
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._chats)
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._chats):
-            return None
-        chat_id, title, updated = self._chats[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return title
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{title}\nlast message {updated} UTC"
-        if role == ID_ROLE:
-            return chat_id
-        return None
 
 
 def list_keys(result: AskResult) -> list[str]:

@@ -257,11 +257,50 @@ def test_model_loading_shows_a_moving_bar_and_a_waiting_answer_says_its_stage(ma
             seen.append(asking.entry.stage.split("...")[0])
 
     window.ask_controller._show = record
+    qtbot.wait(300)  # the question waits at least this long for the model (a lower bound, not a speed)
     release.set()
     qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
     assert not window.model_bar.isVisible()
     assert seen[:3] == ["Searching your documents", "Writing search queries", "Searching your documents"]
     assert seen[3].startswith("Reading ") and seen[3].endswith(" passages")
     answer = window.chat_panel.view.entries[-1]
-    assert answer.text == "It runs to 85 C [1]." and answer.result.timings.model_wait > 0
+    assert answer.text == "It runs to 85 C [1]." and answer.result.timings.model_wait >= 0.3
     assert "waited for the model" in window.fusion_panel.timings.text()
+
+
+def test_chats_show_date_and_mode_can_be_renamed_and_searched(make_window, data_home, sample_pdf, qtbot):
+    from desktop_app.ui.chat_list_model import chat_date
+
+    library = fake_library(data_home, "PX-40 temperature limit", "85 C [1].", "85 C [1].", "85 C [1].")
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library)
+    for mode in ("fusion", "rag", "rag"):  # three chats, asked the same question
+        window.chat_controller.new_chat()
+        window.chat_panel.set_mode(mode)
+        window.ask_controller.ask("What is the maximum temperature?")
+        qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
+    panel = window.chat_list_panel
+    shown = [panel.proxy.index(r, 0).data() for r in range(panel.proxy.rowCount())]
+    # Same titles, told apart by the date and the mode under each.
+    assert len(shown) == 3 and all(s.startswith("What is the maximum temperature?\ntoday ") for s in shown)
+    assert [s.split(" · ")[-1] for s in shown] == ["Plain RAG", "Plain RAG", "RAG-Fusion"]
+    # Rename the selected chat in place (F2 or double-click edits the title).
+    newest = window.chats.chat_id(0)
+    panel.select(newest)
+    panel.rename_selected()
+    editor = panel.list.indexWidget(panel.list.currentIndex()) or panel.list.focusWidget()
+    editor.selectAll()
+    qtbot.keyClicks(editor, "Pump limits, short answer")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.chats.title(newest) == "Pump limits, short answer", timeout=5000)
+    assert window.chat_panel.title.text() == "Pump limits, short answer"
+    assert [title for chat_id, title, _updated in library.chats() if chat_id == newest] == ["Pump limits, short answer"]
+    # The search box filters by name, and by mode.
+    qtbot.keyClicks(panel.search, "pump")
+    assert panel.proxy.rowCount() == 1 and panel.chat_id_at(panel.proxy.index(0, 0)) == newest
+    panel.search.clear()
+    qtbot.keyClicks(panel.search, "fusion")
+    assert panel.proxy.rowCount() == 1
+    panel.search.clear()
+    assert panel.proxy.rowCount() == 3
+    assert chat_date("2020-01-02 03:04:05").startswith("2020-01-0")

@@ -49,7 +49,7 @@ class ChatController:
     current: int | None = field(default=None, init=False)  # the open chat; None until a new chat's first question
 
     def refresh(self) -> None:
-        self.model.set_chats(self.library.chats())
+        self.model.set_chats(self.library.chat_list())
         if self.current is not None:
             self.list_panel.select(self.current)
 
@@ -89,6 +89,19 @@ class ChatController:
         self.chat_panel.title.setText(self.model.title(chat_id) or "Chat")
         self.fusion_panel.show_result(next((e.result for e in reversed(entries) if e.result), None))
         self.clear_evidence()
+
+    def rename_chat(self, chat_id: int, title: str) -> None:
+        try:
+            self.library.rename_chat(chat_id, title)
+        except ValueError as exc:  # an empty name
+            self.feedback.say(f"The chat keeps its name: {exc}.", 5000)
+            return
+        except AppError as exc:
+            self.feedback.report(exc)
+            return
+        if chat_id == self.current:
+            self.chat_panel.title.setText(" ".join(title.split()))
+        self.refresh()
 
     def delete_chat(self, chat_id: int) -> None:
         try:
