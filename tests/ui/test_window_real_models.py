@@ -199,4 +199,4 @@ def test_a_follow_up_is_rewritten_answered_and_exported(imported, make_window, q
     target = window.chat_controller.export_chat(str(tmp_path / "chat.md"))
     text = target.read_text()
     assert "And what is its IP rating?" in text and "IP67" in text
-    assert "px40-datasheet.pdf, page 3" in text and "\n> " in text
+    assert "px40-datasheet.pdf, page 3" in text and "\n```text\n" in text  # the passage verbatim, fenced
