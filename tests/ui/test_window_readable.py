@@ -51,6 +51,9 @@ def test_notices_and_warnings_draw_no_missing_glyph_boxes(make_window, data_home
     assert "icon:info" in html and "icon:warning" in html
     image = view.loadResource(QTextDocument.ResourceType.ImageResource.value, QUrl("icon:info"))
     assert image is not None and not image.isNull()
+    # The library's warning line too: an icon, not the U+26A0 character.
+    window.library_panel.show_warning("The disk is full.")
+    assert "\u26a0" not in window.library_panel.warning.text() and "data:image/png" in window.library_panel.warning.text()
 
 
 def test_markdown_answers_render_code_monospace_and_the_models_html_as_text(make_window, data_home):
