@@ -103,7 +103,10 @@ def test_the_fused_passages_show_passage_file_and_page_first_with_many_rows(make
     window = make_window(fake_library(data_home))
     qtbot.waitExposed(window)
     panel = window.fusion_panel
+    # A chat titled after a long question must not widen the chat panel over the evidence.
+    window.chat_panel.title.setText("How do I make a list in R, name its components and take one out again by name?")
     panel.show_result(many_query_result())
+    qtbot.wait(50)
     table, header = panel.table, panel.table.horizontalHeader()
     fused = panel.fused
     n_keys = len(fused.query_keys)

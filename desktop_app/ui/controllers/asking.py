@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QTimer
@@ -69,6 +70,22 @@ def result_so_far(asking: _Asking, ranked: SourcesRanked, rrf_k: float) -> AskRe
         lists=ranked.lists, rrf_k=rrf_k, sources=ranked.sources, context=ranked.context,
         answer="", citations=(), found=True, timings=Timings(),
     )  # fmt: skip
+
+
+def relay(job: Job, events: Iterator[AskEvent], keep: Callable[[AnswerDone], AnswerDone] | None = None) -> Iterator[AskEvent]:
+    """A question's events on their way to the window (`keep` sees the AnswerDone first). On Stop before the
+    answer starts nothing is worth keeping, so the stream ends; once it streams, the pipeline stops at the next token."""
+    answering = False
+    try:
+        for event in events:
+            answering = answering or isinstance(event, SourcesRanked)
+            if keep is not None and isinstance(event, AnswerDone):
+                event = keep(event)
+            yield event
+            if job.cancel.is_set() and not answering:
+                return
+    finally:
+        events.close()
 
 
 def edited_notice(queries: list[str]) -> str:
@@ -147,17 +164,7 @@ class AskController:
         def work(job: Job):
             # ask_in_chat rewrites a follow-up from the chat's history and stores the question and the answer.
             yield StageStarted(SEARCHING)  # the job has begun: the model is loaded
-            events = library.ask_in_chat(chat_id, question, mode=asking.mode, allowed_documents=allowed, cancel=job.cancel, asked_at=asking.asked_at)
-            answering = False
-            try:
-                for event in events:
-                    answering = answering or isinstance(event, SourcesRanked)
-                    yield event
-                    # Before the answer starts nothing is worth keeping; once it streams, the pipeline stops at the next token.
-                    if job.cancel.is_set() and not answering:
-                        return
-            finally:
-                events.close()
+            yield from relay(job, library.ask_in_chat(chat_id, question, mode=asking.mode, allowed_documents=allowed, cancel=job.cancel, asked_at=asking.asked_at))
 
         return self._run(asking, work)
 
@@ -241,20 +248,14 @@ class AskController:
         allowed = self.library_panel.allowed_documents()
         library, chat_id = self.library, asking.chat_id
 
+        def keep(done: AnswerDone) -> AnswerDone:
+            """Kept in the chat, with its queries and a notice saying so, before the window hears of it."""
+            done = AnswerDone(dataclasses.replace(done.result, notices=(*done.result.notices, edited_notice(queries))))
+            library.add_chat_turn(chat_id, question, done.result.answer, done.result)
+            return done
+
         def work(job: Job):
             yield StageStarted(SEARCHING)
-            events = library.ask(question, "fusion", allowed, cancel=job.cancel, queries=list(queries), asked_at=asking.asked_at)
-            answering = False
-            try:
-                for event in events:
-                    answering = answering or isinstance(event, SourcesRanked)
-                    if isinstance(event, AnswerDone):  # kept in the chat, with its queries, before the window hears of it
-                        event = AnswerDone(dataclasses.replace(event.result, notices=(*event.result.notices, edited_notice(queries))))
-                        library.add_chat_turn(chat_id, question, event.result.answer, event.result)
-                    yield event
-                    if job.cancel.is_set() and not answering:
-                        return
-            finally:
-                events.close()
+            yield from relay(job, library.ask(question, "fusion", allowed, cancel=job.cancel, queries=list(queries), asked_at=asking.asked_at), keep)
 
         return self._run(asking, work)
