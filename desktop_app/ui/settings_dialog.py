@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -128,11 +128,7 @@ class SettingsDialog(QDialog):
         self.advanced_toggle.setArrowType(Qt.ArrowType.RightArrow)  # drawn by the style: no font character
         self.advanced_toggle.setToolTip("Research settings: how the searches are blended, the model's limits, speed")
         self.advanced_toggle.toggled.connect(self._toggle_advanced)
-        self.advanced = QScrollArea()
-        self.advanced.setWidgetResizable(True)
-        self.advanced.setMinimumHeight(260)
-        self.advanced.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # the sentences wrap instead
-        self.advanced.setWidget(self._form(advanced_names))
+        self.advanced = self._form(advanced_names)
         self.advanced.hide()
 
         note = help_label("Search settings apply to the next question. A new model, context size or core count is loaded at once.")
@@ -145,10 +141,21 @@ class SettingsDialog(QDialog):
         self.problem.setObjectName("problem")
         self.problem.setWordWrap(True)
         self.problem.hide()
+        # Everything scrolls as one page, so no row is squeezed on a short screen; the sentences wrap, never scroll sideways.
+        content = QWidget()
+        inner = QVBoxLayout(content)
+        inner.setContentsMargins(0, 0, 6, 0)
+        inner.addLayout(sections)
+        inner.addWidget(self.advanced_toggle, 0, Qt.AlignmentFlag.AlignLeft)
+        inner.addWidget(self.advanced)
+        inner.addStretch(1)
+        self.page = QScrollArea()
+        self.page.setWidgetResizable(True)
+        self.page.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.page.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.page.setWidget(content)
         layout = QVBoxLayout(self)
-        layout.addLayout(sections)
-        layout.addWidget(self.advanced_toggle)
-        layout.addWidget(self.advanced, 1)
+        layout.addWidget(self.page, 1)
         layout.addWidget(note)
         layout.addWidget(self.problem)
         layout.addWidget(buttons)
@@ -192,15 +199,19 @@ class SettingsDialog(QDialog):
         self.advanced.setVisible(shown)
         self.advanced_toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
         self._fit_height()
+        if shown:  # the opened part in view, its title at the top
+            QTimer.singleShot(0, lambda: self.page.verticalScrollBar().setValue(self.advanced_toggle.y()))
 
     def _fit_height(self) -> None:
-        """As high as the wrapped sentences need at this width (a dialog's size hint ignores wrapping)."""
-        self.layout().invalidate()
-        self.layout().activate()
-        needed = self.heightForWidth(self.width())
-        if needed > 0:
-            screen = self.screen().availableGeometry().height() if self.screen() else needed
-            self.resize(self.width(), min(needed, screen - 40))
+        """As high as the content needs at this width (its wrapped sentences too), at most nine tenths of the screen."""
+        content = self.page.widget()
+        content.layout().activate()
+        needed = content.heightForWidth(self.page.viewport().width())
+        if needed <= 0:
+            needed = content.sizeHint().height()
+        chrome = self.sizeHint().height() - self.page.sizeHint().height()
+        screen = self.screen().availableGeometry().height() if self.screen() else needed + chrome
+        self.resize(self.width(), min(needed + chrome + 4, int(screen * 0.9)))
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
