@@ -140,7 +140,7 @@ class FusionPanel(QWidget):
         header = self.table.horizontalHeader()
         for visual, logical in enumerate(order):
             header.moveSection(header.visualIndex(logical), visual)
-        widths = {0: 26, file: 88, page: 46, 1: 56} | {2 + i: (70 if i == 0 else 28) for i in range(n_keys)}
+        widths = {0: 26, file: 88, page: 46, 1: 56} | {2 + i: (56 if i == 0 else 28) for i in range(n_keys)}
         for column, width in widths.items():
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             self.table.setColumnWidth(column, width)

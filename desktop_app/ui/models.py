@@ -151,7 +151,8 @@ class FusedPassagesModel(QAbstractTableModel):
         return list(self._keys)
 
     def _headers(self) -> list[str]:
-        queries = ["Question" if i == 0 else f"Q{i}" for i in range(len(self._keys))]
+        # "Asked": the list of the question as asked; a short title, so the narrow rank column shows all of it.
+        queries = ["Asked" if i == 0 else f"Q{i}" for i in range(len(self._keys))]
         return ["#", "Score" if self._union else "RRF", *queries, "File", "Page", "Passage"]
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:

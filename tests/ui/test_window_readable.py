@@ -118,7 +118,7 @@ def test_the_fused_passages_show_passage_file_and_page_first_with_many_rows(make
         rect = table.visualRect(table.model().index(0, column))
         assert viewport.contains(rect), (column, rect, viewport)
     assert table.columnWidth(passage) >= 200  # the passage text has the room
-    assert max(table.columnWidth(c) for c in range(2, 2 + n_keys)) <= 70  # rank columns are narrow
+    assert max(table.columnWidth(c) for c in range(2, 2 + n_keys)) <= 56  # rank columns are narrow
     visible_rows = sum(1 for r in range(fused.rowCount()) if viewport.contains(table.visualRect(table.model().index(r, 0))))
     assert visible_rows >= 8
     # Columns are explained in their header tooltips, not by a label under the table.
