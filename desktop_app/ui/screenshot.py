@@ -30,7 +30,6 @@ def save_settings_dialog(app, window, out: Path) -> None:
 
     dialog = SettingsDialog(window.library.settings, window.library.catalog, window)
     dialog.show()
-    dialog.advanced_toggle.click()
     for _ in range(10):
         app.processEvents()
         time.sleep(0.02)
@@ -45,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--question", default=QUESTION)
     parser.add_argument("--follow-up", default=FOLLOW_UP, help="a second question in the same chat ('' for none)")
     parser.add_argument("--timeout", type=float, default=900.0)
-    parser.add_argument("--settings", type=Path, help="also save the Settings dialog here, its Advanced part open")
+    parser.add_argument("--settings", type=Path, help="also save the Settings dialog here (its plain part; Advanced closed)")
     args = parser.parse_args(argv)
     home = Path(tempfile.mkdtemp(prefix="desktop-app-screenshot-"))
     os.environ["DESKTOP_APP_HOME"] = str(home)
