@@ -23,7 +23,9 @@ from ..core.events import (
     QuestionRewritten,
     SourcesRanked,
     SqlRan,
+    StageStarted,
     Token,
+    stage_text,
 )
 from ..core.places import citation_label
 from ..core.places import short_place as section_place
@@ -77,6 +79,7 @@ class Renderer:
     def sources_ranked(self, event: SourcesRanked) -> None: ...
     def sql_ran(self, event: SqlRan) -> None: ...
     def token(self, event: Token) -> None: ...
+    def stage_started(self, event: StageStarted) -> None: ...
     def answer_done(self, event: AnswerDone) -> None: ...
 
     # importing files, and the eval runner's events
@@ -141,6 +144,10 @@ class TextRenderer(Renderer):
             self.line(f" {mark}{s.n:3}. {s.rrf_score:.4f}  {Path(s.passage.file).name} {short_place(s.passage)}  ranks: {ranks}")
         self.line("\nAnswer:")
 
+    def stage_started(self, event: StageStarted) -> None:
+        """The step under way, on stderr beside the progress bars: stdout keeps only the answer and its evidence."""
+        print(f"{stage_text(event.stage, event.passages)}...", file=sys.stderr, flush=True)
+
     def sql_ran(self, event: SqlRan) -> None:
         self.line("SQL (retry):" if event.attempt > 1 else "SQL:")
         for text in sql_table_lines(event.result):
@@ -170,7 +177,8 @@ class TextRenderer(Renderer):
         if result.sql_runs:
             self.line(f"\n({tm.total:.1f} s; SQL written in {tm.query_generation:.1f} s, ran in {duration_text(tm.retrieval)}; answer {tm.generation:.1f} s)")
         else:
-            self.line(f"\n({tm.total:.1f} s; first token after {tm.first_token:.1f} s; queries {tm.query_generation:.1f} s)")
+            waited = f"; waited {tm.model_wait:.1f} s for the model" if tm.model_wait >= 0.05 else ""
+            self.line(f"\n({tm.total:.1f} s; first token after {tm.first_token:.1f} s; queries {tm.query_generation:.1f} s{waited})")
 
     # -- importing files ----------------------------------------------------------------------------
     def import_progress(self, event: ImportProgress) -> None:

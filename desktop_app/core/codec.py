@@ -223,6 +223,7 @@ _EVENT_NAMES: dict[type, str] = {
     events.SqlRan: "sql_ran",
     events.Token: "token",
     events.AnswerDone: "answer_done",
+    events.StageStarted: "stage_started",
 }
 _EVENT_TYPES = {name: kind for kind, name in _EVENT_NAMES.items()}
 

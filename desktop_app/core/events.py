@@ -43,6 +43,28 @@ class SqlRan:
     attempt: int  # 1, or 2 for the retry with the error given to the LLM
 
 
+# The steps a person is told about while an answer is prepared (StageStarted.stage).
+WRITING_QUERIES, SEARCHING, READING = "writing_queries", "searching", "reading"
+
+
+def stage_text(stage: str, passages: int = 0) -> str:
+    """The step as the window and the CLI say it."""
+    if stage == READING:
+        return f"Reading {passages} passage{'s' if passages != 1 else ''}"
+    return {WRITING_QUERIES: "Writing search queries", SEARCHING: "Searching your documents"}.get(stage, stage)
+
+
+@dataclass(frozen=True)
+class StageStarted:
+    """A step of preparing the answer begins: the window and the CLI say which while the person waits.
+
+    "writing_queries" (the model writes search queries), "searching", "reading" (the model reads `passages`
+    passages before its first word); the first Token means it is writing."""
+
+    stage: str
+    passages: int = 0
+
+
 @dataclass(frozen=True)
 class Token:
     text: str
@@ -53,4 +75,4 @@ class AnswerDone:
     result: AskResult
 
 
-AskEvent = QuestionRewritten | QueriesGenerated | SourcesRanked | SqlRan | Token | AnswerDone
+AskEvent = QuestionRewritten | QueriesGenerated | SourcesRanked | SqlRan | Token | AnswerDone | StageStarted

@@ -310,6 +310,16 @@ class Library:
     def create_chat(self, title: str) -> int:
         return self.store.create_chat(title)
 
+    def chat_list(self) -> list[tuple[int, str, str, str]]:
+        """(id, title, last updated, the mode of its last answer or ""), most recent first: what the chat list shows."""
+        return self.store.chats_with_modes()
+
+    def rename_chat(self, chat_id: int, title: str) -> None:
+        title = " ".join(title.split())
+        if not title:
+            raise ValueError("a chat needs a name")
+        self.store.rename_chat(chat_id, title)
+
     def delete_chat(self, chat_id: int) -> None:
         self.store.delete_chat(chat_id)
 

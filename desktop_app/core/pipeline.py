@@ -20,7 +20,17 @@ from .answers.followup import Turn, rewrite_followup
 from .answers.review import review_answer
 from .answers.streaming import Streamed, not_found_answer, refuse, stream_answer
 from .clock import StageClock
-from .events import AnswerDone, AskEvent, QueriesGenerated, QuestionRewritten, SourcesRanked
+from .events import (
+    READING,
+    SEARCHING,
+    WRITING_QUERIES,
+    AnswerDone,
+    AskEvent,
+    QueriesGenerated,
+    QuestionRewritten,
+    SourcesRanked,
+    StageStarted,
+)
 from .models.embedder import Embedder
 from .models.llm import Generator as LLM
 from .models.rerank import rerank, reranker_named
@@ -30,7 +40,12 @@ from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
 from .retrieval.query_writing import GeneratedQueries, write_queries
 from .retrieval.search import Searcher
 from .settings import Settings
-from .sql.table_answers import ask_tables, skipped_tables_notice, tables_for_question, warm_up_messages
+from .sql.table_answers import (
+    ask_tables,
+    skipped_tables_notice,
+    tables_for_question,
+    warm_up_messages,
+)
 from .storage.store import Store
 from .storage.table_store import TableStore
 from .storage.vector_index import VectorIndex
@@ -118,6 +133,7 @@ class Pipeline:
         cancel: threading.Event | None = None,
         queries: Sequence[str] | None = None,
         history: Sequence[Turn] = (),
+        asked_at: float | None = None,
     ) -> Iterator[AskEvent]:
         """Yields [QuestionRewritten], QueriesGenerated, SourcesRanked, Token..., AnswerDone.
 
@@ -132,9 +148,11 @@ class Pipeline:
             return
         settings = chosen.settings_for(self.settings)
         if settings != self.settings:  # naive-fusion runs the same stages with the paper's settings
-            yield from self.with_settings(settings).ask(question, mode, allowed_documents, generate_answer, cancel, queries, history)
+            yield from self.with_settings(settings).ask(question, mode, allowed_documents, generate_answer, cancel, queries, history, asked_at)
             return
-        started, clock = time.perf_counter(), StageClock()
+        # `asked_at` (time.perf_counter()): when the person asked, if the question waited for the model to load first.
+        started, clock = asked_at or time.perf_counter(), StageClock()
+        clock.seconds["model_wait"] = time.perf_counter() - started
         notices = self._skipped_tables(allowed_documents) if generate_answer else []
         asked = question
         if history:
@@ -172,6 +190,8 @@ class Pipeline:
             question_vector = self.embedder.embed([searched])
         with clock.stage("retrieval"):
             lists = self.retrieve([searched], question_vector, allowed_documents, [mode.question_weight(self.settings)])
+        if mode.writes_queries and typed is None:
+            yield StageStarted(WRITING_QUERIES)
         with clock.stage("query_generation"):
             generated = mode.write_queries(self, question, searched, lists[0], typed)
         with clock.stage("embedding"):
@@ -179,6 +199,7 @@ class Pipeline:
         if generated.notice:
             notices.append(generated.notice)
         yield QueriesGenerated(generated.queries, generated.dropped, generated.notice)
+        yield StageStarted(SEARCHING)
         with clock.stage("retrieval"):
             lists += self._more_lists(mode, question, generated, query_vectors, allowed_documents, notices)
         with clock.stage("fusion"):
@@ -188,6 +209,7 @@ class Pipeline:
         with clock.stage("rerank"):
             context = self.choose_context(question, found.sources)
         yield SourcesRanked(found.lists, found.sources, tuple(context))
+        yield StageStarted(READING, len(context))
         return found, context
 
     def _embed_queries(self, mode: Mode, generated: GeneratedQueries, question_vector: np.ndarray, guard: bool) -> tuple[GeneratedQueries, np.ndarray]:

@@ -235,3 +235,30 @@ def save_settings(home: Path, settings: Settings) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(dataclasses.asdict(settings.validated()), indent=2))
     os.replace(tmp, path)
+
+
+@dataclass(frozen=True)
+class SearchDepth:
+    """A plain choice of how thorough the search is, and the settings it stands for."""
+
+    name: str
+    n_queries: int
+    list_depth: int
+    says: str  # what it does, in a sentence
+
+
+# Balanced is the defaults; Quick and Thorough halve and double the work around them (not tuned on any set).
+def _depth(name: str, n_queries: int, list_depth: int, then: str) -> SearchDepth:
+    return SearchDepth(name, n_queries, list_depth, f"At most {n_queries} extra search queries, {list_depth} results from each search: {then}.")
+
+
+SEARCH_DEPTHS = (
+    _depth("Quick", 2, 10, "the fastest answers"),
+    _depth("Balanced", Settings.n_queries, Settings.list_depth, "the default"),
+    _depth("Thorough", 6, 40, "slower; finds passages worded far from your question"),
+)
+
+
+def search_depth_of(settings: Settings) -> SearchDepth | None:
+    """The plain choice these settings match, or None (set by hand under Advanced)."""
+    return next((d for d in SEARCH_DEPTHS if (d.n_queries, d.list_depth) == (settings.n_queries, settings.list_depth)), None)

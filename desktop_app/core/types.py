@@ -140,6 +140,8 @@ class Timings:
     first_token: float = 0.0
     generation: float = 0.0
     total: float = 0.0
+    # Waiting for the model to load before the question could start (the window asks while it loads); in total.
+    model_wait: float = 0.0
 
     @classmethod
     def with_answer(cls, started: float, answer_started: float, first_token_at: float | None, end: float, **stages: float) -> "Timings":

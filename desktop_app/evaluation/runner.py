@@ -14,8 +14,8 @@ from pathlib import Path
 
 from ..core.ingest.importer import Importer
 from ..core.library import Library
-from ..core.pipeline import Pipeline
 from ..core.modes import REGISTRY
+from ..core.pipeline import Pipeline
 from . import harness
 from .query_cache import CachedGenerator
 

@@ -40,6 +40,7 @@ class ChatPanel(QWidget):
         super().__init__(parent)
         self.title = QLabel("New chat")
         self.title.setObjectName("panelTitle")
+        self.title.setWordWrap(True)  # a long question as the title wraps instead of widening the panel over the evidence
         self.mode = QComboBox()
         for key, label in MODES:
             self.mode.addItem(label, key)

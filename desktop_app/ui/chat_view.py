@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import html
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QTimer, QUrl, Signal
-from PySide6.QtWidgets import QTextBrowser
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QStyle, QTextBrowser
 
 from ..core.places import TABLE, place_of, short_place
 from ..core.types import AskResult, Citation
+from .chat_markdown import (
+    INFO_ICON,
+    UNSUPPORTED_COLOR,
+    WARNING_ICON,
+    answer_html,
+    icon_html,
+)
 from .mode_names import MODE_NAMES
 
-CITATION = re.compile(r"\[(\d{1,2})\]")
-UNSUPPORTED_COLOR = "#b3261e"
+# The inline icons, from Qt's standard set: they show on every system, whatever fonts it has.
+ICONS = {WARNING_ICON: QStyle.StandardPixmap.SP_MessageBoxWarning, INFO_ICON: QStyle.StandardPixmap.SP_MessageBoxInformation}
+
 
 
 def source_link(entry_index: int, citation: Citation) -> str:
@@ -30,7 +38,7 @@ def source_link(entry_index: int, citation: Citation) -> str:
         tips.append("The text of this page was read by OCR from a scan; it may hold recognition errors.")
     style = "text-decoration:none"
     if not citation.supported:
-        label = "&#9888; " + label
+        label = icon_html(WARNING_ICON, 12) + " " + label
         style += f"; color:{UNSUPPORTED_COLOR}"
         tips.insert(0, "This passage may not support the sentence that cites it; check it.")
     title = f' title="{html.escape(" ".join(tips))}"' if tips else ""
@@ -45,19 +53,7 @@ class ChatEntry:
     result: AskResult | None = None
     streaming: bool = False
     notices: list[str] = field(default_factory=list)
-
-
-def answer_html(text: str, entry_index: int, unsupported: frozenset[int] = frozenset()) -> str:
-    escaped = html.escape(text).replace("\n", "<br>")
-
-    def link(m: re.Match) -> str:
-        n = int(m.group(1))
-        if n in unsupported:
-            return (f'<a href="cite:{entry_index}:{n}" style="text-decoration:none; color:{UNSUPPORTED_COLOR}" '
-                    f'title="This passage may not support this sentence"><b>[{n}]&#9888;</b></a>')
-        return f'<a href="cite:{entry_index}:{n}" style="text-decoration:none"><b>[{n}]</b></a>'
-
-    return CITATION.sub(link, escaped)
+    stage: str = ""  # while no word is written yet: the step under way and the time since the question
 
 
 class ChatView(QTextBrowser):
@@ -77,7 +73,15 @@ class ChatView(QTextBrowser):
         self._timer.timeout.connect(self.render)
         self.document().setDefaultStyleSheet(
             ".user { background:#e8f0fe; } .who { color:#5f6368; font-size:11px; } .meta { color:#5f6368; font-size:11px; }"
+            " pre { background:#f1f3f4; font-family:monospace; } code { font-family:monospace; background:#f1f3f4; }"
         )
+
+    def loadResource(self, kind: int, name: QUrl):
+        key = name.toString()
+        if kind == QTextDocument.ResourceType.ImageResource and key in ICONS:
+            return self.style().standardIcon(ICONS[key]).pixmap(32, 32).toImage()
+        # Nothing else is loaded: the model's text has no images, and nothing is fetched from a network.
+        return None
 
     def _anchor(self, url: QUrl) -> None:
         parts = url.toString().split(":")
@@ -111,9 +115,12 @@ class ChatView(QTextBrowser):
                 continue
             cites = entry.result.citations if entry.result and not entry.streaming else ()
             unsupported = frozenset(c.n for c in cites if not c.supported)
-            body = answer_html(entry.text, i, unsupported) if entry.text else "<i style='color:#5f6368'>thinking...</i>"
+            waiting = html.escape(entry.stage or "Thinking...")
+            body = answer_html(entry.text, i, unsupported) if entry.text else f"<i style='color:#5f6368'>{waiting}</i>"
             if entry.streaming and entry.text:
-                body += " <span style='color:#1a73e8'>&#9612;</span>"
+                # A blue block as the cursor: a coloured space, not a block character the font may lack.
+                cursor = " <span style='background:#1a73e8'>&nbsp;</span>"
+                body = body[: -len("</p>")] + cursor + "</p>" if body.endswith("</p>") else body + cursor
             meta = ""
             if entry.result and not entry.streaming:
                 if cites:
@@ -124,7 +131,7 @@ class ChatView(QTextBrowser):
                 if total:
                     meta += f"<div class='meta'>{mode} &middot; {total:.1f} s</div>"
             for notice in entry.notices:
-                meta += f"<div class='meta'>&#9432; {html.escape(notice)}</div>"
+                meta += f"<div class='meta'>{icon_html(INFO_ICON, 12)} {html.escape(notice)}</div>"
             parts.append(f"<div style='margin:10px 8px 4px 8px'><span class='who'>Assistant</span><br>{body}{meta}</div>")
         if not self.entries:
             parts.append(

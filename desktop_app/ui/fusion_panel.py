@@ -34,7 +34,10 @@ _STAGES = (
 
 
 def timings_text(timings: Timings) -> str:
-    return "  ·  ".join(f"{label} {getattr(timings, key):.2f} s" for key, label in _STAGES)
+    # A search without an answer (no first token) says nothing of the answer rather than "0.00 s".
+    shown = [(key, label) for key, label in _STAGES if key not in ("first_token", "generation") or timings.first_token]
+    waited = [f"waited for the model {timings.model_wait:.2f} s"] if timings.model_wait >= 0.05 else []
+    return "  ·  ".join(waited + [f"{label} {getattr(timings, key):.2f} s" for key, label in shown])
 
 
 class FusionPanel(QWidget):
@@ -63,7 +66,7 @@ class FusionPanel(QWidget):
             QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed | QAbstractItemView.EditTrigger.SelectedClicked
         )
         self.query_list.setToolTip("Generated search queries. Double-click to edit; re-run searches with the edited list.")
-        self.query_list.setMaximumHeight(96)
+        self.query_list.setMaximumHeight(74)  # three queries; more scroll
         self.add_query = tool_button(self, Pixmap.SP_FileDialogNewFolder, "Add a query", self._add_query)
         self.remove_query = tool_button(self, Pixmap.SP_TrashIcon, "Remove the selected query", self._remove_query)
         self.rerun = push_button(self, Pixmap.SP_BrowserReload, "Re-run search", "Search again with the edited queries and fuse the results", self._rerun)
@@ -85,22 +88,22 @@ class FusionPanel(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setAlternatingRowColors(True)
         self.table.setShowGrid(False)
-        self.table.setWordWrap(False)
+        # Two lines of passage per row: the text is what a reader scans; the full passage is in its tooltip.
+        self.table.setWordWrap(True)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultSectionSize(2 * self.table.fontMetrics().lineSpacing() + 6)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         header = self.table.horizontalHeader()
-        header.setStretchLastSection(True)
+        header.setStretchLastSection(False)
         # Fixed widths: measuring every cell (ResizeToContents) costs tens of ms per update on the GUI thread.
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setMinimumSectionSize(28)
+        header.setMinimumSectionSize(24)
         self.fused.modelReset.connect(self._size_columns)
         self.table.clicked.connect(self._row_clicked)
         self.table.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._row_clicked(cur))
-        self.table.setToolTip("Fused passages: RRF score = sum of 1/(k + rank) over the lists that found the passage")
 
-        self.legend = QLabel()
-        self.legend.setObjectName("hint")
-        self.legend.setWordWrap(True)
         self.timings = QLabel()
         self.timings.setObjectName("hint")
         self.timings.setWordWrap(True)
@@ -111,9 +114,10 @@ class FusionPanel(QWidget):
         passages.setContentsMargins(0, 0, 0, 0)
         passages.addLayout(query_buttons)
         passages.addWidget(self.query_list)
-        passages.addWidget(QLabel("Fused passages (click a row to see its page)"))
+        table_title = QLabel("Fused passages: click a row to see its page")
+        table_title.setToolTip("Point at a column title for what the column means")
+        passages.addWidget(table_title)
         passages.addWidget(self.table, 1)
-        passages.addWidget(self.legend)
         self.sql_view = SqlResultView()
         self.sql_view.hide()
 
@@ -127,10 +131,20 @@ class FusionPanel(QWidget):
         layout.addWidget(self.timings)
 
     def _size_columns(self) -> None:
+        """Passage, file and page first, the passage taking the room left; then the score and narrow rank columns."""
         n_keys = len(self.fused.query_keys)
-        widths = [30, 62] + [78 if i == 0 else 38 for i in range(n_keys)] + [150, 44]
-        for column, width in enumerate(widths):
+        if not self.fused.columnCount():
+            return
+        passage, file, page = n_keys + 4, n_keys + 2, n_keys + 3
+        order = [0, passage, file, page, 1, *range(2, 2 + n_keys)]
+        header = self.table.horizontalHeader()
+        for visual, logical in enumerate(order):
+            header.moveSection(header.visualIndex(logical), visual)
+        widths = {0: 26, file: 88, page: 46, 1: 56} | {2 + i: (56 if i == 0 else 28) for i in range(n_keys)}
+        for column, width in widths.items():
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             self.table.setColumnWidth(column, width)
+        header.setSectionResizeMode(passage, QHeaderView.ResizeMode.Stretch)
 
     def edited_queries(self) -> list[str]:
         return [q.strip() for q in self.queries.stringList() if q.strip()]
@@ -161,7 +175,6 @@ class FusionPanel(QWidget):
             self.show_searched_as("")
             self.queries.setStringList([])
             self.timings.setText("")
-            self.legend.setText("")
             self.rerun.setEnabled(False)
             return
         if update_queries:
@@ -176,13 +189,6 @@ class FusionPanel(QWidget):
             self.timings.setText(f"Timings: SQL written {t.query_generation:.2f} s  ·  ran {duration_text(t.retrieval)}  ·  answer {t.generation:.2f} s  ·  total {t.total:.2f} s")
             self.rerun.setEnabled(False)
             return
-        keys = self.fused.query_keys
-        legend = [f"<b>Question</b>: {html.escape(keys[0])}"] + [f"<b>Q{i}</b>: {html.escape(k)}" for i, k in enumerate(keys[1:], 1)]
-        if result.mode == "multi-query":
-            scoring = "Multi-query: lists merged by union, Score = best similarity."
-        else:
-            scoring = f"RRF k = {result.rrf_k:g}."
-        self.legend.setText(f"{scoring} Ranks under " + "; ".join(legend))
         self.timings.setText(("Timings: " + timings_text(result.timings)) if result.timings.total else "")
         self.rerun.setEnabled(result.mode == "fusion")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -21,7 +23,7 @@ from ..core.formats import format_names
 from ..core.types import ImportProgress
 from .import_row import ImportRow
 from .models import CollectionsModel, DocumentsModel
-from .parts import Pixmap, push_button, title_row, tool_button
+from .parts import Pixmap, inline_icon, push_button, title_row, tool_button
 
 
 class LibraryPanel(QWidget):
@@ -137,7 +139,7 @@ class LibraryPanel(QWidget):
         return list(self.collection_ids)
 
     def show_warning(self, text: str) -> None:
-        self.warning.setText("\u26a0 " + text if text else "")
+        self.warning.setText(f"{inline_icon(self, Pixmap.SP_MessageBoxWarning)} {html.escape(text)}" if text else "")
         self.warning.setVisible(bool(text))
 
     def _refresh(self) -> None:

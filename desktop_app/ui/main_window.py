@@ -118,13 +118,13 @@ class MainWindow(QMainWindow):
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.fusion_panel)
         right.addWidget(self.source_views)
-        right.setSizes([540, 360])
+        right.setSizes([560, 340])
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.chat_panel)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([370, 500, 580])
+        self.splitter.setSizes([330, 480, 630])
         self.setCentralWidget(self.splitter)
 
     def _build_menus(self) -> None:
@@ -190,7 +190,10 @@ class MainWindow(QMainWindow):
         self.collection_controller = CollectionController(library, self.collections, self.documents, self.library_panel, feedback, self.library_jobs)
         # The ask controller, made next, is late-bound here: a new chat stops a running answer, switching chats waits for it.
         running, stop = (lambda: self.ask_controller.running), (lambda: self.ask_controller.stop())
-        self.chat_controller = ChatController(library, self.chats, self.chat_list_panel, self.chat_panel, self.fusion_panel, feedback, running, stop, self.library_jobs)
+        self.chat_controller = ChatController(
+            library, self.chats, self.chat_list_panel, self.chat_panel, self.fusion_panel, feedback, running, stop, self.library_jobs,
+            lambda: self.evidence_controller.clear(),
+        )
         self.ask_controller = AskController(
             library, self.model_jobs, self.chat_panel, self.fusion_panel, self.library_panel, self.documents, self.chat_controller, self.model_controller, feedback
         )
@@ -216,6 +219,7 @@ class MainWindow(QMainWindow):
         self.chat_list_panel.new_requested.connect(chats.new_chat)
         self.chat_list_panel.open_requested.connect(chats.open_chat)
         self.chat_list_panel.delete_requested.connect(chats.delete_chat)
+        self.chat_list_panel.rename_requested.connect(chats.rename_chat)
         self.chat_panel.send_requested.connect(asking.ask)
         self.chat_panel.stop_requested.connect(asking.stop)
         self.chat_panel.mode_changed.connect(self.settings_controller.mode_changed)

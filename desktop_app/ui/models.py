@@ -19,6 +19,9 @@ from ..core.formats import SECTION
 from ..core.places import TABLE, place_of
 from ..core.sql.text_to_sql import format_value
 from ..core.types import AskResult, Document, Source
+from .chat_list_model import (
+    ChatsModel as ChatsModel,  # the window's models, importable from one place
+)
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -110,47 +113,6 @@ class DocumentsModel(QAbstractTableModel):
         return flags
 
 
-class ChatsModel(QAbstractListModel):
-    """Saved conversations, newest first."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self._chats: list[tuple[int, str, str]] = []
-
-    def set_chats(self, chats: list[tuple[int, str, str]]) -> None:
-        self.beginResetModel()
-        self._chats = list(chats)
-        self.endResetModel()
-
-    def chat_id(self, row: int) -> int:
-        return self._chats[row][0]
-
-    def row_of(self, chat_id: int) -> int:
-        for row, chat in enumerate(self._chats):
-            if chat[0] == chat_id:
-                return row
-        return -1
-
-    def title(self, chat_id: int) -> str | None:
-        row = self.row_of(chat_id)
-        return self._chats[row][1] if row >= 0 else None
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._chats)
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._chats):
-            return None
-        chat_id, title, updated = self._chats[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return title
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{title}\nlast message {updated} UTC"
-        if role == ID_ROLE:
-            return chat_id
-        return None
-
-
 def list_keys(result: AskResult) -> list[str]:
     """The ranked lists of an answer in a stable order: the question, each generated query, then any others.
 
@@ -172,6 +134,7 @@ class FusedPassagesModel(QAbstractTableModel):
         self._rows: list[Source] = []
         self._keys: list[str] = []
         self._union = False
+        self._rrf_k = 60.0
 
     def set_result(self, result: AskResult | None) -> None:
         self.beginResetModel()
@@ -179,6 +142,7 @@ class FusedPassagesModel(QAbstractTableModel):
         self._keys = list_keys(result) if result else []
         # Multi-query merges by union: its "rrf_score" holds the passage's best cosine similarity.
         self._union = result is not None and result.mode == "multi-query"
+        self._rrf_k = result.rrf_k if result else 60.0
         self.endResetModel()
 
     def source(self, row: int) -> Source:
@@ -189,7 +153,8 @@ class FusedPassagesModel(QAbstractTableModel):
         return list(self._keys)
 
     def _headers(self) -> list[str]:
-        queries = ["Question" if i == 0 else f"Q{i}" for i in range(len(self._keys))]
+        # "Asked": the list of the question as asked; a short title, so the narrow rank column shows all of it.
+        queries = ["Asked" if i == 0 else f"Q{i}" for i in range(len(self._keys))]
         return ["#", "Score" if self._union else "RRF", *queries, "File", "Page", "Passage"]
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
@@ -203,13 +168,27 @@ class FusedPassagesModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return self._headers()[section]
-        if role == Qt.ItemDataRole.ToolTipRole and 2 <= section < 2 + len(self._keys):
-            return f"Rank under: {self._keys[section - 2]}"
-        if role == Qt.ItemDataRole.ToolTipRole and section == 1:
-            if self._union:
-                return "Best cosine similarity to any query (multi-query merges the lists by union, without RRF)"
-            return "RRF score: sum of weight/(k + rank) over the lists that found the passage"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._header_tip(section)
         return None
+
+    def _header_tip(self, section: int) -> str:
+        """What a column means, shown when the pointer rests on its title (the table keeps all the room)."""
+        n_keys = len(self._keys)
+        if 2 <= section < 2 + n_keys:
+            query = self._keys[section - 2]
+            which = "your question as asked" if section == 2 else f"generated query Q{section - 2}"
+            return f"Rank of the passage in the results of {which}: \u201c{query}\u201d (blank: that search did not find it)"
+        if section == 1 and self._union:
+            return "Best cosine similarity to any query (multi-query merges the lists by union, without RRF)"
+        if section == 1:
+            return f"RRF score: sum of weight/(k + rank) over the lists that found the passage; k = {self._rrf_k:g}."
+        return {
+            0: "The passage's place in the fused list (1 = best)",
+            n_keys + 2: "The file the passage comes from",
+            n_keys + 3: "The page (or section, or table) it is on",
+            n_keys + 4: "The passage; point at a row for all of it, click it to see it on its page",
+        }.get(section, "")
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -16,6 +17,17 @@ from PySide6.QtWidgets import (
 )
 
 Pixmap = QStyle.StandardPixmap
+
+
+def inline_icon(owner: QWidget, icon: Pixmap, size: int = 14) -> str:
+    """A standard icon as an <img> for a rich-text label (a data URL): drawn on every system, unlike a symbol
+    character ("\u26a0") that the user's fonts may lack."""
+    pixmap = owner.style().standardIcon(icon).pixmap(size, size)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    pixmap.save(buffer, "PNG")
+    return f'<img src="data:image/png;base64,{bytes(data.toBase64()).decode()}" width="{size}" height="{size}" style="vertical-align:middle">'
 
 
 def push_button(owner: QWidget, icon: Pixmap, text: str, tip: str, clicked: Callable[..., Any] | Any) -> QPushButton:

@@ -25,12 +25,26 @@ def wait_until(app, condition, timeout_s: float) -> None:
         time.sleep(0.01)
 
 
+def save_settings_dialog(app, window, out: Path) -> None:
+    from .settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(window.library.settings, window.library.catalog, window)
+    dialog.show()
+    for _ in range(10):
+        app.processEvents()
+        time.sleep(0.02)
+    dialog.grab().save(str(out))
+    dialog.close()
+    print(f"saved {out}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("out", type=Path)
     parser.add_argument("--question", default=QUESTION)
     parser.add_argument("--follow-up", default=FOLLOW_UP, help="a second question in the same chat ('' for none)")
     parser.add_argument("--timeout", type=float, default=900.0)
+    parser.add_argument("--settings", type=Path, help="also save the Settings dialog here (its plain part; Advanced closed)")
     args = parser.parse_args(argv)
     home = Path(tempfile.mkdtemp(prefix="desktop-app-screenshot-"))
     os.environ["DESKTOP_APP_HOME"] = str(home)
@@ -40,8 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     from .main_window import MainWindow
 
     app = create_application(sys.argv[:1])
-    window = MainWindow()
-    window.resize(1560, 960)
+    window = MainWindow()  # at its default size: what a person sees first
     window.show()
     pdf = write_sample_datasheet(home / "documents" / "PX-40 datasheet.pdf")
     window.import_controller.import_paths([str(pdf)])
@@ -65,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"could not write {args.out}", file=sys.stderr)
         return 1
     print(f"saved {args.out} ({args.out.stat().st_size // 1024} KB); answer: {entries[-1].text!r}")
+    if args.settings:
+        save_settings_dialog(app, window, args.settings)
     window.close()
     return 0
 

@@ -54,6 +54,13 @@ class PassageTextView(QWidget):
         # Again once the new text is laid out at the view's size (a view just switched to has not been yet).
         QTimer.singleShot(0, self.scroll_to_passage)
 
+    def clear(self) -> None:
+        self.excerpt = None
+        self.caption.setText("")
+        self.open_button.setEnabled(False)
+        self.text.setExtraSelections([])
+        self.text.clear()
+
     def scroll_to_passage(self) -> None:
         """The passage's first line in the middle of the view, the text before it above."""
         if self.excerpt is not None and self.text.textCursor().position() == self.excerpt.start:

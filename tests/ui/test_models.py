@@ -57,7 +57,7 @@ def test_fused_passages_model_leaves_missing_ranks_blank(qtmodeltester):
     model.set_result(fused_result())
     qtmodeltester.check(model)
     headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
-    assert headers == ["#", "RRF", "Question", "Q1", "Q2", "File", "Page", "Passage"]
+    assert headers == ["#", "RRF", "Asked", "Q1", "Q2", "File", "Page", "Passage"]
     second = [model.index(1, c).data() for c in range(model.columnCount())]
     assert second[1] == f"{1 / (60 + 2):.4f}"  # one list found it, at rank 2: 1/(k + 2)
     assert second[2:5] == ["", "2", ""]

@@ -142,6 +142,10 @@ def test_asking_streams_the_answer_fills_the_panel_and_citations_show_their_page
     assert after != before[0]
     maintenance = [panel.fused.source(r) for r in range(panel.fused.rowCount()) if panel.fused.source(r).passage.page == 4]
     assert maintenance and maintenance[0].ranks.get("seal kit replacement interval") == 1
+    # ... and the model answers from it, a second turn of the chat.
+    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=180_000)
+    rerun_answer = window.chat_panel.view.entries[-1]
+    assert rerun_answer.role == "assistant" and rerun_answer.result.queries == ("seal kit replacement interval",)
 
     # A restart: a new window over the same data folder shows the old chat with its sources.
     chat_id = window.chat_controller.current
@@ -150,7 +154,8 @@ def test_asking_streams_the_answer_fills_the_panel_and_citations_show_their_page
     assert again.chats.rowCount() == 1 and again.chats.chat_id(0) == chat_id
     again.chat_list_panel.list.clicked.emit(again.chats.index(0))
     texts = [(e.role, e.text) for e in again.chat_panel.view.entries]
-    assert texts == [("user", QUESTION), ("assistant", entry.text)]
+    assert texts == [("user", QUESTION), ("assistant", entry.text), ("user", QUESTION), ("assistant", rerun_answer.text)]
+    assert again.fusion_panel.queries.stringList() == ["seal kit replacement interval"]
     assert again.fusion_panel.fused.rowCount() >= 1
     assert again.evidence_controller.show_citation(1, first.n)
     qtbot.waitUntil(lambda: again.page_view.page == 3, timeout=5000)  # rendered in the background
@@ -195,4 +200,4 @@ def test_a_follow_up_is_rewritten_answered_and_exported(imported, make_window, q
     target = window.chat_controller.export_chat(str(tmp_path / "chat.md"))
     text = target.read_text()
     assert "And what is its IP rating?" in text and "IP67" in text
-    assert "px40-datasheet.pdf, page 3" in text and "\n> " in text
+    assert "px40-datasheet.pdf, page 3" in text and "\n```text\n" in text  # the passage verbatim, fenced

@@ -6,7 +6,7 @@ import dataclasses
 import json
 
 from desktop_app.core.codec import event_from_json, event_to_json, result_from_json, result_to_json
-from desktop_app.core.events import AnswerDone, QueriesGenerated, QuestionRewritten, SourcesRanked, SqlRan, Token
+from desktop_app.core.events import AnswerDone, QueriesGenerated, QuestionRewritten, SourcesRanked, SqlRan, StageStarted, Token
 from desktop_app.core.types import AskResult, ChartSpec, Citation, Passage, RankedList, SearchHit, Source, SqlResult, Timings
 
 
@@ -40,7 +40,7 @@ def full_result() -> AskResult:
         answer="It is 85 °C [1].",
         citations=citations,
         found=True,
-        timings=Timings(query_generation=0.8, embedding=0.01, retrieval=0.02, fusion=0.001, first_token=3.5, total=6.0),
+        timings=Timings(query_generation=0.8, embedding=0.01, retrieval=0.02, fusion=0.001, first_token=3.5, total=6.0, model_wait=1.5),
         notices=("Citation [1] may not support the sentence that cites it; check the passage.",),
         standalone_question="What is the max temperature of the pump?",
     )
@@ -77,6 +77,8 @@ def test_every_event_survives_json_unchanged():
         QueriesGenerated(("pump: temperature",), ("weather",), "a notice"),
         SourcesRanked(result.lists, result.sources, result.context),
         SqlRan(sql_result().sql_runs[0], 1),
+        StageStarted("writing_queries"),
+        StageStarted("reading", 5),
         Token("It is "),
         AnswerDone(result),
     ]

@@ -69,7 +69,7 @@ def test_export_to_markdown_has_questions_answers_and_quoted_sources(library, ge
     assert "Every 2,000 operating hours [" in markdown
     # The cited source is the maintenance page (the repair points the marker at it if the number was off).
     assert "px40.pdf, page 4" in markdown
-    assert "\n> " in markdown
+    assert "\n```text\n" in markdown  # the passage verbatim, fenced
 
 
 def test_collections_limit_questions_and_survive_a_changed_file(library, tmp_path, generator):

@@ -1,21 +1,25 @@
-"""A chat as Markdown: each question, each answer, and the passages it cites (file, page or section, quoted text)."""
+"""A chat as Markdown: each question, each answer with its notices, and the passages it cites (file, page or
+section, a warning when a passage may not support its sentence, the passage verbatim in a fenced block)."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from ..places import place_label
 from ..storage.store import Store
 
-QUOTE_CHARS = 500
+UNSUPPORTED = "**Check this source:** the passage may not support the sentence that cites it."
+OCR = "*Read by OCR from a scan: it may hold recognition errors.*"
 
 
-def _quote(text: str) -> str:
-    text = " ".join(text.split())
-    if len(text) > QUOTE_CHARS:
-        text = text[:QUOTE_CHARS].rsplit(" ", 1)[0] + " ..."
-    return "> " + text
+def fenced(text: str) -> str:
+    """The passage verbatim: its lines, R's "> " prompts and Markdown characters kept as they are. The fence
+    is longer than any run of backticks inside, so nothing in the passage can close it (CommonMark)."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text.strip(chr(10))}\n{fence}"
 
 
 EXPORT_ROWS = 20
@@ -49,6 +53,8 @@ def chat_to_markdown(store: Store, chat_id: int) -> str:
             continue
         lines += ["### Answer", "", content.strip(), ""]
         result = json.loads(result_json) if result_json else {}
+        for notice in result.get("notices") or []:
+            lines += [f"> **Note:** {notice}", ""]
         if result.get("standalone_question") and result.get("standalone_question") != result.get("question"):
             lines += [f"*Searched as:* {result['standalone_question']}", ""]
         if result.get("sql"):
@@ -59,8 +65,12 @@ def chat_to_markdown(store: Store, chat_id: int) -> str:
             for c in citations:
                 lines.append(f"[{c['n']}] {Path(c['file']).name}, {place_label(c['page'], c.get('kind', 'text'), c.get('section'))}")
                 lines.append("")
+                if c.get("supported") is False:
+                    lines += [UNSUPPORTED, ""]
+                if c.get("ocr"):
+                    lines += [OCR, ""]
                 text = c.get("text", "")
-                # A table is quoted row by row, so the export shows it as a Markdown table.
-                lines.append("\n".join("> " + row for row in text.splitlines()) if c.get("kind") == "table" else _quote(text))
+                # A table is quoted row by row, so the export shows it as a Markdown table; text verbatim, fenced.
+                lines.append("\n".join("> " + row for row in text.splitlines()) if c.get("kind") == "table" else fenced(text))
                 lines.append("")
     return "\n".join(lines).rstrip() + "\n"

@@ -13,8 +13,8 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from pathlib import Path
 
 from ..events import Token
-from ..places import place_of
 from ..models.token_stream import TokenStream
+from ..places import place_of
 from ..types import Source
 from .prompts import NOT_FOUND_MARK
 

@@ -21,12 +21,13 @@ from ..errors import (
     PasswordProtected,
     UnsupportedFormat,
 )
-from ..formats import PAGE, SECTION, format_of, suffixes, unsupported_message
+from ..formats import PAGE, SECTION, suffixes, unsupported_message
 from ..types import ChunkDraft, PageText
 from .html_files import read_html
 from .ocr import OCR_DPI, OCR_HINT, OCR_MAX_PIXELS, ocr_available, ocr_dpi, ocr_pages  # noqa: F401 - part of this module's API
 from .page_text import page_words
 from .pdf_tables import page_tables
+from .running_heads import blank_running_lines
 from .sections import Block, build_sections
 from .word_files import read_docx
 
@@ -215,6 +216,8 @@ def _read_pages(doc, path: Path, title: str, scans: bool = True) -> ExtractedDoc
     ocr_done: set[int] = set()
     if (scanned or garbled) and scans and ocr_available():
         pages, ocr_done = ocr_pages(doc, pages, scanned + garbled, looks_garbled)
+    # Running headers and footers blanked in place: the offsets of everything else stay those of page_words.
+    pages, _ = blank_running_lines(pages)
     notices: list[str] = []
     if ocr_done:
         notices.append(f"text of {len(ocr_done)} of {page_count} pages came from OCR")

@@ -14,6 +14,15 @@ class ChatStore(Database):
         """(id, title, last updated), the most recent first."""
         return self.conn.execute("SELECT id, title, updated_at FROM chats ORDER BY updated_at DESC, id DESC").fetchall()
 
+    def chats_with_modes(self) -> list[tuple[int, str, str, str]]:
+        """(id, title, last updated, the mode of its last answer or ""), the most recent first."""
+        return self.conn.execute(
+            """SELECT c.id, c.title, c.updated_at, COALESCE(json_extract(m.result_json, '$.mode'), '')
+               FROM chats c LEFT JOIN messages m ON m.id = (
+                   SELECT MAX(id) FROM messages WHERE chat_id = c.id AND result_json IS NOT NULL)
+               ORDER BY c.updated_at DESC, c.id DESC"""
+        ).fetchall()
+
     def rename_chat(self, chat_id: int, title: str) -> None:
         with self.transaction() as conn:
             conn.execute("UPDATE chats SET title = ? WHERE id = ?", (title, chat_id))

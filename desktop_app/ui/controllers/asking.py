@@ -8,16 +8,23 @@ chat: `Library.ask_in_chat` stores only finished answers, so a small job on the 
 from __future__ import annotations
 
 import dataclasses
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from PySide6.QtCore import QTimer
+
 from ...core.events import (
+    SEARCHING,
     AnswerDone,
     AskEvent,
     QueriesGenerated,
     QuestionRewritten,
     SourcesRanked,
     SqlRan,
+    StageStarted,
     Token,
+    stage_text,
 )
 from ...core.library import Library
 from ...core.types import AskResult, Timings
@@ -40,6 +47,8 @@ class ChatStarted:
 
     chat_id: int
     title: str
+
+
 STOPPED_EARLY = "(stopped before the answer began)"
 
 
@@ -56,6 +65,12 @@ class _Asking:
     dropped: tuple[str, ...] = ()
     done: bool = False  # AnswerDone arrived
     failed: bool = False  # the job raised (e.g. the new chat could not be created); the error was shown
+    asked_at: float = field(default_factory=time.perf_counter)  # the answer's clock starts here, model loading included
+    stage: str = ""  # the step under way, as the transcript says it
+
+
+WAITING_FOR_MODEL = "Waiting for the model to load"
+STARTING = "Starting"
 
 
 def result_so_far(asking: _Asking, ranked: SourcesRanked, rrf_k: float) -> AskResult:
@@ -66,6 +81,34 @@ def result_so_far(asking: _Asking, ranked: SourcesRanked, rrf_k: float) -> AskRe
         lists=ranked.lists, rrf_k=rrf_k, sources=ranked.sources, context=ranked.context,
         answer="", citations=(), found=True, timings=Timings(),
     )  # fmt: skip
+
+
+def relay(job: Job, events: Iterator[AskEvent], keep: Callable[[AnswerDone], AnswerDone] | None = None) -> Iterator[AskEvent]:
+    """A question's events on their way to the window (`keep` sees the AnswerDone first). On Stop before the
+    answer starts nothing is worth keeping, so the stream ends; once it streams, the pipeline stops at the next token."""
+    answering = False
+    try:
+        for event in events:
+            answering = answering or isinstance(event, SourcesRanked)
+            if keep is not None and isinstance(event, AnswerDone):
+                event = keep(event)
+            yield event
+            if job.cancel.is_set() and not answering:
+                return
+    finally:
+        events.close()
+
+
+def chat_started(library: Library, asking: _Asking) -> Iterator[ChatStarted]:
+    """A new chat, titled after its first question, is created in the job: never a database write in the window."""
+    if asking.chat_id is None:
+        title = chat_title(asking.question)
+        asking.chat_id = library.create_chat(title)
+        yield ChatStarted(asking.chat_id, title)
+
+
+def edited_notice(queries: list[str]) -> str:
+    return f"Answered from the {len(queries)} search quer{'y' if len(queries) == 1 else 'ies'} you edited (see the panel)."
 
 
 @dataclass(eq=False)
@@ -80,58 +123,77 @@ class AskController:
     models: ModelController
     feedback: Feedback
     job: Job | None = field(default=None, init=False)  # the running question; None when idle
+    asking: _Asking | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        # Once a second the waiting answer's line shows the time since the question.
+        self.ticker = QTimer(self.chat_panel)
+        self.ticker.setInterval(1000)
+        self.ticker.timeout.connect(self._tick)
 
     @property
     def running(self) -> bool:
         return self.job is not None
 
-    def ask(self, question: str) -> Job | None:
+    def _begin(self, question: str, mode: str) -> _Asking | None:
+        """The question and an empty answer in the transcript; None while another question runs."""
         if self.job is not None:
             return None
         if not self.documents.rowCount():
             self.feedback.say("Add documents first: drop PDFs on the window or press Ctrl+O.", 8000)
-        chat_id, title = self.chats.current, chat_title(question)
-        self.chat_panel.input.clear()
         view = self.chat_panel.view
         view.add(ChatEntry("user", question))
-        asking = _Asking(chat_id, question, self.chat_panel.mode.currentData(), ChatEntry("assistant", "", streaming=True))
+        asking = _Asking(self.chats.current, question, mode, ChatEntry("assistant", "", streaming=True))
+        asking.stage = STARTING if self.models.ready else WAITING_FOR_MODEL
         view.add(asking.entry)
+        self._tick(asking)
+        return asking
+
+    def _tick(self, asking: _Asking | None = None) -> None:
+        asking = asking or self.asking
+        if asking is None or asking.entry.text or not asking.entry.streaming:
+            return
+        asking.entry.stage = f"{asking.stage}... {time.perf_counter() - asking.asked_at:.0f} s"
+        self.chat_panel.view.schedule_render()
+
+    def _run(self, asking: _Asking, work) -> Job:
+        def failed(exc: BaseException) -> None:
+            asking.failed = True
+            self.feedback.report(exc)
+
+        job = Job("ask", work, on_item=lambda event: self._show(asking, job, event), on_done=lambda: self._ended(asking), on_error=failed)
+        self.job, self.asking = job, asking
+        self.ticker.start()
+        self.chat_panel.set_generating(True)
+        self.fusion_panel.rerun.setEnabled(False)
+        self.models.show_answering()
+        return self.jobs.submit(job)
+
+    def ask(self, question: str) -> Job | None:
+        asking = self._begin(question, self.chat_panel.mode.currentData())
+        if asking is None:
+            return None
+        self.chat_panel.input.clear()
         allowed = self.library_panel.allowed_documents()
         self.fusion_panel.show_result(None)
         self.fusion_panel.show_queries(question, [])
         library = self.library
 
         def work(job: Job):
-            if asking.chat_id is None:  # a new chat, titled after its first question: created here, not in the window
-                asking.chat_id = library.create_chat(title)
-                yield ChatStarted(asking.chat_id, title)
             # ask_in_chat rewrites a follow-up from the chat's history and stores the question and the answer.
-            events = library.ask_in_chat(asking.chat_id, question, mode=asking.mode, allowed_documents=allowed, cancel=job.cancel)
-            answering = False
-            try:
-                for event in events:
-                    answering = answering or isinstance(event, SourcesRanked)
-                    yield event
-                    # Before the answer starts nothing is worth keeping; once it streams, the pipeline stops at the next token.
-                    if job.cancel.is_set() and not answering:
-                        return
-            finally:
-                events.close()
+            yield from chat_started(library, asking)
+            yield StageStarted(SEARCHING)  # the job has begun: the model is loaded
+            yield from relay(job, library.ask_in_chat(asking.chat_id, question, mode=asking.mode, allowed_documents=allowed, cancel=job.cancel, asked_at=asking.asked_at))
 
-        def failed(exc: BaseException) -> None:
-            asking.failed = True
-            self.feedback.report(exc)
-
-        job = Job("ask", work, on_item=lambda event: self._show(asking, job, event), on_done=lambda: self._ended(asking, title), on_error=failed)
-        self.job = job
-        self.chat_panel.set_generating(True)
-        self.models.show_answering()
-        return self.jobs.submit(job)
+        return self._run(asking, work)
 
     def _show(self, asking: _Asking, job: Job, event: AskEvent) -> None:
         entry, view = asking.entry, self.chat_panel.view
         if isinstance(event, ChatStarted):
             self.chats.adopt(event.chat_id, event.title)
+        elif isinstance(event, StageStarted):
+            asking.stage = stage_text(event.stage, event.passages)
+            self._tick(asking)
         elif isinstance(event, QuestionRewritten):
             asking.standalone = event.standalone if event.standalone != event.original else ""
             self.fusion_panel.show_searched_as(asking.standalone)
@@ -160,7 +222,7 @@ class AskController:
             self.fusion_panel.show_result(result)
             view.render()
 
-    def _ended(self, asking: _Asking, title: str) -> None:
+    def _ended(self, asking: _Asking) -> None:
         if asking.done:
             self._idle()
             return
@@ -177,19 +239,18 @@ class AskController:
         question, answer = asking.question, entry.text
 
         def keep(job: Job):
-            if asking.chat_id is None:  # stopped before the job began: the new chat is created now
-                asking.chat_id = self.library.create_chat(title)
-                yield ChatStarted(asking.chat_id, title)
+            yield from chat_started(self.library, asking)  # stopped before the job began: the new chat is created now
             self.library.add_chat_turn(asking.chat_id, question, answer)
 
-        # The question counts as answered once it is stored, so a new one cannot start before.
         def adopt(event: ChatStarted) -> None:
             self.chats.adopt(event.chat_id, event.title)
 
+        # The question counts as answered once it is stored, so a new one cannot start before.
         self.jobs.submit(Job("keep the stopped answer", keep, on_item=adopt, on_error=self.feedback.report, on_done=self._idle))
 
     def _idle(self) -> None:
-        self.job = None
+        self.job, self.asking = None, None
+        self.ticker.stop()
         self.chat_panel.set_generating(False)
         self.chats.refresh()
         self.chat_panel.input.setFocus()
@@ -200,17 +261,31 @@ class AskController:
             self.job.cancel.set()
             self.feedback.say("Stopping...", 3000)
 
-    def rerun(self, question: str, queries: list[str]) -> Job:
+    def rerun(self, question: str, queries: list[str]) -> Job | None:
+        """Answers again from the panel's edited queries, as a new turn of the chat that keeps them with its answer.
+
+        `question` is what was searched (a follow-up's standalone rewrite), so it is not rewritten again.
+        """
+        if not queries:
+            self.feedback.say("Add a query to search with.", 5000)
+            return None
+        asking = self._begin(question, "fusion")
+        if asking is None:
+            return None
+        asking.queries = tuple(queries)
+        self.fusion_panel.show_queries(question, list(queries))
         allowed = self.library_panel.allowed_documents()
         library = self.library
 
+        def keep(done: AnswerDone) -> AnswerDone:
+            """Kept in the chat, with its queries and a notice saying so, before the window hears of it."""
+            done = AnswerDone(dataclasses.replace(done.result, notices=(*done.result.notices, edited_notice(queries))))
+            library.add_chat_turn(asking.chat_id, question, done.result.answer, done.result)
+            return done
+
         def work(job: Job):
-            yield from library.ask(question, mode="fusion", allowed_documents=allowed, generate_answer=False, queries=queries)
+            yield from chat_started(library, asking)
+            yield StageStarted(SEARCHING)
+            yield from relay(job, library.ask(question, "fusion", allowed, cancel=job.cancel, queries=list(queries), asked_at=asking.asked_at), keep)
 
-        def show(event: AskEvent) -> None:
-            if isinstance(event, AnswerDone):
-                self.fusion_panel.show_result(event.result, update_queries=False)
-                self.feedback.say(f"Searched again with {len(queries)} queries; ask again for a new answer.", 8000)
-
-        self.fusion_panel.rerun.setEnabled(False)
-        return self.jobs.submit(Job("rerun", work, on_item=show, on_error=self.feedback.report, on_done=lambda: self.fusion_panel.rerun.setEnabled(True)))
+        return self._run(asking, work)

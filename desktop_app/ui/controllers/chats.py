@@ -47,10 +47,11 @@ class ChatController:
     answering: Callable[[], bool]  # a new chat stops a running answer; switching chats waits for it
     stop_answer: Callable[[], None]
     jobs: JobRunner  # the library runner: deleting a chat waits there for the database, never in the window
+    clear_evidence: Callable[[], None] = lambda: None  # the shown page or text belongs to the chat it was clicked in
     current: int | None = field(default=None, init=False)  # the open chat; None until a new chat's first question
 
     def refresh(self) -> None:
-        self.model.set_chats(self.library.chats())
+        self.model.set_chats(self.library.chat_list())
         if self.current is not None:
             self.list_panel.select(self.current)
 
@@ -67,6 +68,7 @@ class ChatController:
         self.chat_panel.title.setText("New chat")
         self.chat_panel.view.set_entries([])
         self.fusion_panel.show_result(None)
+        self.clear_evidence()
         self.list_panel.list.clearSelection()
         self.chat_panel.input.setFocus()
 
@@ -82,6 +84,20 @@ class ChatController:
         self.chat_panel.view.set_entries(entries)
         self.chat_panel.title.setText(self.model.title(chat_id) or "Chat")
         self.fusion_panel.show_result(next((e.result for e in reversed(entries) if e.result), None))
+        self.clear_evidence()
+
+    def rename_chat(self, chat_id: int, title: str) -> None:
+        if not title.strip():
+            self.feedback.say("The chat keeps its name: a name cannot be empty.", 5000)
+            self.refresh()
+            return
+
+        def renamed(_: object) -> None:
+            if chat_id == self.current:
+                self.chat_panel.title.setText(" ".join(title.split()))
+            self.refresh()
+
+        call_in_background(self.jobs, "rename chat", lambda: self.library.rename_chat(chat_id, title), renamed, self.feedback.report)
 
     def delete_chat(self, chat_id: int) -> None:
         def deleted(_: object) -> None:

@@ -13,7 +13,7 @@ from ...core.page_render import render_page
 from ...core.types import Citation, Passage, Source
 from ..chat_view import ChatView
 from ..fusion_panel import FusionPanel
-from ..page_view import PageView
+from ..page_view import RENDER_ZOOM, PageView
 from ..text_view import PassageTextView
 from ..workers import JobRunner, call_in_background
 from .feedback import Feedback
@@ -67,13 +67,20 @@ class EvidenceController:
                 if wanted == self._shown:
                     self.page_view.show_rendered(file, page, page_image, label)
 
-            call_in_background(self.renders, "render page", lambda: render_page(file, page, start, end, bbox=bbox), rendered, self.page_view.failed.emit)
+            call_in_background(self.renders, "render page", lambda: render_page(file, page, start, end, zoom=RENDER_ZOOM, bbox=bbox), rendered, self.page_view.failed.emit)
             return True
         # Read from the library's stored text: one indexed query for up to three pages or sections.
         excerpt = self.library.passage_excerpt(cited)
         self.sources.setCurrentWidget(self.text_view)  # first: the view scrolls by its visible height
         self.text_view.show_excerpt(excerpt, label)
         return True
+
+    def clear(self) -> None:
+        """No page or text shown: called when the chat changes, so no page of another chat stays in view."""
+        self._shown += 1  # a page still rendering for the old chat is dropped when it arrives
+        self.page_view.clear()
+        self.text_view.clear()
+        self.sources.setCurrentWidget(self.page_view)
 
     def _select_row(self, chunk_id: int) -> None:
         fused = self.fusion_panel.fused

@@ -28,6 +28,7 @@ class ModelController:
     bar: QProgressBar
     feedback: Feedback
     ready: bool = field(default=False, init=False)
+    loading: bool = field(default=False, init=False)  # a warm-up job is queued or running
 
     def __post_init__(self) -> None:
         self.relay = _ProgressRelay(self.label)
@@ -58,8 +59,17 @@ class ModelController:
             library.pipeline().warm_up()
             yield None
 
-        self.ready = False
+        self.ready, self.loading = False, True
+        self._show_busy()
         return self.jobs.submit(Job("warm-up", work, on_item=self._show_status, on_error=self._failed))
+
+    def _show_busy(self) -> None:
+        """A moving bar from the start of loading: reading a model file can take tens of seconds before any
+        byte progress is known (then the bar shows it)."""
+        self.bar.setRange(0, 0)
+        self.bar.setFormat("loading the models")
+        self.bar.setToolTip("The models are loading; a question asked now starts once they are ready")
+        self.bar.show()
 
     def show_answering(self) -> None:
         self.label.setText("Answering..." if self.ready else "Loading the models, then answering...")
@@ -71,7 +81,7 @@ class ModelController:
 
     def _show_status(self, text: str | None) -> None:
         if text is None:  # the warm-up's last step
-            self.ready = True
+            self.ready, self.loading = True, False
             self.bar.hide()
             self.label.setText(f"Model: {self.library.model_label()} · ready")
         else:
@@ -80,11 +90,16 @@ class ModelController:
     def _show_progress(self, done: int, total: int) -> None:
         self.bar.show()
         self.bar.setRange(0, 1000)
+        self.bar.setFormat("preparing model %p%")
         self.bar.setValue(int(1000 * done / total) if total else 0)
         if done >= total:
-            self.bar.hide()
+            if not self.loading:
+                self.bar.hide()
+            else:
+                self.bar.setRange(0, 0)  # prepared; loading goes on
 
     def _failed(self, exc: BaseException) -> None:
+        self.loading = False
         self.bar.hide()
         self.label.setText(NOT_AVAILABLE)
         self.feedback.report(exc)
