@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from .answers.export import chat_to_markdown
@@ -15,6 +15,7 @@ from .answers.followup import Turn
 from .codec import result_to_json
 from .errors import AppError, StorageError
 from .events import AnswerDone
+from .ingest.embedding_queue import EmbeddingQueue
 from .ingest.importer import Importer
 from .models.catalog import Catalog, load_catalog
 from .models.embedder import Embedder, SentenceTransformerEmbedder
@@ -152,11 +153,30 @@ class Library:
     def documents(self) -> list[Document]:
         return self.store.documents()
 
-    def import_paths(self, paths_: Iterable[Path | str], passwords: dict[str, str] | None = None, cancel: threading.Event | None = None) -> Iterator[ImportProgress]:
+    def import_paths(
+        self, paths_: Iterable[Path | str], passwords: dict[str, str] | None = None, cancel: threading.Event | None = None, cancelled_files: Container[str] = ()
+    ) -> Iterator[ImportProgress]:
+        """Every file's text first (each searchable by keyword as soon as it is stored), then the embedding queue."""
         self.refresh_index()
         # Extraction stays in this process: spreading it over processes measured no faster on 2 cores,
         # and it is ~2% of an import (embedding is the rest).
-        return Importer(self.store, self.index, self.embedder, self.settings.embed_batch_size, self.tables).import_paths(paths_, passwords, cancel)
+        return self._importer().import_paths(paths_, passwords, cancel, cancelled_files)
+
+    def store_paths(
+        self, paths_: Iterable[Path | str], passwords: dict[str, str] | None = None, cancel: threading.Event | None = None, cancelled_files: Container[str] = ()
+    ) -> Iterator[ImportProgress]:
+        """Only the first phase: every file listed, its text stored and searchable by keyword; the window then runs
+        `embedding_queue()` on its own, so a later drop's text goes before the earlier drops' embedding."""
+        self.refresh_index()
+        return self._importer().store_paths(paths_, passwords, cancel, cancelled_files)
+
+    def embedding_queue(self) -> EmbeddingQueue:
+        """The meaning index's queue: every passage still without a vector (this session's imports or an earlier one's)."""
+        self.refresh_index()
+        return self._importer().embedding_queue()
+
+    def _importer(self) -> Importer:
+        return Importer(self.store, self.index, self.embedder, self.settings.embed_batch_size, self.tables)
 
     def remove_document(self, document_id: int) -> None:
         self.refresh_index()
