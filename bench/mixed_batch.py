@@ -192,11 +192,11 @@ def main_mixed(via: str, label: str) -> int:
 
     from .common import write_results
 
-    cmd = [sys.executable, "-m", "bench.import_throughput", "--mixed-batch-child", via]
+    cmd = [sys.executable, "-X", "faulthandler", "-m", "bench.import_throughput", "--mixed-batch-child", via]
     print(f"importing the mixed batch through the {via} ({label}) ...", flush=True)
     out = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if out.returncode != 0:
-        print(out.stderr[-3000:])
+        print(f"the child failed (exit code {out.returncode}):\n{out.stderr[-3000:]}")
         return 1
     result = json.loads(out.stdout.strip().splitlines()[-1])
     result["label"] = label

@@ -28,7 +28,7 @@ from .storage import paths
 from .storage.store import Store
 from .storage.table_store import TableStore
 from .storage.vector_index import IndexState, VectorIndex
-from .types import AskResult, Document, ImportProgress, Passage
+from .types import AskResult, Document, ImportProgress, IndexBacklog, Passage
 
 
 class Library:
@@ -174,6 +174,9 @@ class Library:
         """The meaning index's queue: every passage still without a vector (this session's imports or an earlier one's)."""
         self.refresh_index()
         return self._importer().embedding_queue()
+
+    def index_backlog(self) -> IndexBacklog:
+        return IndexBacklog(self.store.pending_count(), self.store.chunk_count())
 
     def _importer(self) -> Importer:
         return Importer(self.store, self.index, self.embedder, self.settings.embed_batch_size, self.tables)

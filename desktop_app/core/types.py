@@ -219,3 +219,11 @@ class ImportProgress:
     document_id: int | None = None
     unit: str = "pages"  # what done/total count when ready: "pages", or "rows" for a CSV/Excel table
     seconds_left: float | None = None  # "indexing": the estimate, from this run's passages per second
+
+
+@dataclass(frozen=True)
+class IndexBacklog:
+    """How much of the library is not yet in the meaning (vector) index: found by keyword only until it is."""
+
+    pending: int  # passages still without a vector
+    total: int  # passages in the library

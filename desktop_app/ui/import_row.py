@@ -20,14 +20,15 @@ from .parts import Pixmap, tool_button
 _STAGE_TEXT = {
     "queued": "waiting",
     "extracting": "reading pages",
-    "searchable": "searchable by keyword; indexing meaning",
+    "searchable": "searchable by keyword; waiting for the meaning index",
     "embedding": "indexing",
     "ready": "ready",
     "skipped": "already in the library",
     "failed": "failed",
     "cancelled": "cancelled",
+    "removed": "removed from the library",
 }
-FINISHED_STAGES = ("ready", "skipped", "failed", "cancelled")
+FINISHED_STAGES = ("ready", "skipped", "failed", "cancelled", "removed")
 
 
 class ImportRow(QWidget):
@@ -81,8 +82,10 @@ class ImportRow(QWidget):
             text = f"indexing: {event.done} of {event.total} passages"
         elif event.stage == "ready":
             text = f"ready: {event.total} {event.unit}" + (f" ({event.message})" if event.message else "")
-        elif event.stage in ("failed", "skipped") and event.message:
+        elif event.stage in ("failed", "skipped", "removed") and event.message:
             text = f"{text}: {event.message}"
+        elif event.stage == "cancelled" and "searchable by keyword" in event.message:
+            text = event.message  # "Cancelled: ... searchable by keyword; ..." says what is kept
         self.status.setText(text)
         if event.stage in FINISHED_STAGES:
             self.bar.setRange(0, 1)
@@ -92,6 +95,9 @@ class ImportRow(QWidget):
             self.button.setToolTip("Dismiss")
             color = {"failed": "#b3261e", "cancelled": "#7a5d00"}.get(event.stage, "#1b6e2b")
             self.status.setStyleSheet(f"color: {color};")
+        elif event.stage == "searchable":
+            self.bar.setRange(0, 1)  # stored; its meaning index has not begun
+            self.bar.setValue(0)
         elif event.total:
             self.bar.setRange(0, event.total)
             self.bar.setValue(event.done)

@@ -154,6 +154,11 @@ class MainWindow(QMainWindow):
         self.model_bar.setMaximumWidth(220)
         self.model_bar.setFormat("preparing model %p%")
         self.model_bar.hide()
+        # How much of the library the meaning index still lacks (questions find those passages by keyword).
+        self.index_status = QLabel()
+        self.index_status.setObjectName("indexStatus")
+        self.index_status.hide()
+        self.statusBar().addPermanentWidget(self.index_status)
         self.statusBar().addPermanentWidget(self.model_bar)
         self.statusBar().addPermanentWidget(self.model_status)
 
@@ -165,7 +170,7 @@ class MainWindow(QMainWindow):
         library = self.library
         self.feedback = feedback = Feedback(self)
         self.model_controller = ModelController(library, self.model_jobs, self.model_status, self.model_bar, feedback)
-        self.import_controller = ImportController(library, self.import_jobs, self.documents, self.library_panel, feedback)
+        self.import_controller = ImportController(library, self.import_jobs, self.documents, self.library_panel, feedback, self.index_status)
         self.collection_controller = CollectionController(library, self.collections, self.documents, self.library_panel, feedback)
         # The ask controller, made next, is late-bound here: a new chat stops a running answer, switching chats waits for it.
         running, stop = (lambda: self.ask_controller.running), (lambda: self.ask_controller.stop())
