@@ -16,6 +16,7 @@ from .codec import result_to_json
 from .errors import AppError, StorageError
 from .events import AnswerDone
 from .ingest.embedding_queue import EmbeddingQueue
+from .ingest.folder_sync import plan_sync
 from .ingest.importer import Importer
 from .models.catalog import Catalog, load_catalog
 from .models.embedder import Embedder, SentenceTransformerEmbedder
@@ -188,6 +189,45 @@ class Library:
         self.tables.drop(table_names)  # after the catalog row is gone, so no question can reach a dropped table
         self.index.remove(ids)
         self.index.save()
+
+    # -- watched folders: kept in sync with the library ------------------------------------------
+    def watched_folders(self) -> list[str]:
+        return self.store.watched_folders()
+
+    def watch_folder(self, folder: Path | str) -> str:
+        """Keeps a folder in sync from now on (`sync_folders` imports what it holds); returns its resolved path."""
+        path = Path(folder).expanduser().resolve()
+        if not path.is_dir():
+            raise AppError(f"{path} is not a folder", hint="Give the path of a folder that exists.")
+        self.store.add_watched_folder(str(path))
+        return str(path)
+
+    def unwatch_folder(self, folder: Path | str) -> bool:
+        """Stops keeping it in sync; its documents stay in the library. False when it was not watched."""
+        return self.store.remove_watched_folder(str(folder)) or self.store.remove_watched_folder(str(Path(folder).expanduser().resolve()))
+
+    def sync_folders(
+        self, folders: Iterable[str] | None = None, changed: Iterable[str] | None = None, cancel: threading.Event | None = None, embed: bool = True
+    ) -> Iterator[ImportProgress]:
+        """Brings the library in line with the watched folders (all, or `folders`): documents whose file was deleted
+        or moved away are removed ("removed"; chats that cited them keep the quoted text in their saved answers),
+        new and changed files imported. `changed`: only the paths a watcher reported; None rescans every file.
+        `embed` False stores the text only (the window's embedding queue follows)."""
+        changed = None if changed is None else list(changed)
+        plans = []
+        for folder in self.watched_folders() if folders is None else folders:
+            if not Path(folder).is_dir():
+                # An unplugged drive is not a deletion: nothing is removed while the folder is away.
+                yield ImportProgress(folder, "warning", message=f"The watched folder {folder} is not there; its documents stay in the library until it is back")
+                continue
+            plans.append(plan_sync(self.store, folder, changed))
+        for plan in plans:
+            for document in plan.to_remove:
+                self.remove_document(document.id)
+                yield ImportProgress(document.path, "removed", message=f"no longer in {plan.folder}", document_id=document.id)
+        files = [file for plan in plans for file in plan.to_import]
+        if files:
+            yield from (self.import_paths if embed else self.store_paths)(files, cancel=cancel)
 
     def find_document(self, ref: str) -> Document | None:
         """A document by id, path or file name."""

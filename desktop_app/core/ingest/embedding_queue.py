@@ -126,11 +126,12 @@ class EmbeddingQueue:
             done += len(batch)
             begun[document.id] = document
             left = self.store.pending_count(document.id)
-            yield ImportProgress(document.path, "embedding", document.chunks - left, document.chunks, document_id=document.id)
             set_aside = sum(self.store.pending_count(d.id) for d in waiting if d.path in cancelled_files)
             remaining = self.store.pending_count() - set_aside
             seconds_left = remaining * busy_s / done if remaining else 0.0
+            # The whole queue first, then the document: a consumer showing one bar (the CLI) keeps the queue's.
             yield ImportProgress("", "indexing", done, done + remaining, indexing_text(done, done + remaining, seconds_left), seconds_left=seconds_left)
+            yield ImportProgress(document.path, "embedding", document.chunks - left, document.chunks, document_id=document.id)
             if left == 0:
                 del begun[document.id]
                 yield self._finished(document)

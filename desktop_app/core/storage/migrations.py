@@ -147,6 +147,16 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX data_tables_document ON data_tables(document_id);
         """,
     ),
+    (
+        "0009_watched_folders",
+        """
+        -- Folders kept in sync with the library: new files imported, changed ones re-imported, deleted ones removed.
+        CREATE TABLE watched_folders (
+            path TEXT PRIMARY KEY,
+            added_at TEXT NOT NULL DEFAULT (datetime('now'))
+        );
+        """,
+    ),
 ]
 
 
