@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from ..core.types import ImportProgress
 from .import_row import ImportRow
 from .indexing_status import IndexingStatus
+from .watched_folders_view import WatchedFoldersView
 from .models import CollectionsModel, DocumentsModel
 from .parts import Pixmap, push_button, title_row, tool_button
 
@@ -101,6 +102,7 @@ class LibraryPanel(QWidget):
         self.imports.setSpacing(2)
         self.rows: dict[str, ImportRow] = {}
         self.indexing = IndexingStatus()  # the meaning-index queue of every import, with "cancel all"
+        self.watched = WatchedFoldersView()  # the folders kept in sync
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 4)
@@ -108,6 +110,7 @@ class LibraryPanel(QWidget):
         layout.addWidget(self.stack, 1)
         layout.addLayout(self.imports)
         layout.addWidget(self.indexing)
+        layout.addWidget(self.watched)
         layout.addWidget(self.warning)
         layout.addLayout(scope_row)
         layout.addWidget(self.scope)

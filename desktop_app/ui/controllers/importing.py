@@ -84,20 +84,28 @@ class ImportController:
         for name in names:
             self.cancelled.discard(name)
             self.panel.show_progress(ImportProgress(name, "queued"))
+        library = self.library
+        job = self.run_text_job(
+            f"import {len(files)} files", lambda job: library.store_paths(files, passwords=passwords, cancel=job.cancel, cancelled_files=self.cancelled), names
+        )
+        self.panel.indexing.show_reading(len(files))
+        self.feedback.say(f"Importing {len(files)} file{'s' if len(files) != 1 else ''}...", 5000)
+        return job
+
+    def run_text_job(self, title: str, events, names: list[str] = ()) -> Job:
+        """A job that stores text (an import, a watched folder's sync), yielding ImportProgress; the meaning index follows it."""
         self._indexing_cancelled = False
         library = self.library
 
         def work(job: Job):
-            yield from library.store_paths(files, passwords=passwords, cancel=job.cancel, cancelled_files=self.cancelled)
+            yield from events(job)
             yield library.index_backlog()
 
-        job = Job(f"import {len(files)} files", work, on_item=self.show_progress, on_error=self.feedback.report)
-        job.on_done = lambda: self._text_finished(job, names)
+        job = Job(title, work, on_item=self.show_progress, on_error=self.feedback.report)
+        job.on_done = lambda: self._text_finished(job, list(names))
         for name in names:
             self.by_file[name] = job
         self._text_jobs.append(job)
-        self.panel.indexing.show_reading(len(files))
-        self.feedback.say(f"Importing {len(files)} file{'s' if len(files) != 1 else ''}...", 5000)
         return self.jobs.submit(job)
 
     def _in_progress(self, name: str) -> bool:
