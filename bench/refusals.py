@@ -1,24 +1,31 @@
-"""How well does the app say "Not found in your documents"? Correct and false refusal rates.
+"""How well does the app say "Not found in your documents"? Correct and false refusal rates, per mode.
 
 Builds a library from a seeded sample of the dev set's Wikipedia articles (built by
 ../shared/bench/build_devset.py), then asks:
 - answerable questions: "What is <title>?" for articles in the sample (the answer is in the library);
 - unanswerable questions: hand-written questions about topics absent from the WHOLE dev corpus
-  (checked at run time: a question whose key terms appear in the corpus is reported and left out).
-A refusal is an answer with found == False. Prints a table and writes JSON.
+  (checked at run time: a question whose key terms appear in the corpus is reported and left out);
+- near-miss questions (bench/near_miss.py): about an entity whose article IS in the library, asking a fact
+  the article does not state (checked at run time: the words that would state it are not in the article).
+Every question is asked in every mode (--modes, default rag,fusion), modes interleaved question by question.
+A refusal is an answer with found == False. Prints a table and writes JSON; each finished answer is also
+appended to JSON.rows.jsonl, so an interrupted run resumes (--fresh starts over).
 
-Usage: python -m bench.refusals [--devset .cache/devset] [--articles 800] [--answerable 30] [--mode fusion]
+Usage: python -m bench.refusals [--devset .cache/devset] [--articles 800] [--answerable 30] [--modes rag,fusion]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import re
 import sys
 import time
 from pathlib import Path
+
+from bench.near_miss import NEAR_MISSES, NearMiss, absent_from
 
 # (question, key terms that must NOT occur anywhere in the dev corpus)
 UNANSWERABLE = [
@@ -65,10 +72,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--devset", default=".cache/devset", help="folder written by ../shared/bench/build_devset.py")
     parser.add_argument("--articles", type=int, default=800)
     parser.add_argument("--answerable", type=int, default=30)
-    parser.add_argument("--mode", default="fusion")
+    parser.add_argument("--modes", default="rag,fusion", help="comma-separated modes, each asked every question")
+    parser.add_argument("--mode", help="one mode only (the older option; replaces --modes)")
     parser.add_argument("--home", default=".cache/refusals-home")
     parser.add_argument("--json", default="bench/results/refusals.json")
+    parser.add_argument("--fresh", action="store_true", help="ignore the answers of an interrupted earlier run")
     args = parser.parse_args(argv)
+    modes = [m.strip() for m in (args.mode or args.modes).split(",") if m.strip()]
 
     from desktop_app.core.events import AnswerDone
     from desktop_app.core.library import Library
@@ -95,43 +105,90 @@ def main(argv: list[str] | None = None) -> int:
     answerable = [(f"What is {r['title']}?", r["title"]) for r in rng.sample(titled, min(args.answerable, len(titled)))]
     unanswerable = [(q, terms) for q, terms in UNANSWERABLE if absent_everywhere(terms, corpus_text)]
     left_out = [q for q, terms in UNANSWERABLE if not absent_everywhere(terms, corpus_text)]
+    near_misses, near_left_out = near_miss_questions(sample)
+    # The sets take turns, so a run cut short (they take hours on a busy machine) still measures each of them.
+    sets = [[("near-miss", q.question) for q in near_misses], [("answerable", q) for q, _ in answerable], [("unanswerable", q) for q, _ in unanswerable]]
+    questions = [item for group in itertools.zip_longest(*sets) for item in group if item is not None]
 
-    def ask(question: str) -> tuple[bool, str, float]:
+    checkpoint = Path(args.json + ".rows.jsonl")
+    if args.fresh and checkpoint.exists():
+        checkpoint.unlink()
+    done = {(r["set"], r["question"], r["mode"]): r for r in map(json.loads, checkpoint.read_text().splitlines())} if checkpoint.exists() else {}
+    checkpoint.parent.mkdir(parents=True, exist_ok=True)
+
+    def ask(question: str, mode: str) -> tuple[bool, str, float]:
         started = time.perf_counter()
         result = None
-        for event in library.ask(question, args.mode):
+        for event in library.ask(question, mode):
             if isinstance(event, AnswerDone):
                 result = event.result
         return result.found, result.answer, time.perf_counter() - started
 
     rows = []
-    for question, _ in answerable:
-        found, answer, seconds = ask(question)
-        rows.append({"set": "answerable", "question": question, "refused": not found, "answer": answer, "seconds": seconds})
-        print(f"[answerable]   {'REFUSED' if not found else 'answered'}  {question}", flush=True)
-    for question, _ in unanswerable:
-        found, answer, seconds = ask(question)
-        rows.append({"set": "unanswerable", "question": question, "refused": not found, "answer": answer, "seconds": seconds})
-        print(f"[unanswerable] {'refused' if not found else 'ANSWERED'}  {question}", flush=True)
+    for kind, question in questions:
+        for mode in modes:  # interleaved: a cut-short run still compares the modes on the same questions
+            row = done.get((kind, question, mode))
+            if row is None:
+                found, answer, seconds = ask(question, mode)
+                row = {"set": kind, "mode": mode, "question": question, "refused": not found, "answer": answer, "seconds": seconds}
+                with checkpoint.open("a") as f:
+                    f.write(json.dumps(row) + "\n")
+            rows.append(row)
+            wanted = kind != "answerable"  # a refusal is right for unanswerable and near-miss questions
+            verdict = ("refused" if wanted else "REFUSED") if row["refused"] else ("ANSWERED" if wanted else "answered")
+            print(f"[{kind:12}] {mode:8} {verdict:8}  {question}", flush=True)
 
-    def rate(kind: str) -> tuple[int, int]:
-        subset = [r for r in rows if r["set"] == kind]
-        return sum(r["refused"] for r in subset), len(subset)
-
-    correct, n_un = rate("unanswerable")
-    false, n_an = rate("answerable")
+    table = refusal_table(rows, modes)
     print()
-    print(f"mode {args.mode}, model {library.settings.model}, library of {args.articles} dev-set articles")
-    print(f"{'set':14} {'N':>4} {'refusals':>9} {'rate':>6}")
-    print(f"{'unanswerable':14} {n_un:4} {correct:9} {correct / max(n_un, 1):6.2f}   (correct refusals)")
-    print(f"{'answerable':14} {n_an:4} {false:9} {false / max(n_an, 1):6.2f}   (false refusals)")
+    print(f"model {library.settings.model}, library of {args.articles} dev-set articles")
+    print(table)
     if left_out:
         print(f"left out (their topic is in the corpus): {left_out}")
+    if near_left_out:
+        print(f"near-miss left out (article not in the sample, or it states the fact): {near_left_out}")
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.json).write_text(json.dumps({"mode": args.mode, "rows": rows, "correct_refusal_rate": correct / max(n_un, 1),
-                                           "false_refusal_rate": false / max(n_an, 1), "left_out": left_out}, indent=2))
+    Path(args.json).write_text(json.dumps({"modes": modes, "rows": rows, "rates": rates(rows, modes), "left_out": left_out, "near_miss_left_out": near_left_out}, indent=2))
     library.close()
     return 0
+
+
+def near_miss_questions(sample: list[dict]) -> tuple[list[NearMiss], list[str]]:
+    """The near-miss questions whose article is in the library and does not state the fact; the others, with why."""
+    in_library = {r["_id"]: r for r in sample}
+    kept, left_out = [], []
+    for q in NEAR_MISSES:
+        record = in_library.get(q.record)
+        if record is None:
+            left_out.append(f"{q.question} (its article {q.title} is not in the sample)")
+            continue
+        present = absent_from(q.absent, record["title"] + "\n" + record["text"])
+        if present:
+            left_out.append(f"{q.question} (its article says {', '.join(present)})")
+        else:
+            kept.append(q)
+    return kept, left_out
+
+
+SETS = (("near-miss", "correct refusals"), ("unanswerable", "correct refusals"), ("answerable", "false refusals"))
+
+
+def rates(rows: list[dict], modes: list[str]) -> dict[str, dict[str, dict[str, float]]]:
+    """set -> mode -> {n, refusals, rate}."""
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for kind, _ in SETS:
+        for mode in modes:
+            subset = [r for r in rows if r["set"] == kind and r["mode"] == mode]
+            refused = sum(r["refused"] for r in subset)
+            out.setdefault(kind, {})[mode] = {"n": len(subset), "refusals": refused, "rate": refused / len(subset) if subset else 0.0}
+    return out
+
+
+def refusal_table(rows: list[dict], modes: list[str]) -> str:
+    lines = [f"{'set':14} {'mode':14} {'N':>4} {'refusals':>9} {'rate':>6}"]
+    for kind, meaning in SETS:
+        for mode, r in rates(rows, modes)[kind].items():
+            lines.append(f"{kind:14} {mode:14} {r['n']:4} {r['refusals']:9} {r['rate']:6.2f}   ({meaning})")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -113,13 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="10000,100000", help="chunk counts, e.g. 10000,100000,1000000")
     parser.add_argument("--runs", type=int, default=20)
     args = parser.parse_args(argv)
-    from desktop_app.core.models.catalog import load_catalog
-    from desktop_app.core.models.embedder import SentenceTransformerEmbedder
-    from desktop_app.core.models.model_files import embedder_folder
+    from desktop_app.core.models.model_files import open_embedder
 
-    catalog = load_catalog()
-    entry = catalog.embedder(catalog.default_embedder)
-    embedder = SentenceTransformerEmbedder(embedder_folder(catalog, entry.name), entry.name, entry.dimension)
+    embedder = open_embedder()  # the bundled default
     embedder.embed(["warm up"])
     results = []
     for size in (int(s) for s in args.sizes.split(",")):

@@ -42,12 +42,8 @@ def real_generator(default_model_path):
 
 @pytest.fixture(scope="session")
 def real_embedder():
-    from desktop_app.core.models.catalog import load_catalog
-    from desktop_app.core.models.embedder import SentenceTransformerEmbedder
-    from desktop_app.core.models.model_files import embedder_folder
+    from desktop_app.core.models.model_files import open_embedder
 
-    catalog = load_catalog()
-    entry = catalog.embedder(catalog.default_embedder)
-    embedder = SentenceTransformerEmbedder(embedder_folder(catalog), entry.name, entry.dimension)
+    embedder = open_embedder()  # the bundled default
     embedder.load()
     return embedder

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..core.codec import to_json
+from ..core.formats import supported_list
 from .render import TextRenderer
 from .session import open_library
 
@@ -38,7 +39,7 @@ def cmd_docs(args: argparse.Namespace) -> int:
             tables = f"{d.pages} table{'s' if d.pages != 1 else ''}"
             print(f"{d.id:5}  {d.status:8} {d.rows:5} rows  {tables:>13}  {d.title}  ({d.path})")
         else:
-            print(f"{d.id:5}  {d.status:8} {d.pages:5} pages {d.chunks:6} chunks  {d.title}  ({d.path})")
+            print(f"{d.id:5}  {d.status:8} {d.pages:5} {d.unit}s {d.chunks:6} chunks  {d.title}  ({d.path})")
     return 0
 
 
@@ -57,7 +58,7 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("ingest", help="import PDF, .txt, .md, CSV and Excel (.xlsx) files or folders")
+    p = sub.add_parser("ingest", help=f"import files or folders: {supported_list()}")
     p.add_argument("paths", nargs="+")
     p.add_argument("--password", help="password for protected PDFs")
     p.set_defaults(func=cmd_ingest)

@@ -1,4 +1,5 @@
-"""`eval`: retrieval quality on a BEIR folder, through the app's own importer and pipeline (evaluation/runner.py)."""
+"""`eval`: retrieval quality on a BEIR folder, through the app's own importer and pipeline (evaluation/runner.py);
+with --answers, the full ask and its answers scored (evaluation/answers.py)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,16 @@ import json
 import sys
 from pathlib import Path
 
+from ..evaluation.options import add_answer_arguments, add_eval_arguments
 from .render import TextRenderer
 from .session import print_notices
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    if args.answers:
+        from ..evaluation.answers import run as evaluate_answers
+
+        return evaluate_answers(args)
     from ..core.library import Library
     from ..evaluation.runner import EvalFinished, plan_eval, run_eval
 
@@ -36,11 +42,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("eval", help="measure retrieval quality on a BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv)")
-    p.add_argument("dir")
-    p.add_argument("--modes", default="rag,naive-fusion,fusion", help="comma-separated; a variant sets Settings fields: fusion+rrf_k=60+question_weight=2")
-    p.add_argument("--sample", type=int, help="score a fixed random sample of N questions")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--home", help="data folder of the eval library (default: DIR/eval-library); reused across runs")
-    p.add_argument("--query-cache", dest="query_cache", help="SQLite file caching generated queries (default: in the eval library)")
-    p.add_argument("--json", help="also write summaries and per-question results to this file")
+    add_eval_arguments(p)
+    p.add_argument("--answers", action="store_true", help="run the full ask and score the answers (desktop_app/evaluation/answers.py)")
+    add_answer_arguments(p)
     p.set_defaults(func=cmd_eval)

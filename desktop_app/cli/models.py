@@ -22,6 +22,11 @@ def cmd_models(args: argparse.Namespace) -> int:
     for name in args.names or [catalog.default_llm]:
         path = resolve_llm(name, megabytes_bar(f"Preparing {name}"))
         print(f"{name}: {path}")
+    from .session import open_library
+
+    library = open_library(args)  # the configured model's prompt prefixes, saved for later processes
+    print(library.warm_prompt_prefixes())
+    library.close()
     return 0
 
 

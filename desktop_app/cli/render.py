@@ -17,9 +17,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from ..core.codec import result_to_json
-from ..core.events import AnswerDone, QueriesGenerated, QuestionRewritten, SourcesRanked, SqlRan, Token
+from ..core.events import (
+    AnswerDone,
+    QueriesGenerated,
+    QuestionRewritten,
+    SourcesRanked,
+    SqlRan,
+    Token,
+)
 from ..core.ingest.embedding_queue import duration_words
-from ..core.ingest.pdf_tables import place_label
+from ..core.places import citation_label
+from ..core.places import short_place as section_place
 from ..core.sql.text_to_sql import duration_text, format_value
 from ..core.types import AskResult, ImportProgress, Passage, SqlResult
 from .progress import ProgressBar
@@ -157,7 +165,7 @@ class TextRenderer(Renderer):
         for c in result.citations:
             snippet = " ".join(c.text.split())[:100]
             flag = "" if c.supported else "  (unsupported?)"
-            self.line(f"[{c.n}] {Path(c.file).name}, {place_label(c.page, c.kind)}{flag}: {snippet}...")
+            self.line(f"[{c.n}] {citation_label(c)}{flag}: {snippet}...")
         for notice in result.notices:
             self.line(f"Note: {notice}")
         tm = result.timings
@@ -225,7 +233,9 @@ class TextRenderer(Renderer):
 
 
 def short_place(passage: Passage) -> str:
-    """The fused list's place column: "p.3", or "table p.3" for a table chunk."""
+    """The fused list's place column: "p.3", or "table p.3" for a table chunk; "§ 3.2 Warranty" in a Word or HTML file."""
+    if passage.section is not None:
+        return section_place(passage)
     return f"table p.{passage.page}" if passage.kind == "table" else f"p.{passage.page}"
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from . import events
 from .events import AskEvent
+from .places import place_of
 from .types import (
     AskResult,
     ChartSpec,
@@ -94,6 +95,8 @@ def _passage_json(source: Source) -> dict[str, Any]:
         "file": p.file,
         "page": p.page,
         "kind": p.kind,
+        "section": p.section,  # Word and HTML: the heading it sits under (then "page" numbers the sections)
+        "place": place_of(p),  # as every view names it: "page 3", "section 3.2 Warranty"
         "bbox": list(p.bbox) if p.bbox else None,
         "rrf_score": source.rrf_score,
         "ranks": dict(source.ranks),
@@ -123,6 +126,7 @@ def _source_from_json(data: dict[str, Any], position: int) -> Source:
         ocr=data.get("ocr", False),
         kind=data.get("kind", "text"),
         bbox=tuple(bbox) if bbox else None,
+        section=data.get("section"),
     )
     return Source(data.get("n", position), passage, float(data["rrf_score"]), dict(data.get("ranks", {})), float(data.get("similarity", 0.0)))
 
@@ -147,7 +151,7 @@ def result_to_json(result: AskResult) -> dict[str, Any]:
         "context": [s.passage.chunk_id for s in result.context],
         "answer": result.answer,
         "found": result.found,
-        "citations": [to_json(c) for c in result.citations],
+        "citations": [{**to_json(c), "place": place_of(c)} for c in result.citations],
         "timings": to_json(result.timings),
         "notices": list(result.notices),
         "standalone_question": result.standalone_question,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .formats import format_names
+
 
 class AppError(Exception):
     """Base for errors shown to the user. The message is the whole story."""
@@ -23,7 +25,13 @@ class ImportFailed(AppError):
 
 
 class NotADocument(ImportFailed):
-    hint = "Only PDF, .txt and .md files can be imported."
+    hint = f"Only {format_names()} files can be imported."
+
+
+class UnsupportedFormat(NotADocument):
+    """A file of a format the library does not read; the message lists every one it does (formats.py)."""
+
+    hint = ""
 
 
 class PasswordProtected(ImportFailed):

@@ -19,9 +19,9 @@ from .ingest.embedding_queue import EmbeddingQueue
 from .ingest.folder_sync import plan_sync
 from .ingest.importer import Importer
 from .models.catalog import Catalog, load_catalog
-from .models.embedder import Embedder, SentenceTransformerEmbedder
+from .models.embedder import Embedder
 from .models.llm import Generator, LlamaGenerator
-from .models.model_files import ByteProgress, embedder_folder, resolve_llm
+from .models.model_files import ByteProgress, open_embedder, resolve_llm
 from .pipeline import Pipeline
 from .settings import HTTP_FIELDS, Settings, load_settings, save_settings
 from .sql.catalog import catalog
@@ -29,7 +29,8 @@ from .storage import paths
 from .storage.store import Store
 from .storage.table_store import TableStore
 from .storage.vector_index import IndexState, VectorIndex
-from .types import AskResult, Document, ImportProgress, IndexBacklog, Passage
+from .text_excerpt import TextExcerpt, passage_excerpt
+from .types import AskResult, Citation, Document, ImportProgress, IndexBacklog, Passage
 
 
 class Library:
@@ -46,13 +47,10 @@ class Library:
         paths.ensure_private_dir(self.home)
         self.catalog = catalog or load_catalog()
         self.settings = settings or load_settings(self.home)
-        if embedder is None:
-            entry = self.catalog.embedder(self.settings.embedder)
-            embedder = SentenceTransformerEmbedder(embedder_folder(self.catalog, entry.name), entry.name, entry.dimension)
-        self.embedder = embedder
+        self.embedder = embedder or open_embedder(self.settings.embedder, self.catalog)
         self.store = Store(self.home / "library.sqlite")
         self.tables = TableStore(self.home / "tables.sqlite")  # CSV/Excel tables, apart from the app's own (table_store.py)
-        self.index = VectorIndex(self.home / "chunks.hnsw", IndexState(model=embedder.name, dimension=embedder.dimension))
+        self.index = VectorIndex(self.home / "chunks.hnsw", IndexState(model=self.embedder.name, dimension=self.embedder.dimension))
         self.notices: list[str] = []
         self._generator: Generator | None = generator
         self._fixed_generator = generator is not None
@@ -129,6 +127,7 @@ class Library:
                     n_batch=s.n_batch,
                     use_mmap=s.use_mmap,
                     prompt_lookup_tokens=s.prompt_lookup_tokens,
+                    prefix_cache_dir=self.home / "prefix-cache",
                 )
             return self._generator
 
@@ -139,6 +138,17 @@ class Library:
 
     def prepare_model(self, progress: ByteProgress | None = None) -> Path:
         return resolve_llm(self.settings.model, progress, self.catalog)
+
+    def warm_prompt_prefixes(self) -> str:
+        """Get the prompts' fixed prefixes into the disk cache now (`models prepare`), so later processes only load them."""
+        generator = self.generator()
+        if not isinstance(generator, LlamaGenerator):
+            return f"Prompt prefixes: nothing to prepare for {self.model_label()}."
+        seen = len(generator.prefix_uses)
+        self.pipeline().warm_up()
+        uses = list(generator.prefix_uses)[seen:]
+        read = sum(1 for u in uses if u.source == "read")
+        return f"Prompt prefixes for {self.settings.model}: {read} read and saved, {len(uses) - read} already saved ({self.home / 'prefix-cache'})."
 
     def update_settings(self, settings: Settings) -> None:
         settings = settings.validated()
@@ -299,6 +309,10 @@ class Library:
 
     def passage(self, chunk_id: int) -> Passage | None:
         return self.store.passages([chunk_id]).get(chunk_id)
+
+    def passage_excerpt(self, cited: Citation | Passage) -> TextExcerpt:
+        """A cited passage in its stored page or section with the text around it, for the window's text view."""
+        return passage_excerpt(self.store, cited)
 
     # -- collections ------------------------------------------------------------------------------
     def collections(self) -> list[tuple[int, str, int]]:

@@ -12,21 +12,28 @@ from pathlib import Path
 # multi-query: fusion's queries merged by union (no RRF); rewrite: rewrite-retrieve-read; hyde: a hypothetical passage;
 # sql: the LLM writes SQL over the CSV/Excel tables (also chosen automatically when the chosen documents are all tables).
 MODES = ("fusion", "rag", "naive-fusion", "multi-query", "rewrite", "hyde", "sql")
-FUSION_MODES = ("fusion", "naive-fusion", "multi-query")
-QUERY_STYLES = ("decompose", "enumerate", "names", "named-facts", "name-fact", "naive")
-KEYWORD_SOURCES = ("question", "queries", "both")
 # "local": the GGUF model in this process (nothing leaves the machine); "http": an OpenAI-compatible server.
 LLM_BACKENDS = ("local", "http")
 HTTP_FIELDS = ("llm_backend", "llm_url", "llm_http_model", "llm_api_key", "llm_timeout")  # a change means a new generator
-FUSION_METHODS = ("rrf", "interleave")
 
 
 @dataclass(frozen=True)
 class Settings:
+    """What a user can change; SETTING_HELP below gives each field a sentence and says whether it is advanced.
+
+    Research knobs that lost their measurements (other query prompts, a second entity round, interleaving,
+    keyword sources, adaptive skipping) are not settings: they are named variants of the eval harness
+    (desktop_app/evaluation/variants.py). Old settings files that still hold them load; unknown keys are ignored.
+    """
+
     model: str = "qwen2.5-coder-1.5b"  # a catalog name, or the path of any GGUF file
-    embedder: str = "all-minilm-l6-v2"
+    # A catalog embedder's name, or the folder of a sentence-transformers model; "": the bundled default (catalog.json),
+    # so a library follows the bundled embedder when it changes (its passages are then embedded again).
+    embedder: str = ""
     mode: str = "fusion"
-    n_queries: int = 4  # generated queries, besides the question itself
+    # At most: the model stops once this many usable queries are written (0: no query generation). A question
+    # naming more things may get one line per thing, up to max_queries; the naive prompt asks for exactly this many.
+    n_queries: int = 4
     # With a few short lists a large k flattens the ranking toward what every paraphrase finds;
     # a small k keeps each list's top hits on top (issue 4). k = 2 (was 5): dev set, 60 questions,
     # Recall@10 0.519 vs 0.494 (k = 10, 20: 0.489), nDCG@10 0.427 vs 0.422; FAQ set, 100 questions,
@@ -35,52 +42,32 @@ class Settings:
     # RRF weight of the user's own question; generated queries weigh 1. 3 (was 2) with the name-fact prompt:
     # FAQ set (503) nDCG@10 0.699 vs 0.691 (plain RAG 0.701); dev set (404) Recall@10 0.646 vs 0.652.
     question_weight: float = 3.0
-    # "rrf" (reciprocal rank fusion) or "interleave" (lists take turns, weighted; issue 4's alternative).
-    fusion_method: str = "rrf"
-    top_k: int = 5  # passages in the answer prompt, the same for every mode
-    list_depth: int = 20  # hits each query contributes to the fusion
-    # "decompose": one short query per fact or entity to look up; "enumerate": decompose, and also name
-    # each member of a group the question asks about ("the five largest X"); "names": the model lists by name
-    # what the answer is about; "named-facts": each name with the fact asked; "name-fact": "name: fact" lines,
-    # searched as the name alone and the name with its fact (the default: dev set, 80 questions, Recall@10
-    # 0.680 vs enumerate 0.571, names 0.613, plain RAG 0.520; docs/evaluation.md); "naive": the paper's prompt.
-    query_style: str = "name-fact"
-    extra_query_style: str = ""  # a second prompt whose queries are added ("": none); costs a second LLM call
-    # A question naming more entities than n_queries may get one query each, up to this many
-    # (for "name-fact", this many lines, each searched twice). 5: "the top five X" is the common case.
+    top_k: int = 5
+    list_depth: int = 20
+    # A question naming more things than n_queries may get one line each, up to this many (with the default
+    # "name-fact" prompt, this many lines, each searched twice). 5: "the top five X" is the common case.
     max_queries: int = 5
-    # Second round (entity_round.py): up to this many names the LLM finds in the first round's top
-    # entity_passages passages are searched too (0: off). Costs a second LLM call.
-    entity_round: int = 0
-    entity_passages: int = 3
-    # Generated queries whose cosine similarity to the question is below this are dropped (0: keep all).
     drift_guard: float = 0.0
-    # RRF weight of extra FTS5 keyword lists (0: vector lists only), searched for the question,
-    # the generated queries, or both (keyword_source).
     keyword_weight: float = 0.5
-    keyword_source: str = "both"
-    # Adaptive fusion: when the question's best passage is at least this similar, skip query generation (0: never).
-    confident_similarity: float = 0.0
     # Rerank the fused top passages before answering: "" (off), "llm" (the local model judges each passage),
     # or the folder of a sentence-transformers CrossEncoder model.
     reranker: str = ""
-    rerank_candidates: int = 10  # fused passages the reranker sees; it keeps top_k
+    rerank_candidates: int = 10
     temperature: float = 0.0
     n_ctx: int = 4096
-    n_threads: int = 0  # 0: all cores
+    n_threads: int = 0
     max_answer_tokens: int = 400
-    # Below this cosine similarity no passage is close enough to answer from.
     min_similarity: float = 0.25
     general_knowledge: bool = False
     # Speed levers (issue 5); bench/ measures each. 0 means "pick for this machine".
-    n_threads_batch: int = 0  # threads for prompt processing; 0: same as n_threads
-    n_batch: int = 512  # prompt tokens evaluated per llama.cpp batch
-    use_mmap: bool = True  # map the GGUF instead of reading it: faster start, shared page cache
-    prompt_lookup_tokens: int = 0  # >0: prompt-lookup decoding drafts this many tokens copied from the passages
-    query_tokens_each: int = 16  # max new tokens per generated query; keyword queries need fewer
-    query_early_stop: bool = True  # stop generating once n_queries usable queries are complete
-    # Off: measured (bench.query_generation) the shared citation instructions made the model number its
-    # queries like citations ([1] ...), writing more tokens than the reused KV prefix saved.
+    n_threads_batch: int = 0
+    n_batch: int = 512
+    use_mmap: bool = True
+    prompt_lookup_tokens: int = 0
+    query_tokens_each: int = 16
+    # Measured (bench.query_generation): sharing the answer's system prompt made the model number its queries
+    # like citations ([1] ...), writing more tokens than the reused KV prefix saved, so that lever was removed.
+    query_early_stop: bool = True
     embed_batch_size: int = 64
     # Questions about CSV/Excel tables: the model's SQL is stopped after this long, keeps at most this many rows,
     # and a failed query is retried this many times with SQLite's error shown to the model.
@@ -91,19 +78,13 @@ class Settings:
     # e.g. http://127.0.0.1:8000/v1. The network is used only when llm_backend is "http".
     llm_backend: str = "local"
     llm_url: str = ""
-    llm_http_model: str = ""  # "": the first model the server lists
+    llm_http_model: str = ""
     # Saved in the private data folder; DESKTOP_APP_LLM_API_KEY overrides it. Never in repr or logs.
     llm_api_key: str = field(default="", repr=False)
-    llm_timeout: float = 120.0  # seconds to connect, and the longest pause allowed between streamed pieces
-    # Processes extracting PDF pages; 0: one per core, at most 4. 1 by default: on 2 cores the 2,415-page manual
-    # extracted no faster with 2 (bench.import_throughput), and embedding takes ~50x longer than extraction.
+    llm_timeout: float = 120.0
 
     def replace(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)
-
-    def for_mode(self, mode: str) -> Settings:
-        """The settings a mode runs with: `naive-fusion` is the paper's recipe, kept for comparison."""
-        return self.replace(**NAIVE_FUSION) if mode == "naive-fusion" else self
 
     def validated(self) -> Settings:
         if self.mode not in MODES:
@@ -112,14 +93,6 @@ class Settings:
             raise ValueError("the number of queries must be between 0 and 10")
         if self.rrf_k < 0:
             raise ValueError("RRF k must be 0 or more")
-        if self.extra_query_style and self.extra_query_style not in QUERY_STYLES:
-            raise ValueError(f"extra query style must be empty or one of {', '.join(QUERY_STYLES)}")
-        if self.query_style not in QUERY_STYLES:
-            raise ValueError(f"query style must be one of {', '.join(QUERY_STYLES)}")
-        if self.fusion_method not in FUSION_METHODS:
-            raise ValueError(f"fusion method must be one of {', '.join(FUSION_METHODS)}")
-        if self.keyword_source not in KEYWORD_SOURCES:
-            raise ValueError(f"keyword source must be one of {', '.join(KEYWORD_SOURCES)}")
         if not 1 <= self.top_k <= 20:
             raise ValueError("passages in the answer must be between 1 and 20")
         if self.llm_backend not in LLM_BACKENDS:
@@ -129,10 +102,62 @@ class Settings:
         return self
 
 
-# RAG-Fusion as the paper describes it: 4 related queries, the question plus them, RRF k = 60, nothing else.
-NAIVE_FUSION = dict(
-    query_style="naive", n_queries=4, max_queries=4, rrf_k=60.0, question_weight=1.0, fusion_method="rrf", entity_round=0, drift_guard=0.0, keyword_weight=0.0, confident_similarity=0.0
-)
+@dataclass(frozen=True)
+class SettingHelp:
+    text: str  # one plain sentence, for the settings dialog
+    advanced: bool  # shown under "Advanced" rather than with the plain settings
+
+
+def plain(text: str) -> SettingHelp:
+    return SettingHelp(text, advanced=False)
+
+
+def advanced(text: str) -> SettingHelp:
+    return SettingHelp(text, advanced=True)
+
+
+# Every Settings field, in order (tests/unit/test_settings.py checks that none is missing).
+SETTING_HELP: dict[str, SettingHelp] = {
+    "model": plain("The language model that writes the search queries and the answers: a bundled one or a model file of your own."),
+    "embedder": advanced("The model that finds passages by their meaning rather than by their exact words."),
+    "mode": plain("How a question is searched: several searches blended together (the default), your question alone, or a comparison method."),
+    "n_queries": plain("At most how many extra search queries the model writes for a question (0 searches your question alone)."),
+    "rrf_k": advanced("How evenly the results of the different searches are blended: small values favour each search's best hits."),
+    "question_weight": advanced("How much the results for your own question count against those of each generated query."),
+    "top_k": plain("How many passages the model reads before it answers."),
+    "list_depth": advanced("How many results each search contributes before the lists are blended."),
+    "max_queries": advanced("The most lines the model may write when a question names many things, one per thing."),
+    "drift_guard": advanced("Generated queries less similar than this to your question are dropped (0 keeps them all)."),
+    "keyword_weight": advanced("How much exact-word search counts beside search by meaning (0 turns it off)."),
+    "reranker": advanced("Let a judge put the best passages in order before answering: off, the local model, or a judging model in a folder."),
+    "rerank_candidates": advanced("How many of the best passages the judge looks at before keeping the top ones."),
+    "temperature": plain("How freely the model words its answer: 0 gives the same answer every time."),
+    "n_ctx": advanced("How much text the model can read at once, in tokens (a token is about three quarters of a word)."),
+    "n_threads": advanced("How many processor cores the model uses (0 uses all of them)."),
+    "max_answer_tokens": advanced("The longest answer the model may write, in tokens (a token is about three quarters of a word)."),
+    "min_similarity": advanced("Below this closeness to your question no passage is trusted to answer it."),
+    "general_knowledge": plain("Let the model answer from its own knowledge when your documents do not say, and say so."),
+    "n_threads_batch": advanced("Processor cores used to read the prompt (0 uses the same as for writing)."),
+    "n_batch": advanced("How many tokens of the prompt the model reads in one step."),
+    "use_mmap": advanced("Read the model file as it is needed instead of loading it whole: starts faster and saves memory."),
+    "prompt_lookup_tokens": advanced("Speed up answers that quote your documents by guessing this many tokens ahead (0 is off)."),
+    "query_tokens_each": advanced("The longest each search query may be, in tokens."),
+    "query_early_stop": advanced("Stop the model as soon as it has written enough search queries."),
+    "embed_batch_size": advanced("How many passages are prepared for searching at once while importing."),
+    "sql_timeout_s": advanced("The longest a query over your tables may run, in seconds."),
+    "sql_row_cap": advanced("The most rows of a table query that are kept and shown."),
+    "sql_retries": advanced("How many times a failed table query is written again, with the error shown to the model."),
+    "llm_backend": plain("Answer with the model on this computer, or with a server you run (your questions then go to it)."),
+    "llm_url": plain("The server's address, such as http://127.0.0.1:8000/v1."),
+    "llm_http_model": plain("The model's name on the server (empty uses the first one it offers)."),
+    "llm_api_key": plain("The key the server asks for, if any; it is kept in your private data folder."),
+    "llm_timeout": advanced("How many seconds to wait for the server before giving up."),
+}
+
+
+def setting_names(in_advanced: bool | None = None) -> list[str]:
+    """The Settings fields in order; `in_advanced` picks the plain ones (False) or the Advanced ones (True)."""
+    return [f.name for f in dataclasses.fields(Settings) if in_advanced is None or SETTING_HELP[f.name].advanced == in_advanced]
 
 
 def settings_path(home: Path) -> Path:
@@ -147,7 +172,7 @@ def load_settings(home: Path) -> Settings:
         raw = json.loads(path.read_text())
     except (OSError, ValueError):
         return Settings()  # a damaged settings file must not stop the app; defaults are safe
-    known = {f.name for f in dataclasses.fields(Settings)}
+    known = {f.name for f in dataclasses.fields(Settings)}  # keys of older versions (e.g. "query_style") are ignored
     try:
         return Settings(**{k: v for k, v in raw.items() if k in known}).validated()
     except (TypeError, ValueError):

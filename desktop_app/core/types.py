@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
+
+from .formats import PAGE, ROW, format_of
 
 
 @dataclass(frozen=True)
 class PageText:
+    """A page of text; in a format without pages (Word, HTML), one heading's section, numbered in document order."""
+
     number: int  # 1-based, as a person counts pages
     text: str
     ocr: bool = False
+    # The section's heading ("3.2 Warranty"; "" for text before the first heading); None on a real page.
+    section: str | None = None
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,14 @@ class Document:
     kind: str = "text"  # "text" (PDF, .txt, .md: passages) or "table" (CSV/Excel: SQLite tables, asked with SQL)
     rows: int = 0  # a table document's rows, over all its tables
 
+    @property
+    def unit(self) -> str:
+        """What `pages` counts: "page", "section" (Word, HTML) or, for a table document, its tables' "row"s."""
+        if self.kind == "table":
+            return ROW
+        found = format_of(Path(self.path))
+        return found.unit if found else PAGE
+
 
 @dataclass(frozen=True)
 class Passage:
@@ -50,6 +65,7 @@ class Passage:
     ocr: bool = False  # the page's text came from OCR, so it may hold recognition errors
     kind: str = "text"  # "table": the text is a Markdown table, cited as "table on page N"
     bbox: tuple[float, float, float, float] | None = None
+    section: str | None = None  # Word and HTML: the heading the passage sits under (`page` numbers the sections)
 
 
 @dataclass(frozen=True)
@@ -102,6 +118,15 @@ class Citation:
     ocr: bool = False  # the cited text was read by OCR from a scanned page
     kind: str = "text"  # "table": cited as "table on page N"
     bbox: tuple[float, float, float, float] | None = None
+    section: str | None = None  # Word and HTML: cited as "section 3.2 Warranty" (places.py)
+
+    @classmethod
+    def from_passage(cls, n: int, passage: Passage) -> Citation:
+        """[n] citing a passage: where it sits and its text, so the citation is shown without the library."""
+        return cls(
+            n=n, file=passage.file, page=passage.page, text=passage.text, chunk_id=passage.chunk_id, start=passage.start,
+            end=passage.end, ocr=passage.ocr, kind=passage.kind, bbox=passage.bbox, section=passage.section,
+        )
 
 
 @dataclass(frozen=True)

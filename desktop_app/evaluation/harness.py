@@ -20,9 +20,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.events import AnswerDone
+from ..core.events import AnswerDone, QueriesGenerated
+from ..core.retrieval.query_writing import fallback_reason
 from ..core.settings import Settings
 from ..core.types import AskResult
+from . import variants
 
 CUTOFFS = (5, 10)
 METRICS = ("recall@5", "recall@10", "mrr@10", "ndcg@10")
@@ -157,23 +159,30 @@ class MemoEmbedder:
 # -- modes ----------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ModeSpec:
-    """`fusion` or a variant for experiments: `fusion+rrf_k=60+question_weight=2` (Settings fields)."""
+    """`fusion`, a named variant (`fusion-interleave`, variants.py) or a mode with Settings fields and research
+    knobs turned: `fusion+rrf_k=60+question_weight=2`, `fusion+query_style=names`."""
 
     label: str
-    mode: str
+    mode: str  # a name in the core's mode registry
     overrides: dict[str, object] = field(default_factory=dict)
 
 
 def parse_mode(text: str) -> ModeSpec:
     mode, *pairs = text.strip().split("+")
     overrides: dict[str, object] = {}
+    knobs: dict[str, str] = {}
     defaults = Settings()
     for pair in pairs:
         key, _, raw = pair.partition("=")
+        if key in variants.KNOBS:
+            knobs[key] = raw
+            continue
         if not hasattr(defaults, key):
             raise ValueError(f"unknown setting '{key}' in mode '{text}'")
         kind = type(getattr(defaults, key))
         overrides[key] = (raw.lower() in ("1", "true", "yes")) if kind is bool else kind(raw)
+    if knobs:  # a research variant, registered under the spec's own label
+        mode = variants.variant(text.strip(), mode, knobs).name
     return ModeSpec(text.strip(), mode, overrides)
 
 
@@ -185,9 +194,13 @@ class ModeReport:
     timings: dict[str, list[float]] = field(default_factory=lambda: {s: [] for s in STAGES})
     queries_per_question: list[int] = field(default_factory=list)
     dropped_per_question: list[int] = field(default_factory=list)
+    # Questions whose query generation fell back to the question alone: they measure plain RAG, not the mode.
+    fallbacks: dict[str, int] = field(default_factory=lambda: {"failed": 0, "empty": 0})
 
-    def add(self, metrics: dict[str, float], timings: dict[str, float], queries: int, dropped: int) -> None:
+    def add(self, metrics: dict[str, float], timings: dict[str, float], queries: int, dropped: int, fallback: str | None = None) -> None:
         self.n += 1
+        if fallback:
+            self.fallbacks[fallback] += 1
         for name in METRICS:
             self.sums[name] += metrics[name]
         for stage in STAGES:
@@ -205,6 +218,8 @@ class ModeReport:
             "median_query_generation_seconds": round(statistics.median(self.timings["query_generation"]), 3) if self.n else 0.0,
             "mean_queries": round(statistics.fmean(self.queries_per_question), 2) if self.n else 0.0,
             "mean_dropped": round(statistics.fmean(self.dropped_per_question), 2) if self.n else 0.0,
+            "query_fallbacks": sum(self.fallbacks.values()),
+            "query_fallbacks_by_reason": dict(self.fallbacks),
         }
 
 
@@ -227,9 +242,11 @@ def run_modes(
         row: dict[str, object] = {"id": query_id, "question": question, "modes": {}}
         for spec in modes:
             replayed_seconds()  # reset
-            result = None
+            result, fallback = None, None
             for event in pipelines[spec.label].ask(question, spec.mode, generate_answer=False):
-                if isinstance(event, AnswerDone):
+                if isinstance(event, QueriesGenerated):
+                    fallback = fallback_reason(event.notice)
+                elif isinstance(event, AnswerDone):
                     result = event.result
             assert result is not None
             ranked = ranked_records(result, names)
@@ -244,12 +261,13 @@ def run_modes(
                 "rerank": tm.rerank,
                 "total": tm.total - tm.query_generation + generation,
             }
-            reports[spec.label].add(metrics, timings, len(result.queries), len(result.dropped_queries))
+            reports[spec.label].add(metrics, timings, len(result.queries), len(result.dropped_queries), fallback)
             best = result.lists[0].hits[0].score if result.lists and result.lists[0].hits else 0.0  # the question's best hit
             row["modes"][spec.label] = {
                 "queries": list(result.queries),
                 "dropped": list(result.dropped_queries),
                 "question_best_similarity": round(best, 4),
+                "query_fallback": fallback,
                 "top": ranked[:10],
                 **metrics,
             }
@@ -259,15 +277,23 @@ def run_modes(
 
 
 def format_table(summaries: Sequence[dict], title: str = "") -> str:
-    header = f"{'mode':60} {'N':>4} {'R@5':>6} {'R@10':>6} {'MRR@10':>6} {'nDCG@10':>7} {'q/Q':>4} {'qgen s':>6} {'qgen md':>7} {'emb s':>6} {'ret s':>6} {'fuse s':>6} {'rrk s':>6} {'total s':>7}"
+    header = f"{'mode':60} {'N':>4} {'R@5':>6} {'R@10':>6} {'MRR@10':>6} {'nDCG@10':>7} {'q/Q':>4} {'fallbk':>6} {'qgen s':>6} {'qgen md':>7} {'emb s':>6} {'ret s':>6} {'fuse s':>6} {'rrk s':>6} {'total s':>7}"
     lines = [title] if title else []
     lines += [header, "-" * len(header)]
+    # fallbk: questions whose query generation failed or wrote nothing usable, so only the question was searched.
     for s in summaries:
         t = s["mean_seconds"]
         lines.append(
             f"{s['mode'][:60]:60} {s['n']:4} {s['recall@5']:6.3f} {s['recall@10']:6.3f} {s['mrr@10']:6.3f} {s['ndcg@10']:7.3f} "
-            f"{s['mean_queries']:4.1f} {t['query_generation']:6.2f} {s['median_query_generation_seconds']:7.2f} {t['embedding']:6.3f} "
+            f"{s['mean_queries']:4.1f} {s.get('query_fallbacks', 0):6d} {t['query_generation']:6.2f} {s['median_query_generation_seconds']:7.2f} {t['embedding']:6.3f} "
             f"{t['retrieval']:6.3f} {t['fusion']:6.3f} {t['rerank']:6.2f} {t['total']:7.2f}"
         )
+    for s in summaries:
+        reasons = s.get("query_fallbacks_by_reason", {})
+        if s.get("query_fallbacks"):
+            lines.append(
+                f"{s['mode']}: {s['query_fallbacks']} of {s['n']} questions searched the question alone "
+                f"(query generation failed: {reasons.get('failed', 0)}; no usable queries: {reasons.get('empty', 0)})"
+            )
     return "\n".join(lines)
 

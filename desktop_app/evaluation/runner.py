@@ -15,7 +15,7 @@ from pathlib import Path
 from ..core.ingest.importer import Importer
 from ..core.library import Library
 from ..core.pipeline import Pipeline
-from ..core.settings import MODES
+from ..core.modes import REGISTRY
 from . import harness
 from .query_cache import CachedGenerator
 
@@ -63,8 +63,8 @@ def plan_eval(folder: Path, modes: str, sample: int | None = None, seed: int = 0
     beir = harness.load_beir(folder)
     specs = tuple(harness.parse_mode(m) for m in modes.split(",") if m.strip())
     for spec in specs:
-        if spec.mode not in MODES:
-            raise ValueError(f"unknown mode '{spec.mode}': use one of {', '.join(MODES)}")
+        if spec.mode not in REGISTRY:  # the app's modes and the eval's variants (variants.py)
+            raise ValueError(f"unknown mode '{spec.mode}': use one of {', '.join(REGISTRY)}")
     questions = tuple(harness.sample_queries(beir.queries, sample, seed))
     return EvalPlan(Path(folder), beir, specs, questions, sample, seed)
 

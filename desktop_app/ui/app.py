@@ -1,7 +1,11 @@
-"""`desktop-app`: start the window. The window shows at once; models load in the background."""
+"""`desktop-app`: start the window. The window shows at once; models load in the background.
+
+`desktop-app --install-launcher` (or `--uninstall-launcher`) adds it to the desktop's application menu instead.
+"""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
@@ -26,7 +30,8 @@ def create_application(argv: list[str] | None = None):
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
-    from .main_window import APP_NAME, ICON_PATH
+    from ..assets import ICON_PNG
+    from .main_window import APP_NAME
 
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv)
     app.setApplicationName(APP_NAME)
@@ -34,47 +39,51 @@ def create_application(argv: list[str] | None = None):
     app.setDesktopFileName("desktop-app")
     app.setStyle("Fusion")
     app.setStyleSheet(STYLE_SHEET)
-    if ICON_PATH.exists():
-        app.setWindowIcon(QIcon(str(ICON_PATH)))
+    if ICON_PNG.exists():
+        app.setWindowIcon(QIcon(str(ICON_PNG)))
     return app
+
+
+def parse_arguments(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
+    """The app's own options; everything else (files to open aside, Qt's -platform and such) is left for Qt."""
+    parser = argparse.ArgumentParser(prog="desktop-app", description="Chat with your documents, locally.")
+    parser.add_argument("files", nargs="*", help="documents to import when the window opens (the menu entry passes the files opened with it)")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--install-launcher", action="store_true", help="add the app and its icon to your desktop's application menu, then exit")
+    group.add_argument("--uninstall-launcher", action="store_true", help="remove them again, then exit")
+    options, qt_args = parser.parse_known_args(argv[1:])
+    # A Qt option's value (-platform offscreen) lands among the files: only existing files are documents.
+    qt_args += [f for f in options.files if not os.path.exists(f)]
+    options.files = [f for f in options.files if os.path.exists(f)]
+    return options, qt_args
 
 
 def main(argv: list[str] | None = None) -> int:
     # Models come from local files only; nothing is fetched from a model hub.
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    app = create_application(argv)
+    argv = list(sys.argv if argv is None else argv)
+    options, qt_args = parse_arguments(argv)
+    if options.install_launcher or options.uninstall_launcher:
+        from ..launcher import main as launcher_main
+
+        return launcher_main(uninstall=options.uninstall_launcher)
+    app = create_application(argv[:1] + qt_args)
     from .errors import install_excepthook
     from .main_window import MainWindow
 
     install_excepthook()
     window = MainWindow()
     window.show()
+    if options.files:
+        window.import_controller.import_paths(options.files)
     if os.environ.get("DESKTOP_APP_SMOKE_TEST"):
-        _quit_when_models_load(app, window)
+        from . import smoke_test
+
+        smoke_test.start(app, window, documents=len(options.files))
     code = app.exec()
     window.close()  # stops the worker threads if the loop ended without closing the window
     return code
-
-
-def _quit_when_models_load(app, window) -> None:
-    """For packaging checks: exit 0 once the window is up and the models loaded, 1 if they fail."""
-    from PySide6.QtCore import QTimer
-
-    from .controllers.model_loading import NOT_AVAILABLE
-
-    timer = QTimer(window)
-
-    def check() -> None:
-        if window.model_controller.ready:
-            print(f"smoke test: window open, models loaded ({window.model_status.text()})", flush=True)
-            app.exit(0)
-        elif window.model_status.text() == NOT_AVAILABLE:
-            print("smoke test: the models failed to load", flush=True)
-            app.exit(1)
-
-    timer.timeout.connect(check)
-    timer.start(200)
 
 
 if __name__ == "__main__":

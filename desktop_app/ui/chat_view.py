@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer, QUrl, Signal
 from PySide6.QtWidgets import QTextBrowser
 
-from ..core.ingest.pdf_tables import place_label
+from ..core.places import TABLE, place_of, short_place
 from ..core.types import AskResult, Citation
 from .mode_names import MODE_NAMES
 
@@ -20,7 +20,8 @@ UNSUPPORTED_COLOR = "#b3261e"
 
 def source_link(entry_index: int, citation: Citation) -> str:
     """One citation in the sources line: a link, "(OCR)" when read from a scan, a warning when unsupported."""
-    place = place_label(citation.page, "table") if citation.kind == "table" else f"p. {citation.page}"
+    # "p. 3" for a passage on a page; the whole place where the short form says less ("table on page 3", "section 3.2 Warranty").
+    place = short_place(citation) if citation.kind != TABLE and citation.section is None else place_of(citation)
     label = f"[{citation.n}] {html.escape(Path(citation.file).name)}, {place.replace(' ', '&nbsp;')}"
     if citation.ocr:
         label += " (OCR)"

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.formats import format_names
 from ..core.types import ImportProgress
 from .import_row import ImportRow
 from .indexing_status import IndexingStatus
@@ -37,7 +38,7 @@ class LibraryPanel(QWidget):
         super().__init__(parent)
         self.model = model
         self.collections = collections or CollectionsModel(self)
-        add_tip = "Add PDF, .txt, .md, CSV or Excel files (Ctrl+O). You can also drop files or folders anywhere on the window."
+        add_tip = f"Add {format_names()} files (Ctrl+O). You can also drop files or folders anywhere on the window."
         self.add_button = push_button(self, Pixmap.SP_FileDialogNewFolder, "Add documents...", add_tip, self.add_requested)
         self.remove_button = tool_button(self, Pixmap.SP_TrashIcon, "Remove the selected documents from the library (Delete)", self._remove_selected)
         self.remove_button.setEnabled(False)

@@ -26,11 +26,12 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QSplitter,
+    QStackedWidget,
     QStyle,
 )
 
+from ..assets import ICON_PNG
 from ..core.library import Library
-from ..core.storage import paths
 from .chat_list_panel import ChatListPanel
 from .chat_panel import ChatPanel
 from .controllers.asking import AskController
@@ -46,11 +47,12 @@ from .fusion_panel import FusionPanel
 from .library_panel import LibraryPanel
 from .models import ChatsModel, CollectionsModel, DocumentsModel
 from .page_view import PageView
+from .text_view import PassageTextView
 from .workers import JobRunner
 
 APP_NAME = "Desktop App"
 GIL_SWITCH_INTERVAL_S = 0.001
-ICON_PATH = paths.REPO_ROOT / "resources" / "desktop-app.png"
+ICON_PATH = ICON_PNG
 
 
 class MainWindow(QMainWindow):
@@ -78,6 +80,10 @@ class MainWindow(QMainWindow):
         self.chat_panel = ChatPanel()
         self.fusion_panel = FusionPanel()
         self.page_view = PageView()
+        self.text_view = PassageTextView()  # Word, HTML, EPUB and text files: the passage in its text
+        self.source_views = QStackedWidget()
+        self.source_views.addWidget(self.page_view)
+        self.source_views.addWidget(self.text_view)
         self._build_layout()
         self._build_menus()
         self._build_status_bar()
@@ -108,7 +114,7 @@ class MainWindow(QMainWindow):
         left.setSizes([560, 260])
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.fusion_panel)
-        right.addWidget(self.page_view)
+        right.addWidget(self.source_views)
         right.setSizes([540, 360])
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
@@ -183,7 +189,9 @@ class MainWindow(QMainWindow):
         self.ask_controller = AskController(
             library, self.model_jobs, self.chat_panel, self.fusion_panel, self.library_panel, self.documents, self.chat_controller, self.model_controller, feedback
         )
-        self.evidence_controller = EvidenceController(library, self.chat_panel.view, self.fusion_panel, self.page_view, feedback)
+        self.evidence_controller = EvidenceController(
+            library, self.chat_panel.view, self.fusion_panel, self.page_view, feedback, self.text_view, self.source_views
+        )
         self.settings_controller = SettingsController(library, self.chat_panel, self.model_controller, feedback)
 
     def _connect(self) -> None:

@@ -15,7 +15,8 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from ..core.ingest.pdf_tables import place_label
+from ..core.formats import SECTION
+from ..core.places import TABLE, place_of
 from ..core.sql.text_to_sql import format_value
 from ..core.types import AskResult, Document, Source
 
@@ -76,6 +77,8 @@ class DocumentsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if doc.kind == "table" and not doc.error:
                 return f"{doc.path}\n{doc.rows} rows in {doc.pages} table{'s' if doc.pages != 1 else ''}; asked with SQL (Tables mode)"
+            if doc.unit == SECTION and not doc.error:
+                return f"{doc.path}\n{doc.pages} section{'s' if doc.pages != 1 else ''} (the file has no pages; passages are cited by their heading)"
             return doc.error or doc.path
         if role == Qt.ItemDataRole.CheckStateRole and column == 0:
             return Qt.CheckState.Checked if doc.id in self._checked else Qt.CheckState.Unchecked
@@ -225,8 +228,12 @@ class FusedPassagesModel(QAbstractTableModel):
             name = Path(passage.file).name
             snippet = " ".join(passage.text.split())
             page = str(passage.page)
-            if passage.kind == "table":
-                page, snippet = f"table {page}", f"[{place_label(passage.page, 'table')}] {snippet}"
+            if passage.section is not None:  # Word, HTML: the heading it sits under; sorted in document order by `page`
+                page = place_of(passage).removeprefix("section ")
+            elif passage.kind == TABLE:
+                page = f"table {page}"
+            if passage.kind == TABLE:
+                snippet = f"[{place_of(passage)}] {snippet}"
             display = {0: str(index.row() + 1), 1: f"{source.rrf_score:.4f}", n_keys + 2: name, n_keys + 3: page, n_keys + 4: snippet[:160]}
             sort = {0: index.row() + 1, 1: -source.rrf_score, n_keys + 2: name.lower(), n_keys + 3: passage.page, n_keys + 4: snippet.lower()}
             return (display if role == Qt.ItemDataRole.DisplayRole else sort).get(column)

@@ -7,17 +7,15 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QPixmap
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QLabel,
-    QPushButton,
     QScrollArea,
-    QStyle,
     QVBoxLayout,
     QWidget,
 )
 
 from ..core.errors import AppError
 from ..core.page_render import render_page
+from .parts import caption_row
 
 
 class PageView(QWidget):
@@ -30,16 +28,9 @@ class PageView(QWidget):
         self.highlighted = 0
         self._pixmap: QPixmap | None = None
         self._highlight_top: float | None = None
-        self.caption = QLabel("Click a citation or a passage to see it on its page.")
-        self.caption.setObjectName("hint")
-        self.caption.setWordWrap(True)
-        self.open_button = QPushButton(self.style().standardIcon(QStyle.StandardPixmap.SP_DirOpenIcon), "Open PDF")
-        self.open_button.setToolTip("Open the file in your PDF viewer")
-        self.open_button.setEnabled(False)
-        self.open_button.clicked.connect(self.open_file)
-        header = QHBoxLayout()
-        header.addWidget(self.caption, 1)
-        header.addWidget(self.open_button)
+        self.caption, self.open_button, header = caption_row(
+            self, "Click a citation or a passage to see it on its page.", "Open PDF", "Open the file in your PDF viewer", self.open_file
+        )
         self.image = QLabel()
         self.image.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.image.setObjectName("pageImage")

@@ -1,4 +1,5 @@
-"""Small pieces the panels share: buttons (a standard icon, a tooltip, what a click reaches) and a panel's title row."""
+"""Small pieces the panels share: buttons (a standard icon, a tooltip, what a click reaches), a panel's title row,
+and the caption row above a shown passage."""
 
 from __future__ import annotations
 
@@ -32,6 +33,20 @@ def tool_button(owner: QWidget, icon: Pixmap, tip: str, clicked: Callable[..., A
     button.setToolTip(tip)
     button.clicked.connect(clicked)
     return button
+
+
+def caption_row(owner: QWidget, hint: str, open_text: str, open_tip: str, clicked: Callable[..., Any]) -> tuple[QLabel, QPushButton, QHBoxLayout]:
+    """What a passage view shows above the passage: a caption (where it is) and a button that opens the file,
+    disabled until there is a file to open."""
+    caption = QLabel(hint)
+    caption.setObjectName("hint")
+    caption.setWordWrap(True)
+    button = push_button(owner, Pixmap.SP_DirOpenIcon, open_text, open_tip, clicked)
+    button.setEnabled(False)
+    row = QHBoxLayout()
+    row.addWidget(caption, 1)
+    row.addWidget(button)
+    return caption, button, row
 
 
 def title_row(title: str, *widgets: QWidget) -> QHBoxLayout:

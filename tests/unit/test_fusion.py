@@ -62,7 +62,7 @@ def test_empty_lists_give_nothing():
 
 
 def test_interleave_lets_the_lists_take_turns_and_shows_the_score_that_ranked():
-    from desktop_app.core.retrieval.fusion import interleave
+    from desktop_app.evaluation.variants import interleave
 
     # Without weights: every list's rank-1 hit first (earlier list first), then the rank-2 hits.
     fused = interleave([ranked("a", [1, 2, 3]), ranked("b", [2, 4, 5])])
@@ -74,7 +74,7 @@ def test_interleave_lets_the_lists_take_turns_and_shows_the_score_that_ranked():
 
 
 def test_interleave_weight_two_puts_rank_two_level_with_the_others_first():
-    from desktop_app.core.retrieval.fusion import interleave
+    from desktop_app.evaluation.variants import interleave
 
     fused = interleave([ranked("q", [1, 2, 3], weight=2.0), ranked("x", [7, 8])])
     # scores: 1 -> 2, 2 -> 1, 7 -> 1 (tie: the question's list is earlier), 3 -> 2/3, 8 -> 1/2

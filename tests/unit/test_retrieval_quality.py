@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_app.core.answers import prompts
 from desktop_app.core.events import AnswerDone, QueriesGenerated
 from desktop_app.core.ingest.importer import Importer
 from desktop_app.core.pipeline import Pipeline
+from desktop_app.core.retrieval import query_styles as prompts
 from desktop_app.core.settings import Settings
 from desktop_app.evaluation import harness as evaluation
+from desktop_app.evaluation import query_styles as research_prompts
 
 RECORDS = {
     "oslo": ("Oslo", "Oslo is the capital of Norway and its largest city."),
@@ -32,6 +33,11 @@ def library(empty_library, tmp_path):
 
 def result_of(events):
     return [e for e in events if isinstance(e, AnswerDone)][0].result
+
+
+def research(mode):
+    """A mode with research knobs turned (they live with the eval harness, not in Settings)."""
+    return evaluation.parse_mode(mode).mode
 
 
 def ask(library, question, mode, **settings):
@@ -58,7 +64,7 @@ def test_drift_guard_drops_queries_far_from_the_question_and_reports_them(librar
 
 def test_keyword_list_is_fused_with_its_weight_and_the_scores_show_it(library, generator):
     generator.enqueue("Norway capital city")
-    _, result = ask(library, "What is the capital of Norway?", "fusion", keyword_weight=0.5, keyword_source="question", question_weight=2.0, rrf_k=5.0)
+    _, result = ask(library, "What is the capital of Norway?", research("fusion+keyword_source=question"), keyword_weight=0.5, question_weight=2.0, rrf_k=5.0)
     assert [(lst.kind, lst.weight) for lst in result.lists] == [("vector", 2.0), ("vector", 1.0), ("keyword", 0.5)]
     assert result.rrf_k == 5.0
     weights = result.weights
@@ -68,7 +74,7 @@ def test_keyword_list_is_fused_with_its_weight_and_the_scores_show_it(library, g
 
 
 def test_a_confident_question_skips_query_generation(library, generator):
-    _, result = ask(library, "Pasta is cooked in salted boiling water until al dente.", "fusion", confident_similarity=0.9, keyword_weight=0.0)
+    _, result = ask(library, "Pasta is cooked in salted boiling water until al dente.", research("fusion+confident_similarity=0.9"), keyword_weight=0.0)
     assert generator.prompts == [] and result.queries == ()
     assert len(result.lists) == 1
 
@@ -112,7 +118,8 @@ def test_default_query_prompt_asks_to_name_the_members_of_a_group(library, gener
     system, *examples, last = generator.prompts[0]
     assert system["content"] == prompts.QUERY_SYSTEM_NAME_FACT
     assert "name the ones you believe they are" in system["content"]
-    assert examples[1]["content"] == "Nigeria: capital\nEthiopia: capital\nEgypt: capital"  # a worked example names members
+    assert examples[1]["content"] == prompts.NAME_FACT_EXAMPLES[0][1]  # a worked example names members
+    assert len(examples[1]["content"].splitlines()) >= 3
     assert last["content"] == "Question: What are the capitals of the two most populous countries?"
     # Each name is searched alone (its own document) and with its fact (the passage that states it).
     assert result.queries == ("China", "China capital", "India", "India capital")
@@ -129,14 +136,14 @@ def test_name_fact_lines_are_capped_and_lines_without_a_fact_are_searched_whole(
 
 def test_a_second_query_prompt_adds_its_queries_once(library, generator):
     generator.enqueue("Peru: capital", "Peru capital\nLima population")
-    _, result = ask(library, "What is the capital of Peru and how many people live there?", "fusion", extra_query_style="enumerate")
+    _, result = ask(library, "What is the capital of Peru and how many people live there?", research("fusion+extra_query_style=enumerate"))
     first, second = generator.prompts
-    assert first[0]["content"] == prompts.QUERY_SYSTEM_NAME_FACT and second[0]["content"] == prompts.QUERY_SYSTEM_ENUMERATE
+    assert first[0]["content"] == prompts.QUERY_SYSTEM_NAME_FACT and second[0]["content"] == research_prompts.QUERY_SYSTEM_ENUMERATE
     assert result.queries == ("Peru", "Peru capital", "Lima population")  # "Peru capital" is not searched twice
 
 
 def test_split_name_facts():
-    from desktop_app.core.pipeline import split_name_facts
+    from desktop_app.core.retrieval.query_styles import split_name_facts
 
     assert split_name_facts(["Nile: length", "Amazon River:length in km", "UN", "Note: "]) == [
         "Nile", "Nile length", "Amazon River", "Amazon River length in km", "UN", "Note",
@@ -144,10 +151,10 @@ def test_split_name_facts():
 
 
 def test_entity_round_searches_the_names_found_in_the_top_passages(library, generator):
-    from desktop_app.core.retrieval.entity_round import ENTITY_SYSTEM
+    from desktop_app.evaluation.entity_round import ENTITY_SYSTEM
 
     generator.enqueue("Norway capital", "Oslo\nBergen\nNorway capital")
-    _, result = ask(library, "Which cities of Norway are named here?", "fusion", entity_round=3, entity_passages=2, keyword_weight=0.0)
+    _, result = ask(library, "Which cities of Norway are named here?", research("fusion+entity_round=3+entity_passages=2"), keyword_weight=0.0)
     first, second = generator.prompts
     assert second[0]["content"] == ENTITY_SYSTEM
     assert "Which cities of Norway are named here?" in second[-1]["content"] and "[2] " in second[-1]["content"]
@@ -159,7 +166,7 @@ def test_entity_round_searches_the_names_found_in_the_top_passages(library, gene
 
 def test_interleave_is_selectable_and_its_scores_are_what_ranked(library, generator):
     generator.enqueue("Norway capital\nPeru capital")
-    _, result = ask(library, "What are the capitals of Norway and Peru?", "fusion", fusion_method="interleave", keyword_weight=0.0, question_weight=2.0)
+    _, result = ask(library, "What are the capitals of Norway and Peru?", research("fusion+fusion_method=interleave"), keyword_weight=0.0, question_weight=2.0)
     scores = [s.rrf_score for s in result.sources]
     assert scores == sorted(scores, reverse=True)
     for source in result.sources:

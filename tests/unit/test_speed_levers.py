@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from desktop_app.core.answers import prompts
-from desktop_app.core.pipeline import Pipeline, read_queries
+from desktop_app.core.pipeline import Pipeline
+from desktop_app.core.retrieval import query_styles as prompts
+from desktop_app.core.retrieval.query_writing import read_queries
 from desktop_app.core.settings import Settings
 from tests.fakes import ScriptedGenerator
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_app.core.events import AnswerDone
-from desktop_app.core.retrieval.strategies import union
+from desktop_app.core.retrieval.fusion import union
 from desktop_app.core.types import RankedList, SearchHit
 from desktop_app.sample_datasheet import write_sample_datasheet
 

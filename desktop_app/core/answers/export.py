@@ -1,11 +1,11 @@
-"""A chat as Markdown: each question, each answer, and the passages it cites (file, page, quoted text)."""
+"""A chat as Markdown: each question, each answer, and the passages it cites (file, page or section, quoted text)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from ..ingest.pdf_tables import place_label
+from ..places import place_label
 from ..storage.store import Store
 
 QUOTE_CHARS = 500
@@ -57,7 +57,7 @@ def chat_to_markdown(store: Store, chat_id: int) -> str:
         if citations:
             lines += ["**Sources**", ""]
             for c in citations:
-                lines.append(f"[{c['n']}] {Path(c['file']).name}, {place_label(c['page'], c.get('kind', 'text'))}")
+                lines.append(f"[{c['n']}] {Path(c['file']).name}, {place_label(c['page'], c.get('kind', 'text'), c.get('section'))}")
                 lines.append("")
                 text = c.get("text", "")
                 # A table is quoted row by row, so the export shows it as a Markdown table.

@@ -149,7 +149,8 @@ class EmbeddingQueue:
         now = self.store.document(document.id)
         if now is None:
             return ImportProgress(document.path, "cancelled", message=f"{Path(document.path).name} was removed while it was being indexed")
-        return ImportProgress(document.path, "ready", now.pages, now.pages, "; ".join(self.store.document_notices(document.id)), document.id)
+        notices = "; ".join(self.store.document_notices(document.id))
+        return ImportProgress(document.path, "ready", now.pages, now.pages, notices, document.id, f"{now.unit}s")
 
     def _embed_batch(self, batch: Sequence[tuple[int, int, str]]) -> None:
         ids = [row[0] for row in batch]

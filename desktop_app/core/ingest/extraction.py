@@ -1,4 +1,5 @@
-"""Read a file's text page by page: PDF through pymupdf, plain text and Markdown as one page.
+"""Read a file's text page by page: PDF and EPUB through pymupdf, plain text and Markdown as one page,
+Word and HTML as sections under their headings (sections.py; they have no pages).
 
 Each failure raises an ImportFailed subclass that says what is wrong with this file and
 what to do; the importer reports it and goes on with the next file.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,15 +19,22 @@ from ..errors import (
     NotADocument,
     NoTextLayer,
     PasswordProtected,
+    UnsupportedFormat,
 )
+from ..formats import PAGE, SECTION, format_of, suffixes, unsupported_message
 from ..types import ChunkDraft, PageText
+from .html_files import read_html
 from .ocr import OCR_DPI, OCR_HINT, OCR_MAX_PIXELS, ocr_available, ocr_dpi, ocr_pages  # noqa: F401 - part of this module's API
 from .page_text import page_words
 from .pdf_tables import page_tables
+from .sections import Block, build_sections
+from .word_files import read_docx
 
 PDF_SUFFIXES = {".pdf"}
+EPUB_SUFFIXES = {".epub"}
 TEXT_SUFFIXES = {".txt", ".md", ".markdown"}
-SUPPORTED_SUFFIXES = PDF_SUFFIXES | TEXT_SUFFIXES
+# Read by `extract` (the table formats, CSV and Excel, by table_files.py); all of them are listed in formats.py.
+SUPPORTED_SUFFIXES = set(suffixes(PAGE) | suffixes(SECTION))
 # Text layers this unreadable are unmapped fonts, not words worth indexing.
 GARBLED_SHARE = 0.3
 # Unmapped fonts often come out as ASCII punctuation ('"7+%-'); real text, even a table of numbers, is mostly letters and digits.
@@ -39,9 +48,11 @@ class ExtractedDocument:
     page_count: int
     notices: tuple[str, ...] = ()
     tables: tuple[ChunkDraft, ...] = ()  # ruled tables as Markdown table chunks (tables.page_tables)
+    unit: str = PAGE  # what `pages` are: "page", or "section" for Word and HTML files
 
 
 def is_supported(path: Path) -> bool:
+    """A file `extract` reads (every format but the tables, which table_files.py reads)."""
     return path.suffix.lower() in SUPPORTED_SUFFIXES
 
 
@@ -73,14 +84,47 @@ def looks_garbled(text: str) -> bool:
 
 
 def extract(path: Path, password: str | None = None) -> ExtractedDocument:
+    suffix = path.suffix.lower()
     try:
-        if path.suffix.lower() in TEXT_SUFFIXES:
+        if suffix in TEXT_SUFFIXES:
             return _extract_text_file(path)
-        if path.suffix.lower() in PDF_SUFFIXES:
+        if suffix in PDF_SUFFIXES:
             return _extract_pdf(path, password)
+        if suffix in EPUB_SUFFIXES:
+            return _extract_epub(path)
+        if suffix in SECTIONED:
+            return _extract_sections(path, SECTIONED[suffix])
     except OSError as exc:
         raise ImportFailed(f"{path.name} could not be read ({exc.strerror or exc})", hint="Check that the file exists and you may read it.") from exc
-    raise NotADocument(f"{path.name} is not a PDF, .txt or .md file")
+    raise UnsupportedFormat(*unsupported_message(path))
+
+
+def _extract_sections(path: Path, read: Callable[[Path], tuple[str, list[Block]]]) -> ExtractedDocument:
+    """A Word or HTML file: its sections stored as pages, its tables as table chunks."""
+    if path.stat().st_size == 0:
+        raise NotADocument(f"{path.name} is empty", hint="There is nothing to import.")
+    title, blocks = read(path)
+    sections = build_sections(blocks)
+    if not any(p.text.strip() for p in sections.pages):
+        raise NotADocument(f"{path.name} has no text", hint="There is nothing to import.")
+    return ExtractedDocument(title=title, pages=sections.pages, page_count=len(sections.pages), tables=tuple(sections.tables), unit=SECTION)
+
+
+def _extract_epub(path: Path) -> ExtractedDocument:
+    """An EPUB laid out into pages by pymupdf (its default page size), read like a PDF's pages but never OCR'd:
+    a page without text is a picture in a book, not a scan."""
+    if path.stat().st_size == 0:
+        raise NotADocument(f"{path.name} is empty", hint="There is nothing to import.")
+    with _open_with_pymupdf(path, "epub", "Try re-downloading it, or export it again from the program that made it.") as doc:
+        if doc.needs_pass:
+            raise PasswordProtected(f"{path.name} is locked (DRM)", hint="Only EPUB books without copy protection can be imported.")
+        if doc.page_count == 0:
+            raise NotADocument(f"{path.name} has no pages", hint="There is nothing to import.")
+        return _read_pages(doc, path, _title(doc, path), scans=False)
+
+
+# Word and HTML: readers that turn a file into blocks (headings, paragraphs, tables).
+SECTIONED: dict[str, Callable[[Path], tuple[str, list[Block]]]] = {".docx": read_docx, ".html": read_html, ".htm": read_html}
 
 
 def _extract_text_file(path: Path) -> ExtractedDocument:
@@ -95,20 +139,23 @@ def _extract_text_file(path: Path) -> ExtractedDocument:
     return ExtractedDocument(title=path.stem, pages=[PageText(1, text)], page_count=1)
 
 
-def _extract_pdf(path: Path, password: str | None) -> ExtractedDocument:
+def _open_with_pymupdf(path: Path, filetype: str, hint: str):
     import pymupdf
 
+    try:
+        return pymupdf.open(path, filetype=filetype)
+    except Exception as exc:  # pymupdf raises several types for damaged files
+        raise NotADocument(f"{path.name} is damaged and cannot be opened", hint=hint) from exc
+
+
+def _extract_pdf(path: Path, password: str | None) -> ExtractedDocument:
     with open(path, "rb") as f:
         head = f.read(1024)
     if not head:
         raise NotADocument(f"{path.name} is empty", hint="There is nothing to import.")
     if b"%PDF" not in head:
         raise NotADocument(f"{path.name} is not a PDF (it has a .pdf name but other contents)")
-    try:
-        doc = pymupdf.open(path, filetype="pdf")
-    except Exception as exc:  # pymupdf raises several types for damaged files
-        raise NotADocument(f"{path.name} is damaged and cannot be opened", hint="Try re-saving or re-downloading it.") from exc
-    with doc:
+    with _open_with_pymupdf(path, "pdf", "Try re-saving or re-downloading it.") as doc:
         if doc.needs_pass:
             if not password:
                 raise PasswordProtected(f"{path.name} is password protected")
@@ -127,8 +174,11 @@ def _title(doc, path: Path) -> str:
         return path.stem
 
 
-def _read_pages(doc, path: Path, title: str) -> ExtractedDocument:
-    """Each page is text, garbled, blank or image-only (scanned); OCR fills the last two kinds when it can."""
+def _read_pages(doc, path: Path, title: str, scans: bool = True) -> ExtractedDocument:
+    """Each page is text, garbled, blank or image-only (scanned); OCR fills the last two kinds when it can.
+
+    `scans` False (an EPUB): a page without text is blank, whatever pictures it holds, and nothing is OCR'd.
+    """
     page_count = doc.page_count
     pages = [PageText(i + 1, "") for i in range(page_count)]
     scanned: list[int] = []
@@ -145,7 +195,7 @@ def _read_pages(doc, path: Path, title: str) -> ExtractedDocument:
                 if page.get_text().strip():
                     garbled.append(index)  # characters exist, but none that form words (control codes)
                 else:
-                    marks = _marks(page)
+                    marks = _marks(page) if scans else ""
                     if marks:
                         scanned.append(index)
                         if marks == "drawings":
@@ -163,7 +213,7 @@ def _read_pages(doc, path: Path, title: str) -> ExtractedDocument:
         except Exception:  # the table finder failing on a page costs only that page's table chunks, not its text
             pass
     ocr_done: set[int] = set()
-    if (scanned or garbled) and ocr_available():
+    if (scanned or garbled) and scans and ocr_available():
         pages, ocr_done = ocr_pages(doc, pages, scanned + garbled, looks_garbled)
     notices: list[str] = []
     if ocr_done:

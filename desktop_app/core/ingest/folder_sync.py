@@ -14,11 +14,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..formats import is_hidden_or_temporary, is_importable
 from ..storage.store import Store
 from ..types import Document
-from .extraction import is_supported
 from .importer import file_hash  # the importer's own hash: "changed" means what an import would re-import
-from .table_files import is_table_file
 
 # Files that are never documents: the desktop's folder settings and the leftovers of saving.
 IGNORED_NAMES = frozenset({".ds_store", "thumbs.db", "desktop.ini"})
@@ -30,14 +29,14 @@ def is_ignored(path: Path | str, folder: Path | str | None = None) -> bool:
     Office file's owner file), ".#notes.md" (Emacs's lock), "#notes.md#", "x.swp", "x.tmp", "x.docx~"."""
     path = Path(path)
     parts = path.relative_to(folder).parts if folder is not None and path.is_relative_to(folder) else (path.name,)
-    if any(part.startswith(".") for part in parts):
+    if any(part.startswith(".") for part in parts) or is_hidden_or_temporary(path):
         return True
     name = path.name.lower()
-    return name in IGNORED_NAMES or name.startswith("~$") or (name.startswith("#") and name.endswith("#")) or name.endswith(TEMPORARY_SUFFIXES)
+    return name in IGNORED_NAMES or (name.startswith("#") and name.endswith("#")) or name.endswith(TEMPORARY_SUFFIXES)
 
 
 def is_document_file(path: Path, folder: Path | None = None) -> bool:
-    return (is_supported(path) or is_table_file(path)) and not is_ignored(path, folder)
+    return is_importable(path) and not is_ignored(path, folder)
 
 
 def folder_files(folder: Path) -> list[Path]:

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import AppError, ImportCancelled, ImportFailed, StorageError
+from ..errors import AppError, ImportCancelled, ImportFailed, StorageError, UnsupportedFormat
+from ..formats import is_hidden_or_temporary, is_importable, unsupported_message
 from ..models.embedder import Embedder
 from ..storage.store import Store
 from ..storage.table_store import TableStore
@@ -46,7 +47,7 @@ def collect_files(paths: Iterable[Path | str]) -> list[Path]:
         path = Path(raw).expanduser()
         if path.is_dir():
             for file in sorted(path.rglob("*")):
-                if file.is_file() and (is_supported(file) or is_table_file(file)) and not file.name.startswith("."):
+                if file.is_file() and is_importable(file) and not is_hidden_or_temporary(file):
                     out.setdefault(str(file.resolve()), file.resolve())
         else:
             # Files are kept even when unsupported or missing, so the user hears why they were not imported.
@@ -155,7 +156,7 @@ class Importer:
             return
         is_table = is_table_file(file) and self.tables is not None
         if not is_supported(file) and not is_table:
-            yield ImportProgress(name, "failed", message=f"{file.name} is not a PDF, .txt, .md, CSV or Excel (.xlsx) file. Only those can be imported.")
+            yield ImportProgress(name, "failed", message=UnsupportedFormat(*unsupported_message(file)).user_message())
             return
         try:
             content_hash = file_hash(file)
@@ -164,20 +165,21 @@ class Importer:
             raise ImportFailed(f"{file.name} could not be read ({exc.strerror or exc})", hint="Check that the file still exists and you may read it, then import it again.") from exc
         existing = self.store.document_by_path(name)
         if existing and existing[1] == content_hash and existing[0].status == "ready":
-            unit, count = ("rows", existing[0].rows) if existing[0].kind == "table" else ("pages", existing[0].pages)
-            yield ImportProgress(name, "skipped", count, count, "unchanged, already in the library", existing[0].id, unit)
+            count = existing[0].rows if existing[0].kind == "table" else existing[0].pages
+            yield ImportProgress(name, "skipped", count, count, "unchanged, already in the library", existing[0].id, f"{existing[0].unit}s")
             return
         if is_table:
             yield from self._import_table(file, content_hash)
             return
         if existing and existing[1] == content_hash and existing[0].status == "embedding":
             document = existing[0]  # stored by an earlier run that stopped while embedding: the queue finishes it
-            yield ImportProgress(name, "searchable", document.pages, document.pages, "", document.id)
+            yield ImportProgress(name, "searchable", document.pages, document.pages, "", document.id, f"{document.unit}s")
             return
         yield ImportProgress(name, "extracting", 0, 0)
         extracted = extract(file, password)
         pages_total = extracted.page_count
-        yield ImportProgress(name, "extracting", pages_total, pages_total)
+        unit = f"{extracted.unit}s"  # "pages", or "sections" for Word and HTML files
+        yield ImportProgress(name, "extracting", pages_total, pages_total, unit=unit)
         # A page's tables are chunks of their own, cut out of its text chunks (tables.chunk_pages_around_tables).
         if extracted.tables:
             drafts = chunk_pages_around_tables([p for p in extracted.pages if p.text.strip()], extracted.tables)
@@ -192,9 +194,9 @@ class Importer:
         self.index.remove(old_ids)
         message = "; ".join(extracted.notices)
         if not drafts:  # nothing to embed: the document is complete now
-            yield ImportProgress(name, "ready", pages_total, pages_total, message, document_id)
+            yield ImportProgress(name, "ready", pages_total, pages_total, message, document_id, unit)
             return
-        yield ImportProgress(name, "searchable", pages_total, pages_total, message, document_id)
+        yield ImportProgress(name, "searchable", pages_total, pages_total, message, document_id, unit)
 
     def _import_table(self, file: Path, content_hash: str) -> Iterator[ImportProgress]:
         """A CSV file or an Excel workbook becomes SQLite tables (one per sheet), asked with SQL, not embedded."""

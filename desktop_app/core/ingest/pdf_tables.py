@@ -13,23 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from ..places import TABLE, TEXT, place_label  # noqa: F401 - place_label was defined here first; kept importable
 from ..types import ChunkDraft, PageText
 from .chunking import chunk_page
 from .page_text import PageWords
 
-TABLE = "table"
-TEXT = "text"
 # A grid needs rules at this many distinct heights and as many distinct x positions; a framed listing has two of each.
 MIN_RULES = 3
 MIN_RULE_LENGTH = 5.0  # points; shorter strokes are glyph parts, bullets, underline ticks
 RULE_THICKNESS = 2.0  # a filled rectangle this thin is drawn as a rule, not a shaded area
 MIN_FILLED_SHARE = 0.5  # of all cells
 MAX_TABLE_CHARS = 900  # as text chunks (chunking.DEFAULT_MAX_CHARS): a longer table is split by rows, each piece with the header
-
-
-def place_label(page: int, kind: str = TEXT) -> str:
-    """Where a cited passage sits, as every view shows it: "page 3" or "table on page 3"."""
-    return f"table on page {page}" if kind == TABLE else f"page {page}"
 
 
 def rule_positions(page) -> tuple[set[int], set[int]]:
@@ -117,16 +111,9 @@ def _span_inside(layout: PageWords, bbox: tuple[float, float, float, float]) -> 
     return layout.words[first][0], layout.words[last][1]
 
 
-def table_pieces(
-    page_number: int,
-    header: Sequence[str],
-    body: Sequence[Sequence[str]],
-    row_boxes: Sequence[tuple[float, float, float, float]],
-    header_box: tuple[float, float, float, float] | None,
-    layout: PageWords,
-    max_chars: int = MAX_TABLE_CHARS,
-) -> list[ChunkDraft]:
-    """One table as chunks: the whole Markdown table, or row groups that each repeat the header when it is long."""
+def row_groups(header: Sequence[str], body: Sequence[Sequence[str]], max_chars: int = MAX_TABLE_CHARS) -> list[list[int]]:
+    """The body's rows (indexes) in consecutive groups whose Markdown table, header included, fits in max_chars;
+    a row longer than that is a group alone."""
     head = markdown_table(header, [])
     groups: list[list[int]] = [[]]
     size = len(head)
@@ -137,8 +124,21 @@ def table_pieces(
             size = len(head)
         groups[-1].append(i)
         size += line
+    return groups
+
+
+def table_pieces(
+    page_number: int,
+    header: Sequence[str],
+    body: Sequence[Sequence[str]],
+    row_boxes: Sequence[tuple[float, float, float, float]],
+    header_box: tuple[float, float, float, float] | None,
+    layout: PageWords,
+    max_chars: int = MAX_TABLE_CHARS,
+) -> list[ChunkDraft]:
+    """One table as chunks: the whole Markdown table, or row groups that each repeat the header when it is long."""
     drafts = []
-    for number, group in enumerate(groups):
+    for number, group in enumerate(row_groups(header, body, max_chars)):
         boxes = [row_boxes[i] for i in group]
         if number == 0 and header_box is not None:
             boxes.append(header_box)

@@ -1,14 +1,17 @@
-"""The catalog of bundled models (models/catalog.json) and the GGUF files a user adds."""
+"""The catalog of bundled models (catalog.json, package data beside this module) and the GGUF files a user adds."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from ..storage import paths
 
-CATALOG_FILE = paths.REPO_ROOT / "models" / "catalog.json"
+# Package data, so an installed wheel and a PyInstaller bundle find it as a source checkout does.
+CATALOG_FILE = resources.files(__package__).joinpath("catalog.json")
 
 
 @dataclass(frozen=True)
@@ -29,12 +32,16 @@ class LlmEntry:
 
 @dataclass(frozen=True)
 class EmbedderEntry:
-    name: str
+    name: str  # also the name the vectors are recorded under: a different backend is a different name
     title: str
-    package: str
-    folder: str
+    backend: str  # "onnx" or "sentence-transformers"
+    package: str  # the Python package that carries the model's files
+    path: str  # inside the package: the ONNX file, or the sentence-transformers folder
     dimension: int
     license: str
+    tokenizer_package: str | None = None  # onnx: the package with tokenizer.json, and its path inside it
+    tokenizer_path: str | None = None
+    max_tokens: int = 256  # onnx: longer texts are cut, as sentence-transformers' max_seq_length does
 
 
 @dataclass(frozen=True)
@@ -57,7 +64,7 @@ class Catalog:
         raise KeyError(name)
 
 
-def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
+def load_catalog(path: Path | Traversable = CATALOG_FILE) -> Catalog:
     raw = json.loads(path.read_text())
     llms = []
     for item in raw["llms"]:
@@ -79,7 +86,8 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
                 single_file=single.get("file"),
             )
         )
-    embedders = [EmbedderEntry(**{k: item[k] for k in EmbedderEntry.__dataclass_fields__}) for item in raw["embedders"]]
+    known = {f.name for f in fields(EmbedderEntry)}
+    embedders = [EmbedderEntry(**{k: v for k, v in item.items() if k in known}) for item in raw["embedders"]]
     return Catalog(tuple(llms), tuple(embedders), raw["default_llm"], raw["default_embedder"])
 
 

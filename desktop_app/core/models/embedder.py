@@ -1,7 +1,12 @@
-"""Sentence embeddings. One small interface (`embed`); the model loads on first use."""
+"""Sentence embeddings. One small interface (`embed`); the model loads on first use.
+
+The bundled model runs on ONNX Runtime (onnx_embedder.py); this module's sentence-transformers
+embedder runs a model folder of the user's own (it needs PyTorch: the `sentence-transformers` extra).
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from collections.abc import Sequence
@@ -9,6 +14,8 @@ from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+
+from ..errors import ModelError
 
 # Never reach for a model hub: every model comes from local files.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -39,8 +46,13 @@ class SentenceTransformerEmbedder:
     def load(self):
         with self._lock:
             if self._model is None:
-                from sentence_transformers import SentenceTransformer
-
+                try:
+                    from sentence_transformers import SentenceTransformer
+                except ImportError as exc:
+                    raise ModelError(
+                        f"The embedding model {self.name} needs sentence-transformers, which is not installed",
+                        hint="Install it with pip install 'desktop-app[sentence-transformers]', or choose the bundled embedder in Settings.",
+                    ) from exc
                 self._model = SentenceTransformer(str(self.folder), device="cpu", local_files_only=True)
         return self._model
 
@@ -56,3 +68,38 @@ class SentenceTransformerEmbedder:
         cleaned = [" ".join(t.split()) for t in texts]
         vectors = model.encode(cleaned, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32)
+
+
+def sentence_transformers_dimension(folder: Path) -> int:
+    """The length of a sentence-transformers folder's vectors, read from its config files (no PyTorch needed).
+
+    The last module that sets a size wins: a Dense layer's out_features, else the Pooling's word
+    embedding size, else the transformer's hidden size.
+    """
+    folder = Path(folder)
+
+    def read(path: Path) -> dict:
+        try:
+            value = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return {}
+        return value if isinstance(value, dict) else {}
+
+    try:
+        modules = json.loads((folder / "modules.json").read_text())
+    except (OSError, ValueError) as exc:
+        raise ModelError(
+            f"{folder} is not a sentence-transformers model folder (it has no readable modules.json)",
+            hint="Pick a folder saved by sentence-transformers, or the bundled embedder.",
+        ) from exc
+    dimension = int(read(folder / "config.json").get("hidden_size") or 0)
+    for module in modules if isinstance(modules, list) else []:
+        config = read(folder / str(module.get("path", "")) / "config.json")
+        kind = str(module.get("type", ""))
+        if kind.endswith(".Dense") and config.get("out_features"):
+            dimension = int(config["out_features"])
+        elif kind.endswith(".Pooling") and config.get("word_embedding_dimension"):
+            dimension = int(config["word_embedding_dimension"])
+    if dimension <= 0:
+        raise ModelError(f"Could not tell the vector size of the model in {folder}", hint="Pick a folder saved by sentence-transformers.")
+    return dimension

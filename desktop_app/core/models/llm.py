@@ -5,16 +5,24 @@ llama.cpp objects are not thread-safe, so every call holds the model's lock for 
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 import threading
+from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Protocol
 
 from ..errors import ModelError
-from .prefix_snapshots import PrefixSnapshots, prompt_family
+from .prefix_snapshots import PrefixSnapshots, PrefixUse
+from .prefix_store import PrefixStore
 
 Message = dict[str, str]
+
+# Diagnostics: when set, each call appends how it got its prompt prefix (a JSON line) to this file.
+# The latency benchmark reads it from the CLI processes it starts.
+PREFIX_LOG_ENV = "DESKTOP_APP_PREFIX_LOG"
 
 
 class Generator(Protocol):
@@ -50,7 +58,11 @@ class LlamaGenerator:
         n_batch: int = 512,
         use_mmap: bool = True,
         prompt_lookup_tokens: int = 0,
+        prefix_cache_dir: Path | None = None,
+        persist_prefixes: bool = True,
     ):
+        """`prefix_cache_dir`: where prompt-prefix KV states are kept between processes (None: the data
+        folder's prefix-cache/); `persist_prefixes=False` keeps them in memory only."""
         self.model_path = Path(model_path)
         self.name = self.model_path.name
         self.n_ctx = n_ctx
@@ -62,7 +74,8 @@ class LlamaGenerator:
         self.seed = seed
         self._llm = None
         self._lock = threading.RLock()
-        self._snapshots = PrefixSnapshots()
+        self._snapshots = PrefixSnapshots(PrefixStore(self.model_path, prefix_cache_dir) if persist_prefixes else None)
+        self.prefix_uses: deque[PrefixUse] = deque(maxlen=200)  # the latest calls, newest last
 
     def load(self):
         with self._lock:
@@ -109,8 +122,7 @@ class LlamaGenerator:
     def stream(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> Iterator[str]:
         llm = self.load()
         with self._lock:
-            family = prompt_family(messages)
-            self._snapshots.before(llm, family)
+            self._note(self._snapshots.prepare(llm, messages))
             chunks = llm.create_chat_completion(
                 messages=list(messages),
                 max_tokens=max_tokens,
@@ -130,12 +142,22 @@ class LlamaGenerator:
                 close = getattr(chunks, "close", None)
                 if close:
                     close()
-                self._snapshots.after(llm, family)
 
     def warm_up(self, messages: Sequence[Message]) -> None:
-        """Evaluate a prompt once so its prefix sits in the KV cache for the next call (one token generated)."""
-        for _ in self.stream(messages, max_tokens=1):
-            pass
+        """Get this prompt's fixed prefix ready for the next call: loaded from the disk cache, or read once and saved."""
+        llm = self.load()
+        with self._lock:
+            self._note(self._snapshots.prepare(llm, messages))
+
+    def _note(self, use: PrefixUse) -> None:
+        self.prefix_uses.append(use)
+        log_file = os.environ.get(PREFIX_LOG_ENV)
+        if log_file and use.prefix_tokens:
+            try:
+                with open(log_file, "a") as f:
+                    f.write(json.dumps({"model": self.name, **dataclasses.asdict(use)}) + "\n")
+            except OSError:
+                pass
 
     def complete(self, messages: Sequence[Message], max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> str:
         return "".join(self.stream(messages, max_tokens, temperature, stop))
@@ -149,4 +171,3 @@ class LlamaGenerator:
         with self._lock:
             if self._llm is not None:
                 self._llm.reset()
-            self._snapshots.forget_current()

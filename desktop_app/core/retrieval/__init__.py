@@ -1,2 +1,4 @@
-"""Stage 2, search: the LLM writes queries from the question, each is searched (vector and keyword lists),
-and the ranked lists are fused (reciprocal rank fusion) into one list of passages."""
+"""Stage 2, search: the LLM writes queries from the question (query_styles.py: the prompts, as a table;
+query_writing.py: asking and reading), each is searched (search.py: vector and keyword lists, limited to
+chosen documents), and the ranked lists are merged (fusion.py: reciprocal rank fusion, or union) into one
+list of passages. strategies.py: a text the LLM writes to be searched instead of the question (rewrite, HyDE)."""

@@ -1,9 +1,8 @@
-"""Fusing ranked lists.
+"""Merging ranked lists into one.
 
 Reciprocal rank fusion: score(d) = sum over lists of weight / (k + rank(d)), rank counted from 1.
-Interleaving (the alternative issue 4 asks to measure): score(d) = max over lists of weight / rank(d), so
-the lists take turns (a list of weight 2 puts its rank-2 hit level with the others' rank-1 hits) and a
-passage found by several lists gains nothing from the agreement.
+Union (the multi-query mode): every hit once, ordered by its best cosine similarity.
+(Interleaving, measured for issue 4 and lost, lives with the eval harness: desktop_app/evaluation/variants.py.)
 """
 
 from __future__ import annotations
@@ -33,20 +32,13 @@ def reciprocal_rank_fusion(lists: Sequence[RankedList], k: float = 60.0, depth: 
     return [FusedHit(chunk_id=cid, rrf_score=scores[cid], ranks=dict(ranks[cid])) for cid in order]
 
 
-def interleave(lists: Sequence[RankedList], depth: int | None = None) -> list[FusedHit]:
-    """Weighted round-robin over the lists; the score shown is the one that ranked: max weight / rank.
-
-    Ties (the same turn) go to the earlier list: the question's list is first.
-    """
-    best: dict[int, tuple[float, int]] = {}  # chunk id -> (score, index of the list that gave it)
+def union(lists: Sequence[RankedList]) -> list[FusedHit]:
+    """Multi-query union: every hit of every list once, ordered by its best similarity (score = that similarity)."""
+    best: dict[int, float] = {}
     ranks: dict[int, dict[str, int]] = {}
-    for index, ranked in enumerate(lists):
-        hits = ranked.hits if depth is None else ranked.hits[:depth]
-        for hit in hits:
-            candidate = (ranked.weight / hit.rank, -index)
-            if hit.chunk_id not in best or candidate > best[hit.chunk_id]:
-                best[hit.chunk_id] = candidate
-            per_chunk = ranks.setdefault(hit.chunk_id, {})
-            per_chunk[ranked.key] = min(hit.rank, per_chunk.get(ranked.key, hit.rank))
-    order = sorted(best, key=lambda cid: (-best[cid][0], -best[cid][1]))
-    return [FusedHit(chunk_id=cid, rrf_score=best[cid][0], ranks=dict(ranks[cid])) for cid in order]
+    for ranked in lists:
+        for hit in ranked.hits:
+            best[hit.chunk_id] = max(best.get(hit.chunk_id, float("-inf")), hit.score)
+            ranks.setdefault(hit.chunk_id, {})[ranked.key] = hit.rank
+    order = sorted(best, key=lambda cid: -best[cid])
+    return [FusedHit(chunk_id=cid, rrf_score=best[cid], ranks=ranks[cid]) for cid in order]

@@ -1,18 +1,14 @@
-"""Query strategies besides RAG-Fusion (from the LangChain chapter), each producing what gets searched.
+"""Texts the LLM writes to be searched instead of the question (from the LangChain chapter).
 
 - rewrite (rewrite-retrieve-read): the LLM rewrites the question into one search query; only it is searched.
-- multi-query: the same generated queries as fusion, but the lists are merged by plain union (best similarity
-  first), without reciprocal rank fusion.
 - hyde: the LLM writes a hypothetical passage that would answer the question; its embedding is searched.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from ..models.llm import Generator
-from ..types import FusedHit, RankedList
 from .query_parsing import clean_line
 
 _LABEL = re.compile(r"^(search query|query|rewritten query|rewritten question)\s*:\s*", re.IGNORECASE)
@@ -44,15 +40,3 @@ def hypothetical_passage(generator: Generator, question: str) -> str:
     )
     text = " ".join(raw.split())
     return text or question
-
-
-def union(lists: Sequence[RankedList]) -> list[FusedHit]:
-    """Multi-query union: every hit of every list once, ordered by its best similarity (score = that similarity)."""
-    best: dict[int, float] = {}
-    ranks: dict[int, dict[str, int]] = {}
-    for ranked in lists:
-        for hit in ranked.hits:
-            best[hit.chunk_id] = max(best.get(hit.chunk_id, float("-inf")), hit.score)
-            ranks.setdefault(hit.chunk_id, {})[ranked.key] = hit.rank
-    order = sorted(best, key=lambda cid: -best[cid])
-    return [FusedHit(chunk_id=cid, rrf_score=best[cid], ranks=ranks[cid]) for cid in order]

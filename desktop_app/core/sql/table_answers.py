@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from ..answers.followup import Turn, rewrite_followup
 from ..events import AnswerDone, QuestionRewritten, SqlRan, Token
 from ..models.llm import Generator
+from ..models.token_stream import TokenStream
 from ..settings import Settings
 from ..storage.store import Store
 from ..storage.table_store import TableStore
@@ -128,19 +129,11 @@ def ask_tables(
         found = streamed = True
         if final.truncated:
             notices.append(f"The result had more than {settings.sql_row_cap} rows; only the first {settings.sql_row_cap} are shown.")
-        stream = generator().stream(answer_messages(question, final), max_tokens=ANSWER_TOKENS, temperature=0.0)
-        try:
+        with TokenStream(generator().stream(answer_messages(question, final), max_tokens=ANSWER_TOKENS, temperature=0.0), cancel) as stream:
             for piece in stream:
-                if first_token_at is None:
-                    first_token_at = time.perf_counter()
-                if cancel is not None and cancel.is_set():
-                    break
                 answer += piece
                 yield Token(piece)
-        finally:
-            close = getattr(stream, "close", None)
-            if close:
-                close()
+        first_token_at = stream.first_at
         answer = answer.strip()
         wrong = unsupported_numbers(answer, final, question)
         if wrong:

@@ -133,12 +133,12 @@ class ChunkStore(Database):
 
     def passages(self, chunk_ids: Iterable[int]) -> dict[int, Passage]:
         rows = self.conn.execute(
-            'SELECT c.id, c.document_id, d.path, d.title, c.page, c.start, c."end", c.text, coalesce(p.ocr, 0), c.kind, c.bbox '
+            'SELECT c.id, c.document_id, d.path, d.title, c.page, c.start, c."end", c.text, coalesce(p.ocr, 0), c.kind, c.bbox, p.section '
             "FROM chunks c JOIN documents d ON d.id = c.document_id "
             f"LEFT JOIN pages p ON p.document_id = c.document_id AND p.number = c.page WHERE c.id IN {_IDS}",
             (id_list(chunk_ids),),
         )
-        return {r[0]: Passage(*r[:8], ocr=bool(r[8]), kind=r[9], bbox=_bbox_value(r[10])) for r in rows}
+        return {r[0]: Passage(*r[:8], ocr=bool(r[8]), kind=r[9], bbox=_bbox_value(r[10]), section=r[11]) for r in rows}
 
     # -- keyword search ------------------------------------------------------------------------
     def keyword_search(self, query: str, limit: int, allowed: Iterable[int] | None = None) -> list[SearchHit]:

@@ -77,8 +77,8 @@ class DocumentStore(Database):
                 (path, title, content_hash, page_count, len(chunks), status, json.dumps(list(notices))),
             ).lastrowid
             conn.executemany(
-                "INSERT INTO pages(document_id, number, text, ocr) VALUES (?, ?, ?, ?)",
-                [(document_id, p.number, p.text, int(p.ocr)) for p in pages],
+                "INSERT INTO pages(document_id, number, text, ocr, section) VALUES (?, ?, ?, ?, ?)",
+                [(document_id, p.number, p.text, int(p.ocr), p.section) for p in pages],
             )
             # One INSERT per chunk: each new id is needed (it is the chunk's vector-index label).
             chunk_ids = [
@@ -125,6 +125,14 @@ class DocumentStore(Database):
     def page_text(self, document_id: int, number: int) -> str | None:
         row = self.conn.execute("SELECT text FROM pages WHERE document_id = ? AND number = ?", (document_id, number)).fetchone()
         return row[0] if row else None
+
+    def pages_between(self, document_id: int, first: int, last: int) -> list[PageText]:
+        """The stored pages (or sections) numbered first..last, in order; those without text are left out."""
+        rows = self.conn.execute(
+            "SELECT number, text, ocr, section FROM pages WHERE document_id = ? AND number BETWEEN ? AND ? AND text != '' ORDER BY number",
+            (document_id, first, last),
+        )
+        return [PageText(number, text, bool(ocr), section) for number, text, ocr, section in rows]
 
     def table_names(self) -> set[str]:
         """Every catalogued CSV/Excel table name, in lower case (a new table gets another name)."""

@@ -148,6 +148,15 @@ MIGRATIONS: list[tuple[str, str]] = [
         """,
     ),
     (
+        "0008_page_sections",
+        """
+        -- Word and HTML files have no pages: each heading's section is stored as a numbered "page" whose
+        -- section is its heading ("" before the first heading), and is cited as "section 3.2 Warranty".
+        -- NULL on real pages (PDF, EPUB, text files), which every page of an older library is.
+        ALTER TABLE pages ADD COLUMN section TEXT;
+        """,
+    ),
+    (
         "0009_watched_folders",
         """
         -- Folders kept in sync with the library: new files imported, changed ones re-imported, deleted ones removed.

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 APP_NAME = "desktop-app"
-REPO_ROOT = Path(__file__).resolve().parents[3]
+# Only a source checkout has a models/ folder of its own for the user's GGUF files; an installed wheel or a
+# bundle keeps them in the data folder (the catalog and the icons are package data: importlib.resources).
+_CHECKOUT = Path(__file__).resolve().parents[3]
+CHECKOUT_MODELS_DIR = _CHECKOUT / "models" if (_CHECKOUT / "pyproject.toml").is_file() else None
 
 
 def data_home() -> Path:
@@ -30,9 +34,15 @@ def prepared_models_dir() -> Path:
     return folder
 
 
+def bundled_models_dir() -> Path | None:
+    """A packaged app's own model files (the PyInstaller bundle ships the default GGUF ready to load), else None."""
+    bundle = getattr(sys, "_MEIPASS", None) if getattr(sys, "frozen", False) else None
+    return Path(bundle) / "models" if bundle else None
+
+
 def user_models_dirs() -> list[Path]:
     """Folders where a user may drop their own GGUF files."""
-    return [REPO_ROOT / "models", data_home() / "models"]
+    return [*([CHECKOUT_MODELS_DIR] if CHECKOUT_MODELS_DIR else []), data_home() / "models"]
 
 
 def ensure_private_dir(path: Path) -> None:

@@ -1,15 +1,19 @@
-"""The evidence of an answer: a clicked citation, or a clicked fused passage, shown highlighted on its page,
-with its row selected in the fusion panel."""
+"""The evidence of an answer: a clicked citation, or a clicked fused passage, shown highlighted on its page
+(a PDF) or in its document's text (Word, HTML, EPUB, text files), with its row selected in the fusion panel."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtWidgets import QStackedWidget
+
+from ...core.formats import has_page_images
 from ...core.library import Library
 from ...core.types import Citation, Passage, Source
 from ..chat_view import ChatView
 from ..fusion_panel import FusionPanel
 from ..page_view import PageView
+from ..text_view import PassageTextView
 from .feedback import Feedback
 
 
@@ -20,6 +24,8 @@ class EvidenceController:
     fusion_panel: FusionPanel
     page_view: PageView
     feedback: Feedback
+    text_view: PassageTextView
+    sources: QStackedWidget  # shows the page view or the text view
 
     def show_citation(self, entry_index: int, n: int) -> bool:
         """[n] of an answer in the transcript: the cited passage, or (an answer still streaming) the n-th passage given to the model."""
@@ -36,7 +42,7 @@ class EvidenceController:
         if self.fusion_panel.result is not result:  # an earlier answer: show how it was found
             self.fusion_panel.show_result(result)
         self._select_row(cited.chunk_id)
-        return self.page_view.show_passage(cited.file, cited.page, cited.start, cited.end, f"[{n}]", bbox=cited.bbox)
+        return self._show(cited, f"[{n}]")
 
     def show_source(self, source: Source) -> bool:
         """A row of the fusion panel on its page."""
@@ -44,7 +50,17 @@ class EvidenceController:
         if passage.end <= passage.start:
             # Answers saved before passages kept their offsets: read them from the library.
             passage = self.library.passage(passage.chunk_id) or passage
-        return self.page_view.show_passage(passage.file, passage.page, passage.start, passage.end, bbox=passage.bbox)
+        return self._show(passage)
+
+    def _show(self, cited: Citation | Passage, label: str = "") -> bool:
+        if has_page_images(cited.file):
+            self.sources.setCurrentWidget(self.page_view)
+            return self.page_view.show_passage(cited.file, cited.page, cited.start, cited.end, label, bbox=cited.bbox)
+        # Read from the library's stored text: one indexed query for up to three pages or sections.
+        excerpt = self.library.passage_excerpt(cited)
+        self.sources.setCurrentWidget(self.text_view)  # first: the view scrolls by its visible height
+        self.text_view.show_excerpt(excerpt, label)
+        return True
 
     def _select_row(self, chunk_id: int) -> None:
         fused = self.fusion_panel.fused

@@ -16,6 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QMimeData, QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLabel, QLineEdit, QMessageBox
 
+from ...core.formats import dialog_filter, format_names
 from ...core.ingest.importer import collect_files
 from ...core.library import Library
 from ...core.types import ImportProgress, IndexBacklog
@@ -26,7 +27,7 @@ from ..workers import Job, JobRunner
 from .feedback import Feedback
 
 PASSWORD_PROTECTED = "password protected"  # in the ImportProgress message of a PasswordProtected failure
-FILE_TYPES = "Documents (*.pdf *.txt *.md *.csv *.tsv *.xlsx *.xlsm);;All files (*)"
+FILE_TYPES = dialog_filter()  # every supported format (core/formats.py), then all files
 
 
 def dropped_files(mime: QMimeData) -> list[str]:
@@ -78,7 +79,7 @@ class ImportController:
         files = [f for f in collect_files(paths) if not self._in_progress(str(f))]
         if not files:
             if not collect_files(paths):
-                self.feedback.say("No PDF, .txt, .md, CSV or Excel files there.", 8000)
+                self.feedback.say(f"No {format_names()} files there.", 8000)
             return None
         names = [str(f) for f in files]
         for name in names:

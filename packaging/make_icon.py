@@ -1,4 +1,4 @@
-"""Render desktop-app.svg to the PNG the window and the .desktop file use: `python resources/make_icon.py`."""
+"""Render desktop-app.svg to the PNG the window and the .desktop file use: `python packaging/make_icon.py`."""
 
 from pathlib import Path
 
@@ -6,15 +6,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
-HERE = Path(__file__).resolve().parent
+RESOURCES = Path(__file__).resolve().parents[1] / "desktop_app" / "resources"
 
 if __name__ == "__main__":
     app = QGuiApplication([])
-    renderer = QSvgRenderer(str(HERE / "desktop-app.svg"))
+    renderer = QSvgRenderer(str(RESOURCES / "desktop-app.svg"))
     image = QImage(256, 256, QImage.Format.Format_ARGB32)
     image.fill(Qt.GlobalColor.transparent)
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     renderer.render(painter)
     painter.end()
-    image.save(str(HERE / "desktop-app.png"))
+    image.save(str(RESOURCES / "desktop-app.png"))

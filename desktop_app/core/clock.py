@@ -1,0 +1,22 @@
+"""Seconds spent per stage of one question, added up as the stages run (some run more than once)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+STAGES = ("query_generation", "embedding", "retrieval", "fusion", "rerank")
+
+
+class StageClock:
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = dict.fromkeys(STAGES, 0.0)
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        mark = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] += time.perf_counter() - mark

@@ -1,0 +1,82 @@
+"""Searching the library: one ranked list per text, and the fused hits turned into passages.
+
+Vector lists come from the hnswlib index, keyword lists from SQLite FTS5; both can be limited to chosen
+documents (the scope). Every passage then gets its cosine similarity to the question itself, which is what
+the "not found" gate judges.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..models.embedder import Embedder
+from ..settings import Settings
+from ..storage.store import Store
+from ..storage.vector_index import VectorIndex
+from ..types import FusedHit, RankedList, Source
+
+
+class Searcher:
+    def __init__(self, store: Store, index: VectorIndex, embedder: Embedder, settings: Settings):
+        self.store = store
+        self.index = index
+        self.embedder = embedder
+        self.settings = settings
+
+    def vector_lists(self, texts: Sequence[str], vectors: np.ndarray, allowed_documents: Sequence[int] | None = None, weights: Sequence[float] | None = None) -> list[RankedList]:
+        allowed = None
+        if allowed_documents is not None:
+            ids = self.store.chunk_ids_of_documents(allowed_documents)
+            allowed = ids.__contains__
+        lists = []
+        for i, (text, vector) in enumerate(zip(texts, vectors)):
+            hits = self.index.search(vector, self.settings.list_depth, allowed)
+            weight = weights[i] if weights else 1.0
+            lists.append(RankedList(query=text, kind="vector", hits=tuple(hits), weight=weight))
+        return lists
+
+    def keyword_list(self, text: str, allowed_documents: Sequence[int] | None = None, weight: float | None = None) -> RankedList:
+        allowed = set(self.store.chunk_ids_of_documents(allowed_documents)) if allowed_documents is not None else None
+        hits = self.store.keyword_search(text, self.settings.list_depth, allowed)
+        return RankedList(query=text, kind="keyword", hits=tuple(hits), weight=self.settings.keyword_weight if weight is None else weight)
+
+    def drift_guard(self, queries: Sequence[str], vectors: np.ndarray, question_vector: np.ndarray) -> tuple[list[int], list[int]]:
+        """Indices of the queries kept and dropped: a query far from the question searches for something else."""
+        threshold = self.settings.drift_guard
+        similarities = vectors @ question_vector if len(queries) else np.zeros(0)
+        kept = [i for i, sim in enumerate(similarities) if sim >= threshold]
+        return kept, [i for i in range(len(queries)) if i not in kept]
+
+    def sources(self, fused: Sequence[FusedHit], question_vector: np.ndarray) -> list[Source]:
+        """The fused hits as passages, each with its cosine similarity to the question itself.
+
+        Not to the query that found it: a generated name ("R-1234yf", "Skoda Octavia") is very close to a
+        passage about refrigerants or cars in general, and the "not found" gate must judge the question.
+        Passages still being embedded get theirs computed here (`score_unembedded`).
+        """
+        passages = self.store.passages([f.chunk_id for f in fused])
+        vectors = self.store.embeddings_of(passages)
+        out = []
+        for hit in fused:
+            passage = passages.get(hit.chunk_id)
+            if passage is None:  # removed while we searched
+                continue
+            vector = vectors.get(hit.chunk_id)
+            similarity = float(vector @ question_vector) if vector is not None else 0.0  # 0: still being embedded
+            out.append(Source(len(out) + 1, passage, hit.rrf_score, hit.ranks, similarity))
+        return self.score_unembedded(out, question_vector)
+
+    def score_unembedded(self, sources: Sequence[Source], question_vector: np.ndarray) -> list[Source]:
+        """Passages found by keyword while their document is still being embedded get their similarity now,
+        so the "not found" gate judges them like every other passage (a handful of texts: well under a second)."""
+        head = sources[: max(self.settings.top_k, self.settings.rerank_candidates)]
+        pending = self.store.pending_among(s.passage.chunk_id for s in head if s.similarity == 0.0)
+        if not pending:
+            return list(sources)
+        targets = [s for s in head if s.passage.chunk_id in pending]
+        vectors = self.embedder.embed([s.passage.text for s in targets])
+        similarity = {s.passage.chunk_id: float(v @ question_vector) for s, v in zip(targets, vectors)}
+        return [dataclasses.replace(s, similarity=similarity[s.passage.chunk_id]) if s.passage.chunk_id in similarity else s for s in sources]
