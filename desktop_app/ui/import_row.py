@@ -6,16 +6,14 @@ from pathlib import Path
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QLabel,
     QProgressBar,
     QStyle,
-    QVBoxLayout,
     QWidget,
 )
 
 from ..core.types import ImportProgress
-from .parts import Pixmap, tool_button
+from .parts import Pixmap, button_block, tool_button
 
 _STAGE_TEXT = {
     "queued": "waiting",
@@ -51,17 +49,7 @@ class ImportRow(QWidget):
         self.status.setObjectName("importStatus")
         self.status.setWordWrap(True)
         self.button = tool_button(self, Pixmap.SP_DialogCancelButton, "Cancel this import", self._clicked)
-        self.button.setAutoRaise(True)
-        top = QHBoxLayout()
-        top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(self.name, 1)
-        top.addWidget(self.button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 2, 4, 2)
-        layout.setSpacing(2)
-        layout.addLayout(top)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.status)
+        button_block(self, self.name, self.button, self.bar, self.status)
 
     @property
     def finished(self) -> bool:

@@ -4,10 +4,10 @@ left, a bar, and a button that cancels every import at once (each row cancels it
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QProgressBar, QWidget
 
 from ..core.types import ImportProgress, IndexBacklog
-from .parts import Pixmap, tool_button
+from .parts import Pixmap, button_block, tool_button
 
 
 def backlog_text(pending: int, total: int, running: bool) -> str:
@@ -32,20 +32,10 @@ class IndexingStatus(QWidget):
         self.bar.setTextVisible(False)
         self.bar.setFixedHeight(8)
         self.cancel = tool_button(self, Pixmap.SP_DialogCancelButton, "Cancel every import (files already stored stay, found by keyword)", self.cancel_requested)
-        self.cancel.setAutoRaise(True)
         self.note = QLabel()
         self.note.setObjectName("hint")
         self.note.setWordWrap(True)
-        top = QHBoxLayout()
-        top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(self.text, 1)
-        top.addWidget(self.cancel)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 2, 4, 2)
-        layout.setSpacing(2)
-        layout.addLayout(top)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.note)
+        button_block(self, self.text, self.cancel, self.bar, self.note)
         self.running = False
         self.total_passages = 0  # in the whole library, from the last backlog
         self.hide()

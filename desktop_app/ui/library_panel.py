@@ -21,9 +21,9 @@ from ..core.formats import format_names
 from ..core.types import ImportProgress
 from .import_row import ImportRow
 from .indexing_status import IndexingStatus
-from .watched_folders_view import WatchedFoldersView
 from .models import CollectionsModel, DocumentsModel
 from .parts import Pixmap, push_button, title_row, tool_button
+from .watched_folders_view import WatchedFoldersView
 
 
 class LibraryPanel(QWidget):

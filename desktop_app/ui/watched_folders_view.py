@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QListWidget, QWidget
 
-from .parts import Pixmap, tool_button
+from .parts import Pixmap, button_block, tool_button
 
 
 class WatchedFoldersView(QWidget):
@@ -16,18 +16,9 @@ class WatchedFoldersView(QWidget):
         title = QLabel("Kept in sync:")
         title.setToolTip("New files in these folders are imported, changed ones re-imported, deleted ones removed")
         self.stop = tool_button(self, Pixmap.SP_DialogCancelButton, "Stop keeping the selected folder in sync (its documents stay)", self._stop_selected)
-        self.stop.setAutoRaise(True)
         self.list = QListWidget()
         self.list.setMaximumHeight(64)
-        top = QHBoxLayout()
-        top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(title, 1)
-        top.addWidget(self.stop)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 2, 0, 2)
-        layout.setSpacing(2)
-        layout.addLayout(top)
-        layout.addWidget(self.list)
+        button_block(self, title, self.stop, self.list, margin=0)
         self.hide()
 
     def set_folders(self, folders: list[str]) -> None:

@@ -10,14 +10,12 @@ import dataclasses
 import threading
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, QMimeData, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from desktop_app.core.library import Library
+from tests.batch_files import write_mixed_batch
 from tests.fakes import HashingEmbedder, ScriptedGenerator
-
-MANUAL = "\n\n".join(f"Section {n}. The valve assembly {n} is torqued to {n + 10} Nm and inspected yearly." for n in range(400))
-NOTE = "Harbour plant log. The cooling tower fan bearing was replaced in March. " * 20
 
 
 class GatedEmbedder(HashingEmbedder):
@@ -58,11 +56,7 @@ def library(data_home, embedder):
 
 @pytest.fixture
 def batch(tmp_path):
-    manual, note, broken = tmp_path / "manual.txt", tmp_path / "note.txt", tmp_path / "broken.pdf"
-    manual.write_text(MANUAL)
-    note.write_text(NOTE)
-    broken.write_text("plain text with a .pdf name")
-    return [manual, note, broken]
+    return write_mixed_batch(tmp_path, sections=400)
 
 
 def drop(window, paths) -> None:

@@ -9,10 +9,8 @@ import pytest
 
 from desktop_app.core.ingest import folder_watch
 from desktop_app.core.library import Library
+from tests.batch_files import PUMP, VALVE, ask_about_the_pump
 from tests.fakes import HashingEmbedder, ScriptedGenerator
-
-PUMP = "The PX-9 feed pump runs at 2,900 rpm and its seals are replaced every 4,000 hours."
-VALVE = "The relief valve opens at 16 bar; it is tested every spring."
 
 
 @pytest.fixture(autouse=True)
@@ -84,9 +82,7 @@ def test_changes_made_while_the_window_was_closed_are_found_on_start_and_chats_k
 ):
     library.watch_folder(folder)
     list(library.sync_folders())
-    chat = library.create_chat("seals")
-    generator.enqueue("Every 4,000 hours [1].")
-    list(library.ask_in_chat(chat, "How often are the PX-9 feed pump seals replaced?", "rag"))
+    chat = ask_about_the_pump(library, generator)
     # While the app is closed: the cited file is deleted, another one added.
     (folder / "pump.txt").unlink()
     (folder / "filter.txt").write_text("The intake filter is cleaned weekly.")

@@ -9,10 +9,8 @@ import pytest
 
 from desktop_app.core.ingest.embedding_queue import duration_words
 from desktop_app.core.library import Library
+from tests.batch_files import write_mixed_batch
 from tests.fakes import HashingEmbedder
-
-MANUAL = "\n\n".join(f"Section {n}. The valve assembly {n} is torqued to {n + 10} Nm and inspected yearly." for n in range(120))
-NOTE = "Harbour plant log. The cooling tower fan bearing was replaced in March. " * 20
 
 
 @pytest.fixture
@@ -25,12 +23,7 @@ def library(data_home, generator):
 
 @pytest.fixture
 def batch(tmp_path):
-    """A long document, a short one and a broken one, in the order a user dropped them."""
-    manual, note, broken = tmp_path / "manual.txt", tmp_path / "note.txt", tmp_path / "broken.pdf"
-    manual.write_text(MANUAL)
-    note.write_text(NOTE)
-    broken.write_text("plain text with a .pdf name")
-    return [manual, note, broken]
+    return write_mixed_batch(tmp_path, sections=120)
 
 
 def stages_of(events, file):

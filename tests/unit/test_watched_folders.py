@@ -14,9 +14,7 @@ import pytest
 from desktop_app.core.codec import result_from_json
 from desktop_app.core.ingest.folder_sync import is_ignored
 from desktop_app.core.ingest.folder_watch import Debouncer, FolderWatcher
-
-PUMP = "The PX-9 feed pump runs at 2,900 rpm and its seals are replaced every 4,000 hours."
-VALVE = "The relief valve opens at 16 bar; it is tested every spring."
+from tests.batch_files import PUMP, VALVE, ask_about_the_pump
 
 
 @pytest.fixture
@@ -87,9 +85,7 @@ def test_a_chat_keeps_its_quotes_after_the_cited_file_is_deleted(empty_library, 
     library = empty_library
     library.watch_folder(folder)
     list(library.sync_folders())
-    chat = library.create_chat("seals")
-    generator.enqueue("Every 4,000 hours [1].")
-    list(library.ask_in_chat(chat, "How often are the PX-9 feed pump seals replaced?", "rag"))
+    chat = ask_about_the_pump(library, generator)
     (folder / "pump.txt").unlink()
     assert final(library.sync_folders()) == {"pump.txt": "removed"}
     # Opening the chat reads the saved answer; its citation still quotes the passage of the deleted file.
