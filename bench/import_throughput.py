@@ -1,6 +1,8 @@
 """Import throughput: pages/s and peak memory, split into extraction, chunking, embedding, indexing.
 
     python -m bench.import_throughput [--corpus r-intro,all-manuals,fullrefman]
+    python -m bench.import_throughput --mixed-batch [--via window|cli] [--label before|after] [--stop-after-passages N]   (bench/mixed_batch.py)
+    python -m bench.import_throughput --compare before.json after.json
 
 Each corpus is imported into a fresh data folder by a fresh child process running the real
 Importer (so peak RSS is that import's alone). Stage times come from wrapping the functions the
@@ -133,9 +135,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", default="r-intro,all-manuals,fullrefman")
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a Settings field, e.g. --set embed_batch_size=128")
     parser.add_argument("--fake-embedder", action="store_true", help="hash words instead of MiniLM: times every other stage")
+    parser.add_argument("--mixed-batch", action="store_true", help="R-intro + the reference manual + a broken file dropped at once: "
+                        "seconds until every file is listed, searchable by keyword, and in the meaning index (bench/mixed_batch.py)")
+    parser.add_argument("--via", choices=("window", "cli"), default="window", help="--mixed-batch: drop on the window (offscreen) or ingest as the CLI does")
+    parser.add_argument("--label", default="this code", help="--mixed-batch: the column's name, e.g. before or after")
+    parser.add_argument("--stop-after-passages", type=int, metavar="N", help="--mixed-batch: stop once all is searchable and N passages are "
+                        "embedded; report the embedding rate and the projected time to a full meaning index")
+    parser.add_argument("--compare", nargs="+", metavar="JSON", help="print the --mixed-batch results of several runs side by side")
+    parser.add_argument("--mixed-batch-child", choices=("window", "cli"), help=argparse.SUPPRESS)
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--home", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.mixed_batch_child:
+        from .mixed_batch import child as mixed_child
+
+        print(json.dumps(mixed_child(args.mixed_batch_child, args.stop_after_passages)))
+        return 0
+    if args.mixed_batch or args.compare:
+        from .mixed_batch import main_compare, main_mixed
+
+        return main_compare(args.compare) if args.compare else main_mixed(args.via, args.label, args.stop_after_passages)
     from desktop_app.core.settings import Settings
 
     overrides = {}

@@ -1,6 +1,6 @@
 """desktop-app-cli: the headless way to run everything the window does, over the same core.
 
-One module per command group (documents, asking, chats, collections, evaluate, models, demo), each with
+One module per command group (documents, watching, asking, chats, collections, evaluate, models, demo), each with
 its `register(sub)`; what the commands show goes through one renderer (render.py), bars through progress.py.
 """
 
@@ -17,11 +17,11 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 from ..core.errors import AppError
 from ..core.logs import setup_logging
 from ..core.storage import paths
-from . import asking, chats, collections, demo, documents, evaluate, models
+from . import asking, chats, collections, demo, documents, evaluate, models, watching
 from .progress import close_open_bars
 from .session import _OPEN  # noqa: F401  (tests put a library with fake models in it)
 
-COMMAND_GROUPS = (documents, asking, chats, collections, evaluate, models, demo)  # in the order --help lists them
+COMMAND_GROUPS = (documents, watching, asking, chats, collections, evaluate, models, demo)  # in the order --help lists them
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -35,8 +35,10 @@ class ProgressBar:
         self._progress.start()
         _OPEN_BARS.add(self)
 
-    def update(self, done: int, total: int) -> None:
-        self._progress.update(self._task, completed=done, total=total)
+    def update(self, done: int, total: int, note: str = "") -> None:
+        """`note` follows the label ("about 12 min left"); the label alone says which bar this is."""
+        description = f"{self.label[:40]}, {note}" if note else self.label[:40]
+        self._progress.update(self._task, completed=done, total=total, description=description)
 
     def close(self) -> None:
         if self in _OPEN_BARS:

@@ -27,6 +27,7 @@ from ..core.events import (
     Token,
     stage_text,
 )
+from ..core.ingest.embedding_queue import duration_words
 from ..core.places import citation_label
 from ..core.places import short_place as section_place
 from ..core.sql.text_to_sql import duration_text, format_value
@@ -112,6 +113,7 @@ class TextRenderer(Renderer):
         self.out = out or sys.stdout  # looked up now, not at import: tests swap sys.stdout
         self.suggest_password_flag = suggest_password_flag  # a protected file's failure names --password
         self._bar: ProgressBar | None = None
+        self._queue_seen = False  # the import's one embedding queue has its bar: no bar per file then
         self._heading_due = False  # an SQL answer has no SourcesRanked to print the "Answer:" heading
         self._streamed = ""
 
@@ -183,8 +185,18 @@ class TextRenderer(Renderer):
     # -- importing files ----------------------------------------------------------------------------
     def import_progress(self, event: ImportProgress) -> None:
         name = Path(event.file).name
-        if event.stage in ("extracting", "embedding") and event.total:
+        if event.stage == "indexing" and event.total:
+            self._queue_seen = True
+            left = f"{duration_words(event.seconds_left)} left" if event.seconds_left and event.done < event.total else ""
+            self._show_bar("meaning index (passages)", event.done, event.total, left)
+        elif event.stage == "extracting" and event.total or event.stage == "embedding" and event.total and not self._queue_seen:
             self._show_bar(f"{name}: {event.stage}", event.done, event.total)
+        elif event.stage == "searchable":
+            self._end_bar()
+            note = f" ({event.message})" if event.message else ""
+            self.line(f"stored   {name}: {event.total} {event.unit}, searchable by keyword{note}")
+        elif event.stage == "removed":
+            self.line(f"removed  {name}: {event.message}")
         elif event.stage == "ready":
             self._end_bar()
             note = f" ({event.message})" if event.message else ""
@@ -212,13 +224,13 @@ class TextRenderer(Renderer):
         self.line(format_table(event.summaries, event.title))
 
     # -- the bar ------------------------------------------------------------------------------------
-    def _show_bar(self, label: str, done: int, total: int) -> None:
+    def _show_bar(self, label: str, done: int, total: int, note: str = "") -> None:
         """One bar at a time: a new label ends the last one; a bar ends when its work is done."""
         if self._bar is not None and self._bar.label != label:
             self._end_bar()
         if self._bar is None:
             self._bar = ProgressBar(label, total, done)
-        self._bar.update(done, total)
+        self._bar.update(done, total, note)
         if done >= total:
             self._end_bar()
 

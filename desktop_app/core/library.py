@@ -6,18 +6,17 @@ Heavy things load late: the embedder and the LLM load on first use, so opening a
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from pathlib import Path
 
-from .answers.export import chat_to_markdown
-from .answers.followup import Turn
-from .codec import result_to_json
 from .errors import AppError, StorageError
 from .events import AnswerDone
+from .ingest.embedding_queue import EmbeddingQueue
 from .ingest.importer import Importer
+from .library_chats import LibraryChats
+from .library_folders import WatchedFolders
 from .models.catalog import Catalog, load_catalog
 from .models.embedder import Embedder
 from .models.llm import Generator, LlamaGenerator
@@ -31,7 +30,7 @@ from .storage.store import Store
 from .storage.table_store import TableStore
 from .storage.vector_index import IndexState, VectorIndex
 from .text_excerpt import TextExcerpt, passage_excerpt
-from .types import AskResult, Citation, Document, ImportProgress, Passage
+from .types import Citation, Document, ImportProgress, IndexBacklog, Passage
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +40,7 @@ log = logging.getLogger(__name__)
 COMPACT_SHARE = 0.25
 
 
-class Library:
+class Library(LibraryChats, WatchedFolders):
     def __init__(
         self,
         home: Path | None = None,
@@ -219,12 +218,33 @@ class Library:
     def documents(self) -> list[Document]:
         return self.store.documents()
 
-    def import_paths(self, paths_: Iterable[Path | str], passwords: dict[str, str] | None = None, cancel: threading.Event | None = None) -> Iterator[ImportProgress]:
+    def import_paths(
+        self, paths_: Iterable[Path | str], passwords: dict[str, str] | None = None, cancel: threading.Event | None = None, cancelled_files: Container[str] = ()
+    ) -> Iterator[ImportProgress]:
+        """Every file's text first (each searchable by keyword as soon as it is stored), then the embedding queue."""
         self.refresh_index()
         # Extraction stays in this process: spreading it over processes measured no faster on 2 cores,
         # and it is ~2% of an import (embedding is the rest).
-        progress = Importer(self.store, self.index, self.embedder, self.settings.embed_batch_size, self.tables).import_paths(paths_, passwords, cancel)
-        return self._then_compact(progress)
+        return self._then_compact(self._importer().import_paths(paths_, passwords, cancel, cancelled_files))
+
+    def store_paths(
+        self, paths_: Iterable[Path | str], passwords: dict[str, str] | None = None, cancel: threading.Event | None = None, cancelled_files: Container[str] = ()
+    ) -> Iterator[ImportProgress]:
+        """Only the first phase: every file listed, its text stored and searchable by keyword; the window then runs
+        `embedding_queue()` on its own, so a later drop's text goes before the earlier drops' embedding."""
+        self.refresh_index()
+        return self._then_compact(self._importer().store_paths(paths_, passwords, cancel, cancelled_files))
+
+    def embedding_queue(self) -> EmbeddingQueue:
+        """The meaning index's queue: every passage still without a vector (this session's imports or an earlier one's)."""
+        self.refresh_index()
+        return self._importer().embedding_queue()
+
+    def index_backlog(self) -> IndexBacklog:
+        return IndexBacklog(self.store.pending_count(), self.store.chunk_count())
+
+    def _importer(self) -> Importer:
+        return Importer(self.store, self.index, self.embedder, self.settings.embed_batch_size, self.tables)
 
     def _then_compact(self, progress: Iterator[ImportProgress]) -> Iterator[ImportProgress]:
         for event in progress:
@@ -268,64 +288,6 @@ class Library:
 
     def ask(self, question: str, mode: str | None = None, allowed_documents: Sequence[int] | None = None, **kwargs) -> Iterator[object]:
         return _logged(self.pipeline().ask(question, mode, allowed_documents, **kwargs), question)
-
-    # -- chats -----------------------------------------------------------------------------------
-    def chat_history(self, chat_id: int) -> list[Turn]:
-        """The chat's question/answer pairs, oldest first."""
-        turns: list[Turn] = []
-        pending: str | None = None
-        for _, role, content, _ in self.store.messages(chat_id):
-            if role == "user":
-                pending = content
-            elif pending is not None:
-                turns.append(Turn(pending, content))
-                pending = None
-        return turns
-
-    def ask_in_chat(self, chat_id: int, question: str, mode: str | None = None, allowed_documents: Sequence[int] | None = None, **kwargs) -> Iterator[object]:
-        """Ask with the chat's history (follow-ups are rewritten) and keep the question and the answer in the chat."""
-        result = None
-        for event in self.ask(question, mode, allowed_documents, history=self.chat_history(chat_id), **kwargs):
-            if isinstance(event, AnswerDone):
-                result = event.result
-            yield event
-        if result is not None:
-            self.add_chat_turn(chat_id, question, result.answer, result)
-
-    def add_chat_turn(self, chat_id: int, question: str, answer: str, result: AskResult | None = None) -> None:
-        """Keeps a question and its answer in the chat; a finished answer's result is stored beside it as JSON.
-
-        Without a result (an answer stopped before it finished) the chat still shows the question and what streamed.
-        """
-        self.store.add_message(chat_id, "user", question)
-        self.store.add_message(chat_id, "assistant", answer, json.dumps(result_to_json(result)) if result is not None else None)
-
-    def export_chat(self, chat_id: int) -> str:
-        return chat_to_markdown(self.store, chat_id)
-
-    def chats(self) -> list[tuple[int, str, str]]:
-        """(id, title, last updated), most recent first."""
-        return self.store.chats()
-
-    def create_chat(self, title: str) -> int:
-        return self.store.create_chat(title)
-
-    def chat_list(self) -> list[tuple[int, str, str, str]]:
-        """(id, title, last updated, the mode of its last answer or ""), most recent first: what the chat list shows."""
-        return self.store.chats_with_modes()
-
-    def rename_chat(self, chat_id: int, title: str) -> None:
-        title = " ".join(title.split())
-        if not title:
-            raise ValueError("a chat needs a name")
-        self.store.rename_chat(chat_id, title)
-
-    def delete_chat(self, chat_id: int) -> None:
-        self.store.delete_chat(chat_id)
-
-    def chat_messages(self, chat_id: int) -> list[tuple[int, str, str, str | None]]:
-        """(id, role, text, the answer's result JSON or None), oldest first."""
-        return self.store.messages(chat_id)
 
     def passage(self, chunk_id: int) -> Passage | None:
         return self.store.passages([chunk_id]).get(chunk_id)

@@ -236,10 +236,21 @@ class ImportProgress:
 
     file: str
     # "queued" "extracting" "searchable" (stored, found by keyword) "embedding" "ready" "skipped" "failed" "cancelled";
-    # "warning" (file = data folder: the index file could not be saved)
+    # "removed" (a watched folder's file was deleted or moved away, so its document left the library);
+    # "warning" (file = data folder: the index file could not be saved);
+    # "indexing" (file = "": the one embedding queue of the whole library, done/total passages, seconds_left)
     stage: str
     done: int = 0  # pages (or chunks while embedding)
     total: int = 0
     message: str = ""
     document_id: int | None = None
     unit: str = "pages"  # what done/total count when ready: "pages", or "rows" for a CSV/Excel table
+    seconds_left: float | None = None  # "indexing": the estimate, from this run's passages per second
+
+
+@dataclass(frozen=True)
+class IndexBacklog:
+    """How much of the library is not yet in the meaning (vector) index: found by keyword only until it is."""
+
+    pending: int  # passages still without a vector
+    total: int  # passages in the library

@@ -6,28 +6,27 @@ from pathlib import Path
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QLabel,
     QProgressBar,
     QStyle,
-    QVBoxLayout,
     QWidget,
 )
 
 from ..core.types import ImportProgress
-from .parts import Pixmap, tool_button
+from .parts import Pixmap, button_block, tool_button
 
 _STAGE_TEXT = {
     "queued": "waiting",
     "extracting": "reading pages",
-    "searchable": "searchable by keyword; indexing meaning",
+    "searchable": "searchable by keyword; waiting for the meaning index",
     "embedding": "indexing",
     "ready": "ready",
     "skipped": "already in the library",
     "failed": "failed",
     "cancelled": "cancelled",
+    "removed": "removed from the library",
 }
-FINISHED_STAGES = ("ready", "skipped", "failed", "cancelled")
+FINISHED_STAGES = ("ready", "skipped", "failed", "cancelled", "removed")
 
 
 class ImportRow(QWidget):
@@ -50,17 +49,7 @@ class ImportRow(QWidget):
         self.status.setObjectName("importStatus")
         self.status.setWordWrap(True)
         self.button = tool_button(self, Pixmap.SP_DialogCancelButton, "Cancel this import", self._clicked)
-        self.button.setAutoRaise(True)
-        top = QHBoxLayout()
-        top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(self.name, 1)
-        top.addWidget(self.button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 2, 4, 2)
-        layout.setSpacing(2)
-        layout.addLayout(top)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.status)
+        button_block(self, self.name, self.button, self.bar, self.status)
 
     @property
     def finished(self) -> bool:
@@ -81,8 +70,10 @@ class ImportRow(QWidget):
             text = f"indexing: {event.done} of {event.total} passages"
         elif event.stage == "ready":
             text = f"ready: {event.total} {event.unit}" + (f" ({event.message})" if event.message else "")
-        elif event.stage in ("failed", "skipped") and event.message:
+        elif event.stage in ("failed", "skipped", "removed") and event.message:
             text = f"{text}: {event.message}"
+        elif event.stage == "cancelled" and "searchable by keyword" in event.message:
+            text = event.message  # "Cancelled: ... searchable by keyword; ..." says what is kept
         self.status.setText(text)
         if event.stage in FINISHED_STAGES:
             self.bar.setRange(0, 1)
@@ -92,6 +83,9 @@ class ImportRow(QWidget):
             self.button.setToolTip("Dismiss")
             color = {"failed": "#b3261e", "cancelled": "#7a5d00"}.get(event.stage, "#1b6e2b")
             self.status.setStyleSheet(f"color: {color};")
+        elif event.stage == "searchable":
+            self.bar.setRange(0, 1)  # stored; its meaning index has not begun
+            self.bar.setValue(0)
         elif event.total:
             self.bar.setRange(0, event.total)
             self.bar.setValue(event.done)

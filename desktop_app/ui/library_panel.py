@@ -22,8 +22,10 @@ from PySide6.QtWidgets import (
 from ..core.formats import format_names
 from ..core.types import ImportProgress
 from .import_row import ImportRow
+from .indexing_status import IndexingStatus
 from .models import CollectionsModel, DocumentsModel
 from .parts import Pixmap, inline_icon, push_button, title_row, tool_button
+from .watched_folders_view import WatchedFoldersView
 
 
 class LibraryPanel(QWidget):
@@ -102,12 +104,16 @@ class LibraryPanel(QWidget):
         self.imports.setContentsMargins(0, 0, 0, 0)
         self.imports.setSpacing(2)
         self.rows: dict[str, ImportRow] = {}
+        self.indexing = IndexingStatus()  # the meaning-index queue of every import, with "cancel all"
+        self.watched = WatchedFoldersView()  # the folders kept in sync
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 4)
         layout.addLayout(title_row("Library", self.add_button, self.remove_button))
         layout.addWidget(self.stack, 1)
         layout.addLayout(self.imports)
+        layout.addWidget(self.indexing)
+        layout.addWidget(self.watched)
         layout.addWidget(self.warning)
         layout.addLayout(scope_row)
         layout.addWidget(self.scope)

@@ -44,6 +44,7 @@ from .controllers.feedback import Feedback
 from .controllers.importing import ImportController, dropped_files
 from .controllers.model_loading import ModelController
 from .controllers.settings import SettingsController
+from .controllers.watched_folders import WatchedFolderController
 from .fusion_panel import FusionPanel
 from .library_panel import LibraryPanel
 from .models import ChatsModel, CollectionsModel, DocumentsModel
@@ -108,6 +109,7 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self.model_controller.warm_up)
         if any(d.status == "embedding" for d in self.documents.documents):
             QTimer.singleShot(0, self.import_controller.finish_indexing)
+        QTimer.singleShot(0, self.watch_controller.start)  # rescan the watched folders, then watch them
 
     # -- what is where ------------------------------------------------------------------------
     def _build_layout(self) -> None:
@@ -132,6 +134,8 @@ class MainWindow(QMainWindow):
         file_menu = self.menuBar().addMenu("&File")
         self.add_action = QAction(style.standardIcon(QStyle.StandardPixmap.SP_FileDialogNewFolder), "&Add documents...", self)
         self.add_action.setShortcut(QKeySequence.StandardKey.Open)
+        self.watch_action = QAction("Add folder and &keep it in sync...", self)
+        self.watch_action.setToolTip("Import a folder and follow it: new files imported, changed ones re-imported, deleted ones removed")
         self.new_chat_action = QAction("&New chat", self)
         self.new_chat_action.setShortcut(QKeySequence.StandardKey.New)
         self.settings_action = QAction("&Settings...", self)
@@ -139,7 +143,7 @@ class MainWindow(QMainWindow):
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
-        for action in (self.add_action, self.new_chat_action, self.settings_action):
+        for action in (self.add_action, self.watch_action, self.new_chat_action, self.settings_action):
             file_menu.addAction(action)
         file_menu.addSeparator()
         file_menu.addAction(quit_action)
@@ -169,6 +173,11 @@ class MainWindow(QMainWindow):
         self.model_bar.setMaximumWidth(220)
         self.model_bar.setFormat("preparing model %p%")
         self.model_bar.hide()
+        # How much of the library the meaning index still lacks (questions find those passages by keyword).
+        self.index_status = QLabel()
+        self.index_status.setObjectName("indexStatus")
+        self.index_status.hide()
+        self.statusBar().addPermanentWidget(self.index_status)
         self.statusBar().addPermanentWidget(self.model_bar)
         self.statusBar().addPermanentWidget(self.model_status)
 
@@ -186,7 +195,8 @@ class MainWindow(QMainWindow):
         library = self.library
         self.feedback = feedback = Feedback(self)
         self.model_controller = ModelController(library, self.model_jobs, self.model_status, self.model_bar, feedback)
-        self.import_controller = ImportController(library, self.import_jobs, self.documents, self.library_panel, feedback)
+        self.import_controller = ImportController(library, self.import_jobs, self.documents, self.library_panel, feedback, self.index_status)
+        self.watch_controller = WatchedFolderController(library, self.import_controller, self.library_panel.watched, feedback)
         self.collection_controller = CollectionController(library, self.collections, self.documents, self.library_panel, feedback, self.library_jobs)
         # The ask controller, made next, is late-bound here: a new chat stops a running answer, switching chats waits for it.
         running, stop = (lambda: self.ask_controller.running), (lambda: self.ask_controller.stop())
@@ -206,6 +216,7 @@ class MainWindow(QMainWindow):
         importing, asking, chats = self.import_controller, self.ask_controller, self.chat_controller
         collections, evidence = self.collection_controller, self.evidence_controller
         self.add_action.triggered.connect(importing.choose_files)
+        self.watch_action.triggered.connect(self.watch_controller.choose_folder)
         self.new_chat_action.triggered.connect(chats.new_chat)
         self.settings_action.triggered.connect(self.settings_controller.open_dialog)
         self.stop_action.triggered.connect(asking.stop)
@@ -249,6 +260,7 @@ class MainWindow(QMainWindow):
         self._closed = True
         self.ask_controller.stop()
         self.import_controller.shutdown()
+        self.watch_controller.shutdown()
         self.model_jobs.shutdown()  # a model still loading is left to the process's end (app.leave)
         imports_done = self.import_jobs.shutdown()  # an import stops at its next batch, its index saved
         writes_done = self.library_jobs.shutdown(cancel=False)  # a chat or setting being saved is kept

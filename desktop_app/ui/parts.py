@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QStyle,
     QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -45,6 +46,23 @@ def tool_button(owner: QWidget, icon: Pixmap, tip: str, clicked: Callable[..., A
     button.setToolTip(tip)
     button.clicked.connect(clicked)
     return button
+
+
+def button_block(owner: QWidget, label: QLabel, button: QToolButton, *below: QWidget, margin: int = 4) -> QVBoxLayout:
+    """`owner`'s layout for a status under the import rows (a file's row, the meaning-index queue, the watched
+    folders): a label with its button at the right, then what goes under it (a bar, a status line, a list)."""
+    button.setAutoRaise(True)
+    top = QHBoxLayout()
+    top.setContentsMargins(0, 0, 0, 0)
+    top.addWidget(label, 1)
+    top.addWidget(button)
+    layout = QVBoxLayout(owner)
+    layout.setContentsMargins(margin, 2, margin, 2)
+    layout.setSpacing(2)
+    layout.addLayout(top)
+    for widget in below:
+        layout.addWidget(widget)
+    return layout
 
 
 def caption_row(owner: QWidget, hint: str, open_text: str, open_tip: str, clicked: Callable[..., Any]) -> tuple[QLabel, QPushButton, QHBoxLayout]:

@@ -47,14 +47,35 @@ def _lower_thread_priority() -> None:
         pass  # per-thread priority is a Linux feature; elsewhere the default scheduling is fine
 
 
+class _Waiting:
+    """Jobs submitted and not begun: counted under a lock, so the running job may ask from the worker thread."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._count = 0
+
+    def add(self, n: int) -> None:
+        with self._lock:
+            self._count += n
+
+    def __bool__(self) -> bool:
+        with self._lock:
+            return self._count > 0
+
+
 class _Worker(QObject):
     item = Signal(object, object)
     failed = Signal(object, object)
     done = Signal(object)
     began = Signal(object)
 
+    def __init__(self, waiting: _Waiting):
+        super().__init__()
+        self.waiting = waiting
+
     @Slot(object)
     def run(self, job: Job) -> None:
+        self.waiting.add(-1)
         if not getattr(self, "_prioritised", False):
             _lower_thread_priority()
             self._prioritised = True
@@ -102,7 +123,8 @@ class JobRunner(QObject):
         super().__init__(parent)
         self._thread = QThread()
         self._thread.setObjectName(name)
-        self._worker = _Worker()
+        self._waiting = _Waiting()
+        self._worker = _Worker(self._waiting)
         self._worker.moveToThread(self._thread)
         self._submit.connect(self._worker.run)
         # Queued explicitly: the callbacks must run on the GUI thread, whatever PySide guesses.
@@ -119,7 +141,13 @@ class JobRunner(QObject):
     def busy(self) -> bool:
         return bool(self._pending)
 
+    def has_waiting_jobs(self) -> bool:
+        """Another job waits behind the running one (safe to ask from the worker thread: a long job that can
+        stop and resume, like the embedding queue, lets it go first)."""
+        return bool(self._waiting)
+
     def submit(self, job: Job) -> Job:
+        self._waiting.add(1)
         self._pending.append(job)
         if len(self._pending) == 1:
             self.busy_changed.emit(True)

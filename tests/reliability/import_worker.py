@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from desktop_app.core.ingest import importer as ingest
+from desktop_app.core.ingest import embedding_queue
 from desktop_app.core.library import Library
 from tests.fakes import HashingEmbedder, ScriptedGenerator
 
@@ -18,7 +18,7 @@ from tests.fakes import HashingEmbedder, ScriptedGenerator
 def main(argv: list[str]) -> int:
     home, paths = Path(argv[0]), argv[1:]
     # Save the index after every file, so kills also land inside index saves.
-    ingest.INDEX_SAVE_INTERVAL_S = 0.0
+    embedding_queue.INDEX_SAVE_INTERVAL_S = 0.0
     library = Library(home, embedder=HashingEmbedder(), generator=ScriptedGenerator())
     print("opened", flush=True)
     for event in library.import_paths(paths):

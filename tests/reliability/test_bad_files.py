@@ -164,7 +164,7 @@ def test_files_that_vanish_or_become_unreadable_mid_batch(fake_library, tmp_path
     events = []
     for event in fake_library.import_paths([folder]):
         events.append(event)
-        if event.stage == "ready" and event.file.endswith("note0.txt"):
+        if event.stage == "searchable" and event.file.endswith("note0.txt"):  # stored; the others not yet read
             (folder / "note1.txt").unlink()
             # Root can read any file, so "unreadable" is a directory standing where the file was.
             (folder / "note2.txt").unlink()

@@ -75,7 +75,7 @@ def test_a_bad_file_fails_alone_and_the_batch_goes_on(library, tmp_path, datashe
     assert [d.title for d in library.documents()] == ["PX-40 Industrial Pump Datasheet"]
 
 
-def test_cancelling_stops_before_the_next_file_and_commits_nothing_half_done(library, tmp_path):
+def test_cancelling_while_indexing_keeps_every_stored_file_searchable(library, tmp_path):
     import threading
 
     for i in range(3):
@@ -86,9 +86,13 @@ def test_cancelling_stops_before_the_next_file_and_commits_nothing_half_done(lib
         seen.append(event)
         if event.stage == "ready":
             cancel.set()
-    assert [e.stage for e in seen].count("ready") == 1
-    assert [e.stage for e in seen].count("cancelled") == 2
-    assert len(library.documents()) == 1
+    stages = [e.stage for e in seen if e.file]
+    # Every file's text was stored before any embedding began; the cancel stopped the meaning index only.
+    assert stages.count("searchable") == 3 and stages.index("searchable") < stages.index("embedding")
+    assert stages.count("ready") == 1 and stages.count("cancelled") == 2
+    assert all("searchable by keyword" in e.message for e in seen if e.stage == "cancelled")
+    assert sorted(d.status for d in library.documents()) == ["embedding", "embedding", "ready"]
+    assert len(library.store.keyword_search("note number", 10)) == 3
 
 
 def test_fusion_searches_question_and_generated_queries_and_fuses_by_rrf(library, datasheet, generator):

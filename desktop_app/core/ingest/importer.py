@@ -1,22 +1,23 @@
-"""Importing files and folders: extract, chunk, store, then embed and index — one file at a time.
+"""Importing files and folders: every file's text first, for the whole batch; then one embedding queue for all.
 
-`import_paths` yields ImportProgress events and checks for cancellation between steps.
-A file that fails is reported and the batch goes on.
+`import_paths` yields ImportProgress events and checks for cancellation (of the batch, or of single files)
+between steps. A file that fails is reported at once and the batch goes on.
 
-Two phases per file, because embedding is the slow part (MiniLM reads ~20 passages/s on two cores,
-pymupdf ~1,000 pages/s): first the pages and chunks are committed in one SQLite transaction, and the
-document is listed, readable and found by keyword search at once ("searchable"); then its chunks are
-embedded in batches, each batch committed and added to the vector index ("embedding" ... "ready").
-An interruption in the first phase leaves the file fully present or absent; in the second, the
-document stays searchable and the next import (or the next start of the window) embeds the rest.
+Two phases, because embedding is the slow part (MiniLM reads ~20 passages/s on two cores, pymupdf ~1,000
+pages/s). Phase 1 (`store_paths`), file after file: the pages and chunks are committed in one SQLite
+transaction, and the document is listed, readable and found by keyword search at once ("searchable"); a
+broken file says why within seconds of the drop, however big the good files beside it. Phase 2
+(embedding_queue.py) embeds what every file of the batch stored, in batches, each committed and added to the
+vector index ("embedding" ... "ready"), with one "indexing n of N passages" for the whole queue.
+An interruption in phase 1 leaves each file fully present or absent; in phase 2, the documents stay
+searchable and the next import (or the next start of the window) embeds the rest.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
-import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -35,23 +36,14 @@ from ..storage.table_store import TableStore
 from ..storage.vector_index import VectorIndex
 from ..types import ImportProgress, PageText
 from .chunking import chunk_pages
+from .embedding_queue import LATER, EmbeddingQueue, VectorsNotStored
 from .extraction import extract, is_supported
 from .pdf_tables import chunk_pages_around_tables
 from .table_files import is_table_file, read_table_file
 
 EMBED_BATCH = 64
-INDEX_SAVE_INTERVAL_S = 30.0
-
-
-class VectorsNotStored(StorageError):
-    """The text of a file was committed, its embeddings could not be (a full disk, a read-only folder)."""
-
-    def __init__(self, cause: StorageError, file_name: str):
-        super().__init__(
-            f"{cause}. {file_name} was stored and is found by keyword search; its meaning index is completed by the next import",
-            hint="Free some disk space, then import again.",
-        )
-        self.cause = cause
+FINAL_STAGES = ("ready", "skipped", "failed", "cancelled")  # a file's last word in an import
+__all__ = ["EMBED_BATCH", "FINAL_STAGES", "Importer", "VectorsNotStored", "collect_files", "file_hash"]
 
 
 def collect_files(paths: Iterable[Path | str]) -> list[Path]:
@@ -85,67 +77,29 @@ class Importer:
         self.embed_batch = embed_batch
         self.tables = tables  # where CSV/Excel files go; None: they are refused like any unsupported file
 
+    def embedding_queue(self) -> EmbeddingQueue:
+        return EmbeddingQueue(self.store, self.index, self.embedder, self.embed_batch)
+
     def import_paths(
         self,
         paths: Iterable[Path | str],
         passwords: dict[str, str] | None = None,
         cancel: threading.Event | None = None,
+        cancelled_files: Container[str] = (),
     ) -> Iterator[ImportProgress]:
-        passwords = passwords or {}
-        # "*" is the password to try for any protected file (the CLI's --password over a folder).
-        fallback_password = passwords.get("*")
-        files = collect_files(paths)
-        for file in files:
-            yield ImportProgress(str(file), "queued")
-        last_save = time.monotonic()
+        """Both phases: every file stored (searchable by keyword), then the embedding queue until nothing waits.
+
+        `cancel` stops the batch; a path added to `cancelled_files` (by another thread) stops that file alone.
+        """
+        finished: set[str] = set()  # files that had their last word in phase 1
         try:
-            # Leftovers first: documents whose embedding an earlier run did not finish (a crash, a cancel).
-            try:
-                yield from self.embed_pending(cancel, skip={str(f) for f in files})
-            except ImportCancelled:
-                for rest in files:
-                    yield ImportProgress(str(rest), "cancelled", message="Import cancelled")
-                return
-            for position, file in enumerate(files):
-                if cancel is not None and cancel.is_set():
-                    for rest in files[position:]:
-                        yield ImportProgress(str(rest), "cancelled", message="Import cancelled")
-                    return
-                try:
-                    password = passwords.get(str(file)) or passwords.get(file.name) or fallback_password
-                    yield from self._import_file(file, password, cancel)
-                except ImportCancelled as exc:
-                    yield ImportProgress(str(file), "cancelled", message=str(exc))
-                    for rest in files[position + 1 :]:
-                        yield ImportProgress(str(rest), "cancelled", message="Import cancelled")
-                    return
-                except StorageError as exc:
-                    # A full disk or read-only folder fails every later file the same way: stop and say so once.
-                    yield ImportProgress(str(file), "failed", message=exc.user_message())
-                    cause = exc.cause if isinstance(exc, VectorsNotStored) else exc
-                    for rest in files[position + 1 :]:
-                        yield ImportProgress(str(rest), "failed", message=f"not imported: {cause}")
-                    return
-                except AppError as exc:
-                    yield ImportProgress(str(file), "failed", message=exc.user_message())
-                except Exception as exc:  # one file's surprise must not stop the batch
-                    yield ImportProgress(str(file), "failed", message=f"{file.name} could not be imported: unexpected error ({exc!r})")
-                if self.index.dirty and time.monotonic() - last_save > INDEX_SAVE_INTERVAL_S:
-                    try:
-                        self.index.save()
-                    except StorageError as exc:
-                        yield ImportProgress(str(self.index.path.parent), "warning", message=exc.user_message())
-                        for rest in files[position + 1 :]:
-                            yield ImportProgress(str(rest), "failed", message=f"not imported: {exc}")
-                        return
-                    last_save = time.monotonic()
-            if self.index.dirty:
-                try:
-                    self.index.save()
-                except StorageError as exc:
-                    # The documents are committed in SQLite and searchable now; only the index file lags,
-                    # and it is repaired from SQLite on the next open. A warning, not a failed file.
-                    yield ImportProgress(str(self.index.path.parent), "warning", message=exc.user_message())
+            for event in self.store_paths(paths, passwords, cancel, cancelled_files):
+                if event.stage in FINAL_STAGES:
+                    finished.add(event.file)
+                yield event
+            if cancel is not None and cancel.is_set():
+                return  # store_paths told every file
+            yield from self.embedding_queue().run(cancel, cancelled_files, reported=finished)
         finally:
             if self.index.dirty:
                 try:
@@ -153,7 +107,55 @@ class Importer:
                 except StorageError:
                     pass  # the consumer stopped early; the next open repairs the index from SQLite
 
-    def _import_file(self, file: Path, password: str | None, cancel: threading.Event | None) -> Iterator[ImportProgress]:
+    def store_paths(
+        self,
+        paths: Iterable[Path | str],
+        passwords: dict[str, str] | None = None,
+        cancel: threading.Event | None = None,
+        cancelled_files: Container[str] = (),
+    ) -> Iterator[ImportProgress]:
+        """Phase 1 for every file: "queued" for all at once, then each one's text stored ("searchable"), or its
+        last word ("ready" for a table, "skipped", "failed", "cancelled"). Nothing is embedded here."""
+        passwords = passwords or {}
+        # "*" is the password to try for any protected file (the CLI's --password over a folder).
+        fallback_password = passwords.get("*")
+        files = collect_files(paths)
+        for file in files:
+            yield ImportProgress(str(file), "queued")
+        stored: list[str] = []  # searchable, waiting for the embedding queue
+        for position, file in enumerate(files):
+            name = str(file)
+            if cancel is not None and cancel.is_set():
+                for done in stored:
+                    yield ImportProgress(done, "cancelled", message=f"Import cancelled: {Path(done).name} is searchable by keyword; {LATER}")
+                for rest in files[position:]:
+                    yield ImportProgress(str(rest), "cancelled", message="Import cancelled")
+                return
+            if name in cancelled_files:
+                yield ImportProgress(name, "cancelled", message="Import cancelled")
+                continue
+            try:
+                password = passwords.get(name) or passwords.get(file.name) or fallback_password
+                cancelled = lambda name=name: (cancel is not None and cancel.is_set()) or name in cancelled_files
+                for event in self._store_file(file, password, cancelled):
+                    if event.stage == "searchable":
+                        stored.append(name)
+                    yield event
+            except ImportCancelled as exc:
+                yield ImportProgress(name, "cancelled", message=str(exc))
+            except StorageError as exc:
+                # A full disk or read-only folder fails every later file the same way: stop and say so once.
+                # The files stored before it still go to the embedding queue.
+                yield ImportProgress(name, "failed", message=exc.user_message())
+                for rest in files[position + 1 :]:
+                    yield ImportProgress(str(rest), "failed", message=f"not imported: {exc}")
+                return
+            except AppError as exc:
+                yield ImportProgress(name, "failed", message=exc.user_message())
+            except Exception as exc:  # one file's surprise must not stop the batch
+                yield ImportProgress(name, "failed", message=f"{file.name} could not be imported: unexpected error ({exc!r})")
+
+    def _store_file(self, file: Path, password: str | None, cancelled: Callable[[], bool]) -> Iterator[ImportProgress]:
         name = str(file)
         if not file.exists():
             yield ImportProgress(name, "failed", message=f"{file.name} no longer exists. Check the path and import it again.")
@@ -176,10 +178,8 @@ class Importer:
             yield from self._import_table(file, content_hash)
             return
         if existing and existing[1] == content_hash and existing[0].status == "embedding":
-            document = existing[0]  # stored by an earlier run that stopped while embedding: finish it
+            document = existing[0]  # stored by an earlier run that stopped while embedding: the queue finishes it
             yield ImportProgress(name, "searchable", document.pages, document.pages, "", document.id, f"{document.unit}s")
-            yield from self._embed_document(name, document.id, document.chunks, cancel)
-            yield self._finished(name, document.id, document.pages, "", f"{document.unit}s")
             return
         yield ImportProgress(name, "extracting", 0, 0)
         extracted = extract(file, password)
@@ -191,7 +191,7 @@ class Importer:
             drafts = chunk_pages_around_tables([p for p in extracted.pages if p.text.strip()], extracted.tables)
         else:
             drafts = chunk_pages(p for p in extracted.pages if p.text.strip())
-        if cancel is not None and cancel.is_set():
+        if cancelled():
             raise ImportCancelled("Import cancelled")
         document_id, _, old_ids = self.store.save_document(
             name, extracted.title, content_hash, extracted.pages, pages_total, drafts, None, extracted.notices
@@ -199,58 +199,10 @@ class Importer:
         # SQLite is committed first; the index catches up, and is repaired from SQLite after a crash.
         self.index.remove(old_ids)
         message = "; ".join(extracted.notices)
+        if not drafts:  # nothing to embed: the document is complete now
+            yield ImportProgress(name, "ready", pages_total, pages_total, message, document_id, unit)
+            return
         yield ImportProgress(name, "searchable", pages_total, pages_total, message, document_id, unit)
-        try:
-            yield from self._embed_document(name, document_id, len(drafts), cancel)
-        except StorageError as exc:
-            # Its text is committed and stays found by keyword; only the vectors could not be written.
-            raise VectorsNotStored(exc, file.name) from exc
-        yield self._finished(name, document_id, pages_total, message, unit)
-
-    def _finished(self, name: str, document_id: int, pages: int, message: str, unit: str = "pages") -> ImportProgress:
-        if self.store.document(document_id) is None:
-            return ImportProgress(name, "cancelled", message=f"{Path(name).name} was removed while it was being indexed")
-        return ImportProgress(name, "ready", pages, pages, message, document_id, unit)
-
-    def _embed_document(self, name: str, document_id: int, total: int, cancel: threading.Event | None) -> Iterator[ImportProgress]:
-        done = total - self.store.pending_count(document_id)
-        while True:
-            if cancel is not None and cancel.is_set():
-                raise ImportCancelled(
-                    f"Import cancelled: {Path(name).name} is searchable by keyword; its meaning search is finished on the next import"
-                )
-            batch = self.store.pending_chunks(self.embed_batch, document_id)
-            if not batch:
-                return
-            self._embed_batch(batch)
-            done += len(batch)
-            yield ImportProgress(name, "embedding", done, total, document_id=document_id)
-
-    def _embed_batch(self, batch: Sequence[tuple[int, int, str]]) -> None:
-        ids = [row[0] for row in batch]
-        vectors = self.embedder.embed([row[2] for row in batch])
-        stored = set(self.store.set_embeddings(ids, vectors))
-        keep = [i for i, chunk_id in enumerate(ids) if chunk_id in stored]  # not those removed meanwhile
-        # One batch per call: the index lock is held per call, so a question asked meanwhile never
-        # waits for a 2,000-page manual's vectors to be inserted.
-        self.index.add([ids[i] for i in keep], vectors[keep])
-
-    def embed_pending(self, cancel: threading.Event | None = None, skip: set[str] = frozenset()) -> Iterator[ImportProgress]:
-        """Embed every chunk still without a vector (documents an earlier run left 'embedding').
-
-        Paths in `skip` are about to be imported again: an unchanged one resumes there, a changed one
-        is replaced, so embedding its old version would be wasted.
-        """
-        while True:
-            pending = [d for d in self.store.documents() if d.status == "embedding" and d.path not in skip]
-            if not pending:
-                return
-            document = pending[0]
-            if self.store.pending_count(document.id) == 0:  # e.g. a document with no chunks left 'embedding'
-                self.store.mark_ready(document.id)
-                continue
-            yield from self._embed_document(document.path, document.id, document.chunks, cancel)
-            yield self._finished(document.path, document.id, document.pages, "", f"{document.unit}s")
 
     def _import_table(self, file: Path, content_hash: str) -> Iterator[ImportProgress]:
         """A CSV file or an Excel workbook becomes SQLite tables (one per sheet), asked with SQL, not embedded."""

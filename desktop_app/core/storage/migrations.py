@@ -156,6 +156,16 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE pages ADD COLUMN section TEXT;
         """,
     ),
+    (
+        "0009_watched_folders",
+        """
+        -- Folders kept in sync with the library: new files imported, changed ones re-imported, deleted ones removed.
+        CREATE TABLE watched_folders (
+            path TEXT PRIMARY KEY,
+            added_at TEXT NOT NULL DEFAULT (datetime('now'))
+        );
+        """,
+    ),
 ]
 
 

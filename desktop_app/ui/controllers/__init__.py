@@ -1,6 +1,8 @@
 """What happens when: the window's behaviour, apart from its layout (the widgets say what is where).
 
-    importing.py             files and folders, drops, passwords, per-file progress and cancel, removal
+    importing.py             files and folders, drops, passwords, per-file progress and cancel, removal,
+                             the meaning-index queue that follows every import
+    watched_folders.py       folders kept in sync: rescanned on start, watched while the window is open
     asking.py                ask, stream the answer, stop, re-run with edited queries
     evidence.py              a citation or a fused passage shown on its page
     chats.py                 the chat list: open, new, delete, export
