@@ -6,8 +6,8 @@ import dataclasses
 import json
 
 from desktop_app.core.codec import event_from_json, event_to_json, result_from_json, result_to_json
-from desktop_app.core.events import AnswerDone, QueriesGenerated, QuestionRewritten, SourcesRanked, SqlRan, Token
-from desktop_app.core.types import AskResult, ChartSpec, Citation, Passage, RankedList, SearchHit, Source, SqlResult, Timings
+from desktop_app.core.events import AnswerDone, EvidenceSelected, QueriesGenerated, QuestionRewritten, SourcesRanked, SqlRan, Token
+from desktop_app.core.types import AskResult, ChartSpec, Citation, Passage, Quote, RankedList, SearchHit, Source, SqlResult, Timings
 
 
 def passage(chunk_id: int, page: int, kind: str = "text", bbox=None) -> Passage:
@@ -70,12 +70,29 @@ def test_a_table_answer_with_a_retried_query_and_a_chart_survives_json_unchanged
     assert round_trip(result) == result
 
 
+def evidence_result() -> AskResult:
+    """The model read shortened passages (its chosen sentences) and the user saw quotes before the answer."""
+    base = full_result()
+    short = dataclasses.replace(base.sources[0].passage, text="chunk 1", start=15, end=22)
+    context = (dataclasses.replace(base.sources[0], passage=short),)
+    quote = Quote(Citation(1, "/docs/pump.pdf", 2, "chunk 1", 1, 15, 22), 0.61, "pump")
+    timings = dataclasses.replace(base.timings, evidence=0.12, first_evidence=1.1)
+    return dataclasses.replace(base, context=context, quotes=(quote,), timings=timings)
+
+
+def test_an_answer_from_chosen_sentences_survives_json_unchanged():
+    result = evidence_result()
+    assert round_trip(result) == result
+    assert result_to_json(result)["quotes"][0]["place"] == "page 2"
+
+
 def test_every_event_survives_json_unchanged():
     result = full_result()
     stream = [
         QuestionRewritten("and the max temperature?", "What is the max temperature of the pump?"),
         QueriesGenerated(("pump: temperature",), ("weather",), "a notice"),
         SourcesRanked(result.lists, result.sources, result.context),
+        EvidenceSelected(evidence_result().quotes, ("Heron Lite",)),
         SqlRan(sql_result().sql_runs[0], 1),
         Token("It is "),
         AnswerDone(result),

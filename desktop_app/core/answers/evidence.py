@@ -33,6 +33,7 @@ NOT_FOUND_LINE = "not found in your documents."
 # an estimate is enough for a budget and keeps this stage free of the model.
 CHARS_PER_TOKEN = 4
 HEADER_TOKENS = 12  # "[3] (from R-intro.pdf)" and the blank line around it
+MIN_WORDS = 4  # shorter pieces are headings, captions, page numbers: they match a name query, answer nothing
 SENTENCE_CHARS = 400  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'_-]*")
 _STOP = frozenset(
@@ -92,7 +93,7 @@ def split_sentences(source: Source) -> list[_Sentence]:
         if len(text) > SENTENCE_CHARS:
             cut = text.rfind(" ", 0, SENTENCE_CHARS)
             text = text[: cut if cut > 0 else SENTENCE_CHARS] + " ..."
-        if len(words(text)) >= 2:  # page numbers, lone headings
+        if len(text.split()) >= MIN_WORDS:
             out.append(_Sentence(source, s, e, text))
     return out
 
@@ -140,8 +141,8 @@ def select_evidence(
     chosen: dict[int, str] = {}  # sentence index -> the name it covers ("" for the question)
     spent = 0
     for name in found_names:  # coverage first: each name that found something gets its best sentence
-        index_of = {q: i for i, q in enumerate(queries)}
-        columns = [index_of[q] for q in queries if q == name or q.lower().startswith(name.lower() + " ")]
+        # Scored against the name WITH its fact ("Toyota founder"): the name alone is closest to headings.
+        columns = [i for i, q in enumerate(queries) if q.lower().startswith(name.lower() + " ")]
         best = max(
             (i for i, s in enumerate(sentences) if i not in chosen and mentions(name, s.source)),
             key=lambda i: float(to_queries[i, columns].max()) if columns else float(overall[i]),
