@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from ...core.events import (
     AnswerDone,
     AskEvent,
+    EvidenceSelected,
     QueriesGenerated,
     QuestionRewritten,
     SourcesRanked,
@@ -128,6 +129,9 @@ class AskController:
         elif isinstance(event, SourcesRanked):
             entry.result = result_so_far(asking, event, self.library.settings.rrf_k)
             self.fusion_panel.show_result(entry.result, update_queries=False)
+        elif isinstance(event, EvidenceSelected):
+            entry.quotes = event.quotes  # on screen at once, while the model reads its prompt
+            view.render()
         elif isinstance(event, SqlRan):
             self.fusion_panel.show_sql_run(event.result)
         elif isinstance(event, Token):
