@@ -1,11 +1,17 @@
-"""Answer latency, plain RAG vs RAG-Fusion side by side, over the R manuals with the default model.
+"""Answer latency of several variants side by side, over the R manuals with the default model.
 
     python -m bench.answer_latency [--repeats 2] [--questions 8] [--n-queries 4]
+        [--variants rag,fusion+evidence_tokens=0,fusion]
 
-Both modes answer the same questions over the same library with the same model and the same
-number of passages in the prompt (Settings.top_k). Runs are interleaved (rag, fusion, then
-fusion, rag for the next question) so a noisy neighbour on the shared machine hits both modes
-alike; ratios are medians of per-question ratios measured back to back.
+A variant is a mode with Settings fields after "+" (as the eval's --modes): the default compares plain RAG,
+RAG-Fusion reading whole passages (the answer stage before issue 14) and RAG-Fusion reading the chosen
+evidence sentences (today's default). All answer the same questions over the same library with the same
+model; the order of the variants rotates from question to question, so a noisy neighbour on the shared
+machine hits all alike; ratios are medians of per-question ratios measured back to back.
+
+Columns per variant: each stage; first_evidence (Enter to the quotes on screen: EvidenceSelected);
+first_token (Enter to the model's first word); total; prompt_tokens (the answer prompt's message text,
+by the model's tokenizer, its system prompt included though its KV prefix is reused).
 """
 
 from __future__ import annotations
@@ -29,7 +35,39 @@ QUESTIONS = (
     "What is the difference between a list and a data frame in R?",
 )
 CORPUS = ("R-intro.pdf", "R-admin.pdf")
-STAGES = ("query_generation", "embedding", "retrieval", "fusion", "prompt_processing", "generation", "first_token", "total", "cpu_s", "load_avg")
+STAGES = (
+    "query_generation", "embedding", "retrieval", "fusion", "evidence", "first_evidence", "prompt_processing", "generation", "first_token",
+    "total", "prompt_tokens", "cpu_s", "load_avg",
+)  # fmt: skip
+DEFAULT_VARIANTS = "rag,fusion+evidence_tokens=0,fusion"
+
+
+class PromptMeter:
+    """Wraps the generator: counts the tokens of the last answer prompt it was given (the query prompt is skipped)."""
+
+    def __init__(self, generator):
+        self.generator = generator
+        self.last_tokens = 0
+
+    def __getattr__(self, name):
+        return getattr(self.generator, name)
+
+    def stream(self, messages, *args, **kwargs):
+        if messages and messages[-1]["content"].startswith("Passages:"):
+            self.last_tokens = sum(self.generator.count_tokens(m["content"]) for m in messages)
+        return self.generator.stream(messages, *args, **kwargs)
+
+
+def parse_variant(text: str) -> tuple[str, dict]:
+    from desktop_app.core.settings import Settings
+
+    mode, *pairs = text.split("+")
+    overrides = {}
+    for pair in pairs:
+        key, _, raw = pair.partition("=")
+        kind = type(getattr(Settings, key))
+        overrides[key] = raw.lower() in ("1", "true", "yes") if kind is bool else kind(raw)
+    return mode, overrides
 
 
 def open_library(home: Path, settings):
@@ -43,22 +81,28 @@ def open_library(home: Path, settings):
     return library
 
 
-def run_one(library, question: str, mode: str) -> dict:
+def run_one(library, meter: PromptMeter, question: str, variant: str) -> dict:
     from desktop_app.core.events import AnswerDone
+    from desktop_app.core.pipeline import Pipeline
 
+    mode, overrides = parse_variant(variant)
+    settings = library.settings.replace(**overrides)
+    pipeline = Pipeline(library.store, library.index, library.embedder, lambda: meter, settings, library.tables)
     result = None
     # Each run meets the cache as a new question would: the fixed prompt prefixes, not the other mode's passages.
     library.generator().forget_context()
+    meter.last_tokens = 0
     cpu_started = time.process_time()
-    for event in library.ask(question, mode):
+    for event in pipeline.ask(question, mode):
         if isinstance(event, AnswerDone):
             result = event.result
     generator = library.generator()
     row = dataclasses.asdict(result.timings)
     row.update(
+        prompt_tokens=meter.last_tokens,
         cpu_s=time.process_time() - cpu_started,  # all threads; less sensitive to the shared machine's load than wall time
         load_avg=os.getloadavg()[0],
-        mode=mode,
+        mode=variant,
         question=question,
         queries=list(result.queries),
         context=len(result.context),
@@ -80,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-answer-tokens", type=int, default=Settings.max_answer_tokens)
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override any Settings field (a lever), e.g. --set n_batch=256")
     parser.add_argument("--home", type=Path, default=RESULTS_DIR / "home-r-manuals")
+    parser.add_argument("--variants", default=DEFAULT_VARIANTS, help="comma-separated modes with Settings fields, e.g. fusion+evidence_tokens=0")
     args = parser.parse_args(argv)
 
     overrides = {}
@@ -100,44 +145,53 @@ def main(argv: list[str] | None = None) -> int:
     # as a long-running app would have them after its first question.
     library.pipeline().warm_up()
 
+    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    meter = PromptMeter(library.generator())
     runs: list[dict] = []
     for repeat in range(args.repeats):
         for i, question in enumerate(questions):
-            order = ("rag", "fusion") if (i + repeat) % 2 == 0 else ("fusion", "rag")
-            pair = {}
-            for mode in order:
-                row = run_one(library, question, mode)
-                row["repeat"] = repeat
+            shift = (i + repeat) % len(variants)
+            for variant in variants[shift:] + variants[:shift]:
+                row = run_one(library, meter, question, variant)
+                row["repeat"], row["question_index"] = repeat, i
                 runs.append(row)
-                pair[mode] = row
-                print(f"  [{repeat}.{i}] {mode:6s} first token {row['first_token']:6.2f}s total {row['total']:6.2f}s "
-                      f"queries {len(row['queries'])} answer tokens {row['answer_tokens']} | "
-                      + " ".join(f"{s}={row[s]:.2f}" for s in STAGES[:6]) + f" cpu={row['cpu_s']:.1f}", flush=True)
-            runs[-1]["pair_ratio_total"] = pair["fusion"]["total"] / pair["rag"]["total"]
+                print(f"  [{repeat}.{i}] {variant:28s} evidence {row['first_evidence']:5.2f}s first token {row['first_token']:6.2f}s "
+                      f"total {row['total']:6.2f}s prompt {row['prompt_tokens']:4d} tok, answer {row['answer_tokens']} tok | "
+                      + " ".join(f"{s}={row[s]:.2f}" for s in STAGES[:5]) + f" cpu={row['cpu_s']:.1f} load={row['load_avg']:.1f}", flush=True)
             write_results("answer_latency-partial", {"settings": dataclasses.asdict(settings), "runs": runs})  # survives an interrupted run
 
-    def stage_median(mode: str, stage: str) -> float:
-        return median([r[stage] for r in runs if r["mode"] == mode])
+    def stage_median(variant: str, stage: str) -> float:
+        return median([r[stage] for r in runs if r["mode"] == variant])
 
-    pairs = [(a, b) if a["mode"] == "rag" else (b, a) for a, b in zip(runs[::2], runs[1::2])]
-    ratio_total = median([f["total"] / r["total"] for r, f in pairs])
-    ft_diff = median([f["first_token"] - r["first_token"] for r, f in pairs])
-    # Answers differ in length between modes; the per-token rate isolates the fusion overhead from that.
-    rows = []
-    for stage in STAGES:
-        rag, fus = stage_median("rag", stage), stage_median("fusion", stage)
-        # a stage plain RAG does not have (query generation: ~1e-6 s of bookkeeping) has no meaningful ratio
-        rows.append((stage, rag, fus, fus - rag, fus / rag if rag > 1e-3 else ""))
-    rows.append(("answer_tokens", stage_median("rag", "answer_tokens"), stage_median("fusion", "answer_tokens"), "", ""))
+    def paired(variant: str, base: str, stage: str) -> float:
+        """The median per-question ratio variant/base, from runs of the same question and repeat."""
+        by_key = {(r["repeat"], r["question_index"], r["mode"]): r for r in runs}
+        ratios = [
+            by_key[(r["repeat"], r["question_index"], variant)][stage] / r[stage]
+            for r in runs if r["mode"] == base and r[stage] > 1e-3 and (r["repeat"], r["question_index"], variant) in by_key
+        ]
+        return median(ratios) if ratios else float("nan")
+
+    rows = [(stage, *(stage_median(v, stage) for v in variants)) for stage in (*STAGES, "answer_tokens")]
     print()
     print(f"Answer latency: {len(questions)} questions x {args.repeats} repeats, model {settings.model}, "
-          f"{settings.n_queries} queries, top_k {settings.top_k}, model load {load_s:.1f}s (seconds, medians)")
-    print(table(("stage", "rag", "fusion", "fusion-rag", "fusion/rag"), rows))
+          f"{settings.n_queries} queries, top_k {settings.top_k}, evidence_tokens {settings.evidence_tokens}, model load {load_s:.1f}s "
+          f"(seconds, medians; load average {os.getloadavg()[0]:.1f} at the end: above ~2.5 the machine was shared)")
+    print(table(("stage", *variants), rows))
     print()
-    verdict_total = "MET" if ratio_total <= 1.10 else "NOT MET"
-    verdict_ft = "MET" if ft_diff <= 1.5 else "NOT MET"
-    print(f"median per-question total fusion/plain: {ratio_total:.3f}  (target <= 1.10: {verdict_total})")
-    print(f"median per-question first-token fusion-plain: {ft_diff:.2f}s  (target <= 1.5 s: {verdict_ft})")
+    base = variants[0]
+    for variant in variants[1:]:
+        print(f"median per-question ratio {variant} / {base}: total {paired(variant, base, 'total'):.3f}, "
+              f"first token {paired(variant, base, 'first_token'):.3f}")
+    if "rag" in variants and "fusion" in variants:
+        ratio_total = paired("fusion", "rag", "total")
+        print(f"fusion/plain total: {ratio_total:.3f} (target <= 1.10: {'MET' if ratio_total <= 1.10 else 'NOT MET'})")
+    for variant in variants:
+        ft, ev = stage_median(variant, "first_token"), stage_median(variant, "first_evidence")
+        print(f"{variant}: first token median {ft:.2f}s (target <= 5 s: {'MET' if ft <= 5 else 'NOT MET'})"
+              + (f", first evidence median {ev:.2f}s (target <= 1.5 s: {'MET' if ev <= 1.5 else 'NOT MET'})" if ev else ""))
+    ratio_total = paired("fusion", "rag", "total") if "rag" in variants and "fusion" in variants else None
+    ft_diff = None
     path = write_results("answer_latency", {
         "settings": dataclasses.asdict(settings), "model_load_s": load_s,
         "ratio_total": ratio_total, "first_token_diff_s": ft_diff, "table": rows, "runs": runs,
