@@ -22,7 +22,15 @@ from .answers.followup import Turn, rewrite_followup
 from .answers.review import review_answer
 from .answers.streaming import Streamed, not_found_answer, refuse, stream_answer
 from .clock import StageClock
-from .events import AnswerDone, AskEvent, EvidenceSelected, QueriesGenerated, QuestionRewritten, SourcesRanked, Token
+from .events import (
+    AnswerDone,
+    AskEvent,
+    EvidenceSelected,
+    QueriesGenerated,
+    QuestionRewritten,
+    SourcesRanked,
+    Token,
+)
 from .models.embedder import Embedder
 from .models.llm import Generator as LLM
 from .models.rerank import rerank, reranker_named
@@ -32,7 +40,12 @@ from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
 from .retrieval.query_writing import GeneratedQueries, write_queries
 from .retrieval.search import Searcher
 from .settings import Settings
-from .sql.table_answers import ask_tables, skipped_tables_notice, tables_for_question, warm_up_messages
+from .sql.table_answers import (
+    ask_tables,
+    skipped_tables_notice,
+    tables_for_question,
+    warm_up_messages,
+)
 from .storage.store import Store
 from .storage.table_store import TableStore
 from .storage.vector_index import VectorIndex

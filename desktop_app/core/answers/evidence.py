@@ -18,6 +18,7 @@ One place decides what the model reads and what the user sees before the answer 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import re
 from collections.abc import Sequence
@@ -38,10 +39,7 @@ MIN_WORDS = 4  # shorter pieces are headings, captions, page numbers: they match
 SENTENCE_CHARS = 400  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'_-]*")
 _STOP = frozenset(
-    "the a an and or of to in on for with by from at as is are was were be been being it its this that these those "
-    "what which who whom whose when where why how do does did can could should would will shall may might must "
-    "i you he she we they them his her their our your my me us not no yes than then there here about into over "
-    "under between after before also any all each both some such only own same so too very just one two".split()
+    ["the", "a", "an", "and", "or", "of", "to", "in", "on", "for", "with", "by", "from", "at", "as", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "i", "you", "he", "she", "we", "they", "them", "his", "her", "their", "our", "your", "my", "me", "us", "not", "no", "yes", "than", "then", "there", "here", "about", "into", "over", "under", "between", "after", "before", "also", "any", "all", "each", "both", "some", "such", "only", "own", "same", "so", "too", "very", "just", "one", "two"]
 )
 
 
@@ -193,7 +191,7 @@ def _regroup(sentences: list[_Sentence], chosen: dict[int, str], overall: np.nda
         members.sort(key=lambda i: sentences[i].start)
         source = sentences[members[0]].source
         pieces = [sentences[members[0]].text]
-        for previous, current in zip(members, members[1:]):
+        for previous, current in itertools.pairwise(members):
             # "..." marks left-out sentences, so the model does not read two distant sentences as one thought.
             gap = sentences[previous].end < sentences[current].start - 2
             pieces.append(("... " if gap else "") + sentences[current].text)
