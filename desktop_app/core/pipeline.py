@@ -119,7 +119,7 @@ class Pipeline:
         """The sentences of the top fused passages the model reads, within Settings.evidence_tokens."""
         return select_evidence(
             question, found.question_vector, found.generated.queries, found.sources, self.embedder,
-            self.settings.evidence_tokens, candidates=2 * self.settings.top_k,
+            self.settings.evidence_tokens, candidates=2 * self.settings.top_k, max_sentences=self.settings.evidence_embedded,
         )
 
     def answer(self, question: str, context: Sequence[Source], names: Sequence[str] = ()) -> Iterator[str]:

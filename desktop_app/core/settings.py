@@ -46,6 +46,9 @@ class Settings:
     # 360: about half of 5 whole passages (700-900 tokens), for a first token within 5 s on 2 cores (issue 14);
     # not tuned on the dev sets.
     evidence_tokens: int = 360
+    # At most this many candidate sentences are embedded to score them (the evidence stage's cost); 0 scores them
+    # by shared words only. 16: 4.0 s at load average 14 on 2 cores (48: 8.8 s); not tuned on the dev sets.
+    evidence_embedded: int = 16
     list_depth: int = 20
     # A question naming more things than n_queries may get one line each, up to this many (with the default
     # "name-fact" prompt, this many lines, each searched twice). 5: "the top five X" is the common case.
@@ -129,6 +132,7 @@ SETTING_HELP: dict[str, SettingHelp] = {
     "question_weight": advanced("How much the results for your own question count against those of each generated query."),
     "top_k": plain("How many passages the model reads before it answers."),
     "evidence_tokens": advanced("How much of the passages the model reads, in tokens: their sentences closest to your question (0 reads whole passages, slower)."),
+    "evidence_embedded": advanced("How many sentences are compared with your question by meaning before the answer (0 compares words only: faster)."),
     "list_depth": advanced("How many results each search contributes before the lists are blended."),
     "max_queries": advanced("The most lines the model may write when a question names many things, one per thing."),
     "drift_guard": advanced("Generated queries less similar than this to your question are dropped (0 keeps them all)."),

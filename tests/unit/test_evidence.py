@@ -82,3 +82,10 @@ def test_the_model_reads_the_answering_sentences_in_fewer_tokens_than_whole_pass
     _, whole = ask(drones, generator)
     assert len("".join(s.passage.text for s in whole.context)) > 2 * len(read)
     assert whole.quotes == () and "Heron Lite" not in whole.answer  # no named-thing lines without evidence selection
+
+
+def test_without_sentence_embeddings_the_answering_sentences_are_still_chosen(drones, generator):
+    drones.settings = drones.settings.replace(evidence_embedded=0, evidence_tokens=60)
+    _, result = ask(drones, generator)
+    read = "".join(s.passage.text for s in result.context)
+    assert "249 grams" in read and "905 grams" in read and result.answer.endswith("- Heron Lite: not found in your documents.")

@@ -36,7 +36,8 @@ NOT_FOUND_LINE = "not found in your documents."
 CHARS_PER_TOKEN = 4
 HEADER_TOKENS = 12  # "[3] (from R-intro.pdf)" and the blank line around it
 MIN_WORDS = 4  # shorter pieces are headings, captions, page numbers: they match a name query, answer nothing
-SENTENCE_CHARS = 400  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
+SENTENCE_CHARS = 400
+LEXICAL_POOL = 48  # sentences scored when none is embedded (scoring by words costs next to nothing)  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'_-]*")
 _STOP = frozenset(
     ["the", "a", "an", "and", "or", "of", "to", "in", "on", "for", "with", "by", "from", "at", "as", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "i", "you", "he", "she", "we", "they", "them", "his", "her", "their", "our", "your", "my", "me", "us", "not", "no", "yes", "than", "then", "there", "here", "about", "into", "over", "under", "between", "after", "before", "also", "any", "all", "each", "both", "some", "such", "only", "own", "same", "so", "too", "very", "just", "one", "two"]
@@ -118,6 +119,25 @@ def _prefilter(sentences: list[_Sentence], texts: Sequence[str], names: Sequence
     return [sentences[i] for i in kept[:cap]]
 
 
+def lexical_vectors(texts: Sequence[str]) -> np.ndarray:
+    """Bags of words weighted by rarity among `texts`, unit length: their cosine is a shared-word score that
+    costs nothing, for `max_sentences=0` (no sentence embedding at all)."""
+    bags = [words(t) for t in texts]
+    vocab = {w: i for i, w in enumerate(sorted(set().union(*bags)))} if bags else {}
+    df: dict[str, int] = {}
+    for bag in bags:
+        for w in bag:
+            df[w] = df.get(w, 0) + 1
+    out = np.zeros((len(texts), max(1, len(vocab))), dtype=np.float32)
+    for row, bag in enumerate(bags):
+        for w in bag:
+            out[row, vocab[w]] = math.log(1 + len(texts) / df[w])
+        norm = float(np.linalg.norm(out[row]))
+        if norm:
+            out[row] /= norm
+    return out
+
+
 def select_evidence(
     question: str,
     question_vector: np.ndarray,
@@ -133,16 +153,22 @@ def select_evidence(
 
     `max_sentences` caps what is embedded, the stage's whole cost: MiniLM took 8.8 s for 48 sentences and 4.0 s
     for 16 on 2 cores at load average 14 (0.44 s for one text), so 16 is near a second there and a fraction of it
-    on a quiet laptop; the lexical prefilter picks them."""
+    on a quiet laptop; the lexical prefilter picks them. 0 embeds nothing: sentences are scored by shared words
+    (lexical_vectors) among the best 48 of the prefilter."""
     pool = list(sources[:candidates])
     names = names_of(queries)
     found_names = [n for n in names if any(mentions(n, s) for s in pool)]
     missing = tuple(n for n in names if n not in found_names)
     sentences = [s for source in pool for s in split_sentences(source)]
-    sentences = _prefilter(sentences, [question, *queries], found_names, max_sentences)
+    sentences = _prefilter(sentences, [question, *queries], found_names, max_sentences if max_sentences > 0 else LEXICAL_POOL)
     if not sentences:
         return Evidence((), (), tuple(found_names), missing)
-    vectors = embedder.embed([s.text for s in sentences] + list(queries))
+    texts = [s.text for s in sentences] + list(queries)
+    if max_sentences > 0:
+        vectors = embedder.embed(texts)
+    else:
+        vectors = lexical_vectors([*texts, question])
+        vectors, question_vector = vectors[:-1], vectors[-1]
     sentence_vectors, query_vectors = vectors[: len(sentences)], vectors[len(sentences):]
     to_question = sentence_vectors @ np.asarray(question_vector, dtype=np.float32)
     to_queries = sentence_vectors @ query_vectors.T if len(queries) else np.zeros((len(sentences), 0), dtype=np.float32)
