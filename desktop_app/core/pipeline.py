@@ -162,7 +162,7 @@ class Pipeline:
         if history:
             question = rewrite_followup(self._generator(), history, question)
             yield QuestionRewritten(asked, question)
-        found, context, evidence = yield from self._search_passages(chosen, question, allowed_documents, queries, clock, notices)
+        found, context, evidence = yield from self._search_passages(chosen, question, allowed_documents, queries, clock, notices, generate_answer)
         evidence_at = time.perf_counter() - started if evidence is not None else 0.0
         answer_started = time.perf_counter()
         answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence)) if generate_answer else ("", True, None)
@@ -186,10 +186,18 @@ class Pipeline:
         return [notice] if notice else []
 
     def _search_passages(
-        self, mode: Mode, question: str, allowed_documents: Sequence[int] | None, typed: Sequence[str] | None, clock: StageClock, notices: list[str]
+        self,
+        mode: Mode,
+        question: str,
+        allowed_documents: Sequence[int] | None,
+        typed: Sequence[str] | None,
+        clock: StageClock,
+        notices: list[str],
+        answering: bool = True,
     ) -> Generator[AskEvent, None, tuple[Round, list[Source], Evidence | None]]:
         """Yields QueriesGenerated, SourcesRanked and EvidenceSelected; returns what was found, the passages the
-        model reads and the evidence chosen from them (None when it reads whole passages)."""
+        model reads and the evidence chosen from them (None when it reads whole passages, or nothing is answered:
+        a search alone, such as the retrieval eval's, keeps the fused top_k as its context)."""
         # The question (or the text the mode writes instead) is searched first; its list can decide what follows.
         with clock.stage("query_generation"):
             searched = mode.search_text(self._generator, question)
@@ -211,7 +219,7 @@ class Pipeline:
         found = Round(question, question_vector[0], allowed_documents, generated, tuple(lists), tuple(sources), typed is not None)
         found = mode.second_round(self, found, clock)
         evidence = None
-        if self.settings.evidence_tokens > 0 and not self.settings.reranker:
+        if answering and self.settings.evidence_tokens > 0 and not self.settings.reranker:
             with clock.stage("evidence"):
                 evidence = self.select_evidence(question, found)
             context = list(evidence.context)
