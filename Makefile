@@ -125,6 +125,7 @@ $(R_MANUALS):
 
 bench-latency: install $(R_MANUALS)
 	$(BENCH_ENV) $(BIN)/python -m bench.answer_latency --repeats 2
+	$(BENCH_ENV) $(BIN)/python -m bench.cold_latency
 
 bench-import: install $(R_MANUALS)
 	$(BENCH_ENV) $(BIN)/python -m bench.import_throughput

@@ -1,20 +1,21 @@
-"""Answer latency, plain RAG vs RAG-Fusion side by side, over the R manuals with the default model.
+"""Answer latency of several variants side by side, over the R manuals with the default model.
 
-    python -m bench.answer_latency [--repeats 2] [--questions 8] [--n-queries 4] [--processes both|warm|cold]
+    python -m bench.answer_latency [--repeats 2] [--questions 8] [--n-queries 4]
+        [--variants rag,fusion+evidence_tokens=0,fusion]
 
-Two ways to ask, both measured unless --processes picks one:
+One long-running process, like the window: the model loads once and the prompts' fixed prefixes are got ready
+at start (`Pipeline.warm_up`). `python -m bench.cold_latency` measures the other way to ask: each question a new
+CLI process (issue 18).
 
-- warm: one long-running process, like the window: the model loads once, the prompts' fixed prefixes are
-  got ready at start (`Pipeline.warm_up`, timed and shown as "window start"), and each question then
-  finds them in memory.
-- cold: each ask is a new `python -m desktop_app.cli ask ... --json` process, as a user's script runs it:
-  the model loads every time and the prompt prefixes come from the disk cache (`models prepare` fills it
-  first, untimed) or, with --cold-cache cleared, are read again every time (the state before issue 18).
+A variant is a mode with Settings fields after "+" (as the eval's --modes): the default compares plain RAG,
+RAG-Fusion reading whole passages (the answer stage before issue 14) and RAG-Fusion reading the chosen
+evidence sentences (today's default). All answer the same questions over the same library with the same
+model; the order of the variants rotates from question to question, so a noisy neighbour on the shared
+machine hits all alike; ratios are medians of per-question ratios measured back to back.
 
-Both modes answer the same questions over the same library with the same model and the same number of
-passages in the prompt (Settings.top_k). Runs are interleaved (rag, fusion, then fusion, rag for the next
-question) so a noisy neighbour on the shared machine hits both modes alike; ratios are medians of
-per-question ratios measured back to back.
+Columns per variant: each stage; first_evidence (Enter to the quotes on screen: EvidenceSelected);
+first_token (Enter to the model's first word); total; prompt_tokens (the answer prompt's message text,
+by the model's tokenizer, its system prompt included though its KV prefix is reused).
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ import os
 import time
 from pathlib import Path
 
-from .cold_latency import CACHE_CHOICES, prepare_cache, run_cold
 from .common import RESULTS_DIR, median, require_r_manuals, table, write_results
 
 QUESTIONS = (
@@ -39,9 +39,39 @@ QUESTIONS = (
     "What is the difference between a list and a data frame in R?",
 )
 CORPUS = ("R-intro.pdf", "R-admin.pdf")
-STAGES = ("query_generation", "embedding", "retrieval", "fusion", "prompt_processing", "generation", "first_token", "total", "cpu_s", "load_avg")
-COLD_STAGES = ("process_s", "query_generation", "prompt_processing", "first_token", "total", "prefix_evaluated", "prefix_from_disk")
-TOTAL_TARGET, FIRST_TOKEN_TARGET = 1.10, 1.5  # issue 18
+STAGES = (
+    "query_generation", "embedding", "retrieval", "fusion", "evidence", "first_evidence", "prompt_processing", "generation", "first_token",
+    "total", "prompt_tokens", "cpu_s", "load_avg",
+)  # fmt: skip
+DEFAULT_VARIANTS = "rag,fusion+evidence_tokens=0,fusion"
+
+
+class PromptMeter:
+    """Wraps the generator: counts the tokens of the last answer prompt it was given (the query prompt is skipped)."""
+
+    def __init__(self, generator):
+        self.generator = generator
+        self.last_tokens = 0
+
+    def __getattr__(self, name):
+        return getattr(self.generator, name)
+
+    def stream(self, messages, *args, **kwargs):
+        if messages and messages[-1]["content"].startswith("Passages:"):
+            self.last_tokens = sum(self.generator.count_tokens(m["content"]) for m in messages)
+        return self.generator.stream(messages, *args, **kwargs)
+
+
+def parse_variant(text: str) -> tuple[str, dict]:
+    from desktop_app.core.settings import Settings
+
+    mode, *pairs = text.split("+")
+    overrides = {}
+    for pair in pairs:
+        key, _, raw = pair.partition("=")
+        kind = type(getattr(Settings, key))
+        overrides[key] = raw.lower() in ("1", "true", "yes") if kind is bool else kind(raw)
+    return mode, overrides
 
 
 def open_library(home: Path, settings):
@@ -55,102 +85,53 @@ def open_library(home: Path, settings):
     return library
 
 
-def run_one(library, question: str, mode: str) -> dict:
+def run_one(library, meter: PromptMeter, question: str, variant: str) -> dict:
     from desktop_app.core.events import AnswerDone
+    from desktop_app.core.pipeline import Pipeline
 
+    mode, overrides = parse_variant(variant)
+    settings = library.settings.replace(**overrides)
+    pipeline = Pipeline(library.store, library.index, library.embedder, lambda: meter, settings, library.tables)
     result = None
-    generator = library.generator()
     # Each run meets the cache as a new question would: the fixed prompt prefixes, not the other mode's passages.
+    generator = library.generator()
     generator.forget_context()
     seen = len(generator.prefix_uses)
+    meter.last_tokens = 0
     cpu_started = time.process_time()
-    for event in library.ask(question, mode):
+    for event in pipeline.ask(question, mode):
         if isinstance(event, AnswerDone):
             result = event.result
-    uses = list(generator.prefix_uses)[seen:]
+    generator = library.generator()
     row = dataclasses.asdict(result.timings)
     row.update(
+        prompt_tokens=meter.last_tokens,
         cpu_s=time.process_time() - cpu_started,  # all threads; less sensitive to the shared machine's load than wall time
         load_avg=os.getloadavg()[0],
-        mode=mode,
+        mode=variant,
         question=question,
         queries=list(result.queries),
         context=len(result.context),
         found=result.found,
         answer_tokens=generator.count_tokens(result.answer) if result.found else 0,
         answer=result.answer,
-        prefix_evaluated=sum(u.evaluated for u in uses),
-        prefix_sources=[u.source for u in uses],
+        prefix_evaluated=sum(u.evaluated for u in list(generator.prefix_uses)[seen:]),  # prompt-prefix tokens read again
     )
     return row
 
 
-def run_warm(library, questions, repeats: int) -> list[dict]:
-    runs: list[dict] = []
-    for repeat in range(repeats):
-        for i, question in enumerate(questions):
-            order = ("rag", "fusion") if (i + repeat) % 2 == 0 else ("fusion", "rag")
-            for mode in order:
-                row = run_one(library, question, mode)
-                row["repeat"] = repeat
-                runs.append(row)
-                print(f"  warm [{repeat}.{i}] {mode:6s} first token {row['first_token']:6.2f}s total {row['total']:6.2f}s "
-                      f"queries {len(row['queries'])} answer tokens {row['answer_tokens']} | "
-                      + " ".join(f"{s}={row[s]:.2f}" for s in STAGES[:6]) + f" cpu={row['cpu_s']:.1f} prefix tokens evaluated {row['prefix_evaluated']}", flush=True)
-            write_results("answer_latency-partial", {"runs": runs})  # survives an interrupted run
-    return runs
-
-
-def pairs(runs: list[dict]) -> list[tuple[dict, dict]]:
-    """(rag, fusion) for each question of each repeat: runs come in back-to-back pairs."""
-    return [(a, b) if a["mode"] == "rag" else (b, a) for a, b in zip(runs[::2], runs[1::2])]
-
-
-def ratios(runs: list[dict]) -> tuple[float, float]:
-    both = pairs(runs)
-    return median([f["total"] / r["total"] for r, f in both]), median([f["first_token"] - r["first_token"] for r, f in both])
-
-
-def stage_rows(runs: list[dict], stages) -> list[tuple]:
-    def stage_median(mode: str, stage: str) -> float:
-        return median([r[stage] for r in runs if r["mode"] == mode])
-
-    rows = []
-    for stage in stages:
-        rag, fus = stage_median("rag", stage), stage_median("fusion", stage)
-        # a stage plain RAG does not have (query generation: ~1e-6 s of bookkeeping) has no meaningful ratio
-        rows.append((stage, rag, fus, fus - rag, fus / rag if rag > 1e-3 else ""))
-    return rows
-
-
-def verdict(value: float, target: float) -> str:
-    return "MET" if value <= target else "NOT MET"
-
-
-def prefix_column(runs: list[dict]) -> str:
-    """Prompt-prefix tokens evaluated per ask, rag / fusion: median (max)."""
-    parts = []
-    for mode in ("rag", "fusion"):
-        values = [r["prefix_evaluated"] for r in runs if r["mode"] == mode]
-        parts.append(f"{median(values):.0f} ({max(values)})" if values else "-")
-    return " / ".join(parts)
-
-
 def main(argv: list[str] | None = None) -> int:
-    from desktop_app.core.settings import Settings, save_settings
+    from desktop_app.core.settings import Settings
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=1, help="passes over the questions (each pass runs both modes)")
     parser.add_argument("--questions", type=int, default=len(QUESTIONS))
-    parser.add_argument("--processes", choices=("both", "warm", "cold"), default="both", help="one long-running process, a CLI process per ask, or both")
-    parser.add_argument("--cold-questions", type=int, default=5, help="questions in the cold mode (each asked twice, a process each)")
-    parser.add_argument("--cold-repeats", type=int, default=1)
-    parser.add_argument("--cold-cache", choices=CACHE_CHOICES, default="kept", help="'cleared': no prompt-prefix cache on disk (the state before issue 18)")
     parser.add_argument("--n-queries", type=int, default=Settings.n_queries)
     parser.add_argument("--top-k", type=int, default=Settings.top_k)
     parser.add_argument("--max-answer-tokens", type=int, default=Settings.max_answer_tokens)
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override any Settings field (a lever), e.g. --set n_batch=256")
     parser.add_argument("--home", type=Path, default=RESULTS_DIR / "home-r-manuals")
+    parser.add_argument("--variants", default=DEFAULT_VARIANTS, help="comma-separated modes with Settings fields, e.g. fusion+evidence_tokens=0")
     args = parser.parse_args(argv)
 
     overrides = {}
@@ -160,66 +141,70 @@ def main(argv: list[str] | None = None) -> int:
         overrides[key] = type(current)(value) if not isinstance(current, bool) else value.lower() in ("1", "true", "yes")
     settings = Settings(n_queries=args.n_queries, top_k=args.top_k, max_answer_tokens=args.max_answer_tokens, **overrides)
     print(f"settings: {settings}")
-    load_before = os.getloadavg()
     library = open_library(args.home, settings)
-    save_settings(args.home, settings)  # the CLI processes read their settings from the data folder
-    results: dict = {"settings": dataclasses.asdict(settings), "load_avg_before": load_before}
-    summary = []
+    questions = QUESTIONS[: args.questions]
 
-    if args.processes in ("both", "cold"):
-        questions = QUESTIONS[: args.cold_questions]
-        print(f"\ncold: {prepare_cache(args.home, args.cold_cache)}")
-        cold = run_cold(args.home, questions, args.cold_repeats, args.cold_cache)
-        ratio_total, ft_diff = ratios(cold)
-        print(f"\nCold: a new `python -m desktop_app.cli ask --json` process per ask, prompt-prefix cache {args.cold_cache}; "
-              f"{len(questions)} questions x {args.cold_repeats} repeats (seconds and tokens, medians)")
-        print("  process_s: the whole process, model load included; total/first_token: the --json timings;")
-        print("  prefix_evaluated: prompt-prefix tokens llama.cpp read in that process; prefix_from_disk: loaded from the cache instead")
-        print(table(("measure", "rag", "fusion", "fusion-rag", "fusion/rag"), stage_rows(cold, COLD_STAGES)))
-        results["cold"] = {"cache": args.cold_cache, "ratio_total": ratio_total, "first_token_diff_s": ft_diff, "runs": cold}
-        summary.append((f"cold: a CLI process per ask (cache {args.cold_cache})", ratio_total, ft_diff, prefix_column(cold)))
+    load_started = time.perf_counter()
+    library.generator().load()
+    library.embedder.embed(["warm up"])
+    load_s = time.perf_counter() - load_started
+    # Untimed: the window does this when it opens (both prompts' fixed instructions into KV snapshots),
+    # as a long-running app would have them after its first question.
+    library.pipeline().warm_up()
 
-    if args.processes in ("both", "warm"):
-        questions = QUESTIONS[: args.questions]
-        load_started = time.perf_counter()
-        generator = library.generator()
-        generator.load()
-        library.embedder.embed(["warm up"])
-        load_s = time.perf_counter() - load_started
-        # What the window does when it opens: the prompts' fixed prefixes, from the disk cache when it has them.
-        seen = len(generator.prefix_uses)
-        started = time.perf_counter()
-        library.pipeline().warm_up()
-        warm_up_s = time.perf_counter() - started
-        warm_up = list(generator.prefix_uses)[seen:]
-        warm = run_warm(library, questions, args.repeats)
-        ratio_total, ft_diff = ratios(warm)
-        rows = stage_rows(warm, STAGES)
-        rows.append(("answer_tokens", *(median([r["answer_tokens"] for r in warm if r["mode"] == m]) for m in ("rag", "fusion")), "", ""))
-        print(f"\nWarm: one process (the window): {len(questions)} questions x {args.repeats} repeats, model {settings.model}, "
-              f"{settings.n_queries} queries, top_k {settings.top_k}, model load {load_s:.1f}s (seconds, medians)")
-        print(table(("stage", "rag", "fusion", "fusion-rag", "fusion/rag"), rows))
-        sources = ", ".join(u.source for u in warm_up)
-        window = (f"window start (warm-up): {len(warm_up)} prompt prefixes ({sources}), "
-                  f"{sum(u.evaluated for u in warm_up)} prefix tokens evaluated, {warm_up_s:.2f}s")
-        results["warm"] = {"model_load_s": load_s, "warm_up_s": warm_up_s, "warm_up": [dataclasses.asdict(u) for u in warm_up],
-                           "ratio_total": ratio_total, "first_token_diff_s": ft_diff, "table": rows, "runs": warm}
-        summary.append(("warm: one process (the window)", ratio_total, ft_diff, prefix_column(warm)))
+    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    meter = PromptMeter(library.generator())
+    runs: list[dict] = []
+    for repeat in range(args.repeats):
+        for i, question in enumerate(questions):
+            shift = (i + repeat) % len(variants)
+            for variant in variants[shift:] + variants[:shift]:
+                row = run_one(library, meter, question, variant)
+                row["repeat"], row["question_index"] = repeat, i
+                runs.append(row)
+                print(f"  [{repeat}.{i}] {variant:28s} evidence {row['first_evidence']:5.2f}s first token {row['first_token']:6.2f}s "
+                      f"total {row['total']:6.2f}s prompt {row['prompt_tokens']:4d} tok, answer {row['answer_tokens']} tok | "
+                      + " ".join(f"{s}={row[s]:.2f}" for s in STAGES[:5]) + f" cpu={row['cpu_s']:.1f} load={row['load_avg']:.1f}", flush=True)
+            write_results("answer_latency-partial", {"settings": dataclasses.asdict(settings), "runs": runs})  # survives an interrupted run
+
+    def stage_median(variant: str, stage: str) -> float:
+        return median([r[stage] for r in runs if r["mode"] == variant])
+
+    def paired(variant: str, base: str, stage: str) -> float:
+        """The median per-question ratio variant/base, from runs of the same question and repeat."""
+        by_key = {(r["repeat"], r["question_index"], r["mode"]): r for r in runs}
+        ratios = [
+            by_key[(r["repeat"], r["question_index"], variant)][stage] / r[stage]
+            for r in runs if r["mode"] == base and r[stage] > 1e-3 and (r["repeat"], r["question_index"], variant) in by_key
+        ]
+        return median(ratios) if ratios else float("nan")
+
+    rows = [(stage, *(stage_median(v, stage) for v in variants)) for stage in (*STAGES, "answer_tokens")]
+    print()
+    print(f"Answer latency: {len(questions)} questions x {args.repeats} repeats, model {settings.model}, "
+          f"{settings.n_queries} queries, top_k {settings.top_k}, evidence_tokens {settings.evidence_tokens}, model load {load_s:.1f}s "
+          f"(seconds, medians; load average {os.getloadavg()[0]:.1f} at the end: above ~2.5 the machine was shared)")
+    print(table(("stage", *variants), rows))
+    print()
+    base = variants[0]
+    for variant in variants[1:]:
+        print(f"median per-question ratio {variant} / {base}: total {paired(variant, base, 'total'):.3f}, "
+              f"first token {paired(variant, base, 'first_token'):.3f}")
+    if "rag" in variants and "fusion" in variants:
+        ratio_total = paired("fusion", "rag", "total")
+        print(f"fusion/plain total: {ratio_total:.3f} (target <= 1.10: {'MET' if ratio_total <= 1.10 else 'NOT MET'})")
+    for variant in variants:
+        ft, ev = stage_median(variant, "first_token"), stage_median(variant, "first_evidence")
+        print(f"{variant}: first token median {ft:.2f}s (target <= 5 s: {'MET' if ft <= 5 else 'NOT MET'})"
+              + (f", first evidence median {ev:.2f}s (target <= 1.5 s: {'MET' if ev <= 1.5 else 'NOT MET'})" if ev else ""))
+    ratio_total = paired("fusion", "rag", "total") if "rag" in variants and "fusion" in variants else None
+    ft_diff = None
+    path = write_results("answer_latency", {
+        "settings": dataclasses.asdict(settings), "model_load_s": load_s,
+        "ratio_total": ratio_total, "first_token_diff_s": ft_diff, "table": rows, "runs": runs,
+    })
+    print(f"results: {path}")
     library.close()
-
-    load_after = os.getloadavg()
-    print(f"\nSummary: medians of per-question pairs (fusion vs plain RAG asked back to back); targets: total ratio <= {TOTAL_TARGET}, "
-          f"first-token difference <= {FIRST_TOKEN_TARGET} s")
-    print(table(
-        ("how asked", "fusion/plain total", "fusion-plain first token", "prefix tokens evaluated per ask, rag / fusion: median (max)"),
-        [(name, f"{r:.3f} {verdict(r, TOTAL_TARGET)}", f"{d:+.2f}s {verdict(d, FIRST_TOKEN_TARGET)}", p) for name, r, d, p in summary],
-    ))
-    if args.processes in ("both", "warm"):
-        print(window)
-    print(f"load average (1, 5, 15 min): before {' '.join(f'{x:.2f}' for x in load_before)}, after {' '.join(f'{x:.2f}' for x in load_after)}"
-          f" on {os.cpu_count()} cores (above ~2.5: other jobs were running, times are inflated)")
-    results["load_avg_after"] = load_after
-    print(f"results: {write_results('answer_latency', results)}")
     return 0
 
 

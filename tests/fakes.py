@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
+import time
 from collections.abc import Iterator, Sequence
 
 import numpy as np
@@ -33,14 +35,19 @@ class HashingEmbedder:
 
 
 class ScriptedGenerator:
-    """Replies with queued texts, token by token, and records the prompts it saw."""
+    """Replies with queued texts, token by token, and records the prompts it saw.
+
+    A slow model: `delay` seconds before each reply's first token (reading the prompt), or `hold`, an Event
+    each reply waits for before its first token (a test decides when the model "has read" its prompt)."""
 
     name = "scripted"
 
-    def __init__(self, replies: Sequence[str] = ()):
+    def __init__(self, replies: Sequence[str] = (), delay: float = 0.0, hold: threading.Event | None = None):
         self.replies = list(replies)
         self.prompts: list[list[dict]] = []
         self.pieces_sent = 0  # pieces the callers actually took (an early stop takes fewer than the reply has)
+        self.delay = delay
+        self.hold = hold
 
     def enqueue(self, *replies: str) -> None:
         self.replies.extend(replies)
@@ -48,6 +55,10 @@ class ScriptedGenerator:
     def stream(self, messages, max_tokens: int, temperature: float = 0.0, stop=()) -> Iterator[str]:
         self.prompts.append(list(messages))
         reply = self.replies.pop(0) if self.replies else ""
+        if self.delay:
+            time.sleep(self.delay)
+        if self.hold is not None:
+            self.hold.wait(timeout=60)
         for piece in re.findall(r"\S+\s*|\s+", reply):
             self.pieces_sent += 1
             yield piece

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TextIO, TypeVar
 from ..core.codec import result_to_json
 from ..core.events import (
     AnswerDone,
+    EvidenceSelected,
     QueriesGenerated,
     QuestionRewritten,
     SourcesRanked,
@@ -78,6 +79,7 @@ class Renderer:
     def question_rewritten(self, event: QuestionRewritten) -> None: ...
     def queries_generated(self, event: QueriesGenerated) -> None: ...
     def sources_ranked(self, event: SourcesRanked) -> None: ...
+    def evidence_selected(self, event: EvidenceSelected) -> None: ...
     def sql_ran(self, event: SqlRan) -> None: ...
     def token(self, event: Token) -> None: ...
     def stage_started(self, event: StageStarted) -> None: ...
@@ -114,7 +116,7 @@ class TextRenderer(Renderer):
         self.suggest_password_flag = suggest_password_flag  # a protected file's failure names --password
         self._bar: ProgressBar | None = None
         self._queue_seen = False  # the import's one embedding queue has its bar: no bar per file then
-        self._heading_due = False  # an SQL answer has no SourcesRanked to print the "Answer:" heading
+        self._heading_due = False  # "Answer:" is printed before the first token (after the SQL or the quotes)
         self._streamed = ""
 
     def line(self, text: str = "") -> None:
@@ -144,7 +146,17 @@ class TextRenderer(Renderer):
             mark = "*" if s in event.context else " "
             ranks = ", ".join(f"{r}" for r in s.ranks.values())
             self.line(f" {mark}{s.n:3}. {s.rrf_score:.4f}  {Path(s.passage.file).name} {short_place(s.passage)}  ranks: {ranks}")
-        self.line("\nAnswer:")
+        self._heading_due = True
+
+    def evidence_selected(self, event: EvidenceSelected) -> None:
+        """The quotes the model will read, before its answer: something to read while it thinks."""
+        if event.quotes:
+            self.line("\nFrom your documents:")
+        for quote in event.quotes:
+            about = f"{quote.name}: " if quote.name else ""
+            self.line(f"  > {about}\u201c{quote.citation.text}\u201d [{quote.citation.n}] {citation_label(quote.citation)}")
+        for name in event.missing:
+            self.line(f"  > {name}: nothing found in your documents")
 
     def stage_started(self, event: StageStarted) -> None:
         """The step under way, on stderr beside the progress bars: stdout keeps only the answer and its evidence."""

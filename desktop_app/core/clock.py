@@ -6,7 +6,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-STAGES = ("query_generation", "embedding", "retrieval", "fusion", "rerank")
+STAGES = ("query_generation", "embedding", "retrieval", "fusion", "rerank", "evidence")
 
 
 class StageClock:

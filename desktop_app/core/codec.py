@@ -25,6 +25,7 @@ from .types import (
     ChartSpec,
     Citation,
     Passage,
+    Quote,
     RankedList,
     SearchHit,
     Source,
@@ -169,6 +170,12 @@ def result_to_json(result: AskResult) -> dict[str, Any]:
             sql_attempts=[{"sql": r.sql, "error": r.error, "elapsed": r.elapsed} for r in result.sql_runs],
             chart=to_json(result.chart) if result.chart else None,
         )
+    if result.quotes:
+        out["quotes"] = [{**to_json(q), "place": place_of(q.citation)} for q in result.quotes]
+    by_chunk = {s.passage.chunk_id: s.passage for s in result.sources}
+    if any(by_chunk.get(s.passage.chunk_id) != s.passage for s in result.context):
+        # The model read shortened passages (its chosen sentences): keep what it read, for citations and checks.
+        out["context_passages"] = [_passage_json(s) for s in result.context]
     weights = result.weights
     if any(w != 1.0 for w in weights.values()):
         out["weights"] = weights
@@ -180,6 +187,8 @@ def result_from_json(data: dict[str, Any]) -> AskResult:
     by_chunk = {s.passage.chunk_id: s for s in sources}
     # The model's passages are numbered [1]..[n] in context order (a reranker may have reordered them).
     context = tuple(dataclasses.replace(by_chunk[c], n=i) for i, c in enumerate(data.get("context", []), start=1) if c in by_chunk)
+    if data.get("context_passages"):
+        context = tuple(_source_from_json(s, i) for i, s in enumerate(data["context_passages"], start=1))
     sql_runs: tuple[SqlResult, ...] = ()
     if data.get("sql") is not None or data.get("sql_attempts"):
         attempts = data.get("sql_attempts") or [{"sql": data.get("sql", ""), "error": data.get("sql_error", ""), "elapsed": data.get("sql_elapsed", 0.0)}]
@@ -211,6 +220,7 @@ def result_from_json(data: dict[str, Any]) -> AskResult:
         standalone_question=data.get("standalone_question", ""),
         sql_runs=sql_runs,
         chart=from_json(ChartSpec, data["chart"]) if data.get("chart") else None,
+        quotes=tuple(from_json(Quote, {k: v for k, v in q.items() if k != "place"}) for q in data.get("quotes", ())),
     )
 
 
@@ -220,6 +230,7 @@ _EVENT_NAMES: dict[type, str] = {
     events.QuestionRewritten: "question_rewritten",
     events.QueriesGenerated: "queries_generated",
     events.SourcesRanked: "sources_ranked",
+    events.EvidenceSelected: "evidence_selected",
     events.SqlRan: "sql_ran",
     events.Token: "token",
     events.AnswerDone: "answer_done",

@@ -1,6 +1,6 @@
 """What `ask` yields, in order, as one typed union: the window, the CLI and the eval harness consume the same stream.
 
-    [QuestionRewritten] -> QueriesGenerated -> SourcesRanked -> Token ... -> AnswerDone   (passages)
+    [QuestionRewritten] -> QueriesGenerated -> SourcesRanked -> [EvidenceSelected] -> Token ... -> AnswerDone   (passages)
     [QuestionRewritten] -> SqlRan (1 or 2) -> Token ... -> AnswerDone                       (tables)
 
 Every event is a frozen dataclass; `codec.py` turns each into JSON and back.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .types import AskResult, RankedList, Source, SqlResult
+from .types import AskResult, Quote, RankedList, Source, SqlResult
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,17 @@ class SourcesRanked:
     lists: tuple[RankedList, ...]
     sources: tuple[Source, ...]
     context: tuple[Source, ...]
+
+
+@dataclass(frozen=True)
+class EvidenceSelected:
+    """The sentences the model will read, best first, shown before its answer streams (issue 14).
+
+    Each quote cites its passage as numbered in the answer prompt. `missing`: the named things of a list
+    question no passage mentions; the answer gets a "not found in your documents" line for each."""
+
+    quotes: tuple[Quote, ...]
+    missing: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,4 +86,4 @@ class AnswerDone:
     result: AskResult
 
 
-AskEvent = QuestionRewritten | QueriesGenerated | SourcesRanked | SqlRan | Token | AnswerDone | StageStarted
+AskEvent = QuestionRewritten | QueriesGenerated | SourcesRanked | EvidenceSelected | SqlRan | Token | AnswerDone | StageStarted

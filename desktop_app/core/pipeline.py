@@ -1,7 +1,8 @@
 """A question's path through the stages, each callable and testable alone.
 
 generate queries (retrieval/query_writing.py) -> retrieve one ranked list per text (retrieval/search.py)
--> fuse (retrieval/fusion.py) -> select context -> answer (answers/streaming.py) -> check it (answers/review.py).
+-> fuse (retrieval/fusion.py) -> select the evidence sentences (answers/evidence.py), shown at once
+-> answer from them (answers/streaming.py) -> check it (answers/review.py).
 
 `ask` runs them in order for any mode (modes.py: what a mode searches, which lists, how they merge) and yields
 the typed events of events.py, which the window, the CLI and the eval harness all consume.
@@ -16,6 +17,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 import numpy as np
 
 from .answers import prompts
+from .answers.evidence import Evidence, missing_lines, on_the_page, select_evidence
 from .answers.followup import Turn, rewrite_followup
 from .answers.review import review_answer
 from .answers.streaming import Streamed, not_found_answer, refuse, stream_answer
@@ -26,10 +28,12 @@ from .events import (
     WRITING_QUERIES,
     AnswerDone,
     AskEvent,
+    EvidenceSelected,
     QueriesGenerated,
     QuestionRewritten,
     SourcesRanked,
     StageStarted,
+    Token,
 )
 from .models.embedder import Embedder
 from .models.llm import Generator as LLM
@@ -115,8 +119,15 @@ class Pipeline:
     def is_answerable(self, context: Sequence[Source]) -> bool:
         return bool(context) and max(s.similarity for s in context) >= self.settings.min_similarity
 
-    def answer(self, question: str, context: Sequence[Source]) -> Iterator[str]:
-        messages = prompts.answer_messages(question, context, self.settings.general_knowledge)
+    def select_evidence(self, question: str, found: Round) -> Evidence:
+        """The sentences of the top fused passages the model reads, within Settings.evidence_tokens."""
+        return select_evidence(
+            question, found.question_vector, found.generated.queries, found.sources, self.embedder,
+            self.settings.evidence_tokens, candidates=2 * self.settings.top_k, max_sentences=self.settings.evidence_embedded,
+        )
+
+    def answer(self, question: str, context: Sequence[Source], names: Sequence[str] = ()) -> Iterator[str]:
+        messages = prompts.answer_messages(question, context, self.settings.general_knowledge, names)
         return self._generator().stream(messages, max_tokens=self.settings.max_answer_tokens, temperature=self.settings.temperature)
 
     # -- all together --------------------------------------------------------------------------
@@ -158,18 +169,20 @@ class Pipeline:
         if history:
             question = rewrite_followup(self._generator(), history, question)
             yield QuestionRewritten(asked, question)
-        found, context = yield from self._search_passages(chosen, question, allowed_documents, queries, clock, notices)
+        found, context, evidence = yield from self._search_passages(chosen, question, allowed_documents, queries, clock, notices, generate_answer)
+        evidence_at = time.perf_counter() - started if evidence is not None else 0.0
         answer_started = time.perf_counter()
-        answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel)) if generate_answer else ("", True, None)
+        answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence)) if generate_answer else ("", True, None)
         end = time.perf_counter()
         reviewed = review_answer(answer, ok, question, context, found.sources, generate_answer, settings.general_knowledge)
         yield AnswerDone(
             AskResult(
                 question=asked, mode=chosen.name, queries=found.generated.queries, dropped_queries=found.generated.dropped,
                 lists=found.lists, rrf_k=settings.rrf_k, sources=found.sources, context=tuple(context),
-                answer=reviewed.answer, citations=reviewed.citations, found=reviewed.found,
-                timings=Timings.with_answer(started, answer_started, first_token_at, end, **clock.seconds),
+                answer=reviewed.answer, citations=on_the_page(reviewed.citations, found.sources), found=reviewed.found,
+                timings=Timings.with_answer(started, answer_started, first_token_at, end, first_evidence=evidence_at, **clock.seconds),
                 notices=(*notices, *reviewed.notices), standalone_question=question if question != asked else "",
+                quotes=evidence.quotes if evidence is not None else (),
             )
         )
 
@@ -180,9 +193,18 @@ class Pipeline:
         return [notice] if notice else []
 
     def _search_passages(
-        self, mode: Mode, question: str, allowed_documents: Sequence[int] | None, typed: Sequence[str] | None, clock: StageClock, notices: list[str]
-    ) -> Generator[AskEvent, None, tuple[Round, list[Source]]]:
-        """Yields QueriesGenerated and SourcesRanked; returns what was found and the passages the model reads."""
+        self,
+        mode: Mode,
+        question: str,
+        allowed_documents: Sequence[int] | None,
+        typed: Sequence[str] | None,
+        clock: StageClock,
+        notices: list[str],
+        answering: bool = True,
+    ) -> Generator[AskEvent, None, tuple[Round, list[Source], Evidence | None]]:
+        """Yields QueriesGenerated, SourcesRanked and EvidenceSelected; returns what was found, the passages the
+        model reads and the evidence chosen from them (None when it reads whole passages, or nothing is answered:
+        a search alone, such as the retrieval eval's, keeps the fused top_k as its context)."""
         # The question (or the text the mode writes instead) is searched first; its list can decide what follows.
         with clock.stage("query_generation"):
             searched = mode.search_text(self._generator, question)
@@ -206,11 +228,19 @@ class Pipeline:
             sources = self.sources(mode.merge.fuse(lists, self.settings), question_vector[0])
         found = Round(question, question_vector[0], allowed_documents, generated, tuple(lists), tuple(sources), typed is not None)
         found = mode.second_round(self, found, clock)
-        with clock.stage("rerank"):
-            context = self.choose_context(question, found.sources)
+        evidence = None
+        if answering and self.settings.evidence_tokens > 0 and not self.settings.reranker:
+            with clock.stage("evidence"):
+                evidence = self.select_evidence(question, found)
+            context = list(evidence.context)
+        else:
+            with clock.stage("rerank"):
+                context = self.choose_context(question, found.sources)
         yield SourcesRanked(found.lists, found.sources, tuple(context))
+        if evidence is not None:
+            yield EvidenceSelected(evidence.quotes, evidence.missing)
         yield StageStarted(READING, len(context))
-        return found, context
+        return found, context, evidence
 
     def _embed_queries(self, mode: Mode, generated: GeneratedQueries, question_vector: np.ndarray, guard: bool) -> tuple[GeneratedQueries, np.ndarray]:
         """The searched queries' vectors; with `guard`, generated queries far from the question are dropped."""
@@ -240,9 +270,21 @@ class Pipeline:
             notices.append(INDEXING_NOTICE)
         return lists
 
-    def _answer(self, question: str, context: Sequence[Source], sources: Sequence[Source], cancel: threading.Event | None) -> Generator[AskEvent, None, Streamed]:
-        """The model's answer, streamed; or the not-found answer when no passage is close enough to answer from."""
+    def _answer(
+        self, question: str, context: Sequence[Source], sources: Sequence[Source], cancel: threading.Event | None, evidence: Evidence | None = None
+    ) -> Generator[AskEvent, None, Streamed]:
+        """The model's answer, streamed; or the not-found answer when no passage is close enough to answer from.
+
+        A list answer (several named things) ends with a "not found in your documents" line for each name no
+        passage mentions: decided by the evidence, not left to the model."""
         closest = sources or context
         if not self.is_answerable(context) and not self.settings.general_knowledge:
             return (yield from refuse(closest))
-        return (yield from stream_answer(self.answer(question, context), lambda: not_found_answer(closest), cancel))
+        names = evidence.names if evidence is not None else ()
+        missing = evidence.missing if evidence is not None and len(evidence.names) + len(evidence.missing) >= 2 else ()
+        answer, found, first_at = yield from stream_answer(self.answer(question, context, names), lambda: not_found_answer(closest), cancel)
+        if found and missing and not (cancel is not None and cancel.is_set()):
+            lines = missing_lines(missing)
+            yield Token(lines)
+            answer += lines
+        return answer, found, first_at

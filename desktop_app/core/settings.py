@@ -44,6 +44,14 @@ class Settings:
     # FAQ set (503) nDCG@10 0.699 vs 0.691 (plain RAG 0.701); dev set (404) Recall@10 0.646 vs 0.652.
     question_weight: float = 3.0
     top_k: int = 5
+    # The answer prompt holds the best SENTENCES of the top 2 x top_k fused passages, up to this many tokens
+    # (answers/evidence.py); 0 gives the model the top_k whole passages as before (the "passages" eval variant).
+    # 360: about half of 5 whole passages (700-900 tokens), for a first token within 5 s on 2 cores (issue 14);
+    # not tuned on the dev sets.
+    evidence_tokens: int = 360
+    # At most this many candidate sentences are embedded to score them (the evidence stage's cost); 0 scores them
+    # by shared words only. 16: 4.0 s at load average 14 on 2 cores (48: 8.8 s); not tuned on the dev sets.
+    evidence_embedded: int = 16
     list_depth: int = 20
     # A question naming more things than n_queries may get one line each, up to this many (with the default
     # "name-fact" prompt, this many lines, each searched twice). 5: "the top five X" is the common case.
@@ -125,7 +133,9 @@ SETTING_HELP: dict[str, SettingHelp] = {
     "n_queries": plain("At most how many extra search queries the model writes for a question (0 searches your question alone)."),
     "rrf_k": advanced("How evenly the results of the different searches are blended: small values favour each search's best hits."),
     "question_weight": advanced("How much the results for your own question count against those of each generated query."),
-    "top_k": plain("How many passages the model reads before it answers."),
+    "top_k": plain("How many of the best passages the answer draws on: the model reads their sentences closest to your question (twice as many are looked at)."),
+    "evidence_tokens": advanced("How much of the passages the model reads, in tokens: their sentences closest to your question (0 reads whole passages, slower)."),
+    "evidence_embedded": advanced("How many sentences are compared with your question by meaning before the answer (0 compares words only: faster)."),
     "list_depth": advanced("How many results each search contributes before the lists are blended."),
     "max_queries": advanced("The most lines the model may write when a question names many things, one per thing."),
     "drift_guard": advanced("Generated queries less similar than this to your question are dropped (0 keeps them all)."),

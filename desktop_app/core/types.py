@@ -130,12 +130,26 @@ class Citation:
 
 
 @dataclass(frozen=True)
+class Quote:
+    """A sentence from the user's documents shown before the answer: what the model will read, with its place.
+
+    `citation.n` is the number of its passage in the answer prompt ([n] in the answer); `citation.text` is the
+    sentence alone and `start`/`end` its characters on the page, so a click highlights just the sentence."""
+
+    citation: Citation
+    score: float  # closeness to the question or to a generated query (cosine)
+    name: str = ""  # the named thing it is evidence for ("" when it answers the question as a whole)
+
+
+@dataclass(frozen=True)
 class Timings:
     query_generation: float = 0.0
     embedding: float = 0.0
     retrieval: float = 0.0
     fusion: float = 0.0
     rerank: float = 0.0
+    evidence: float = 0.0  # choosing the sentences the model reads (answers/evidence.py)
+    first_evidence: float = 0.0  # from the question to the evidence preview (EvidenceSelected)
     prompt_processing: float = 0.0
     first_token: float = 0.0
     generation: float = 0.0
@@ -174,6 +188,8 @@ class AskResult:
     # Questions about tables (mode "sql"): every query run, the last one answered; empty for passage answers.
     sql_runs: tuple[SqlResult, ...] = ()
     chart: ChartSpec | None = None  # when the question asked for a chart of the result
+    # The sentences shown before the answer (EvidenceSelected), each citing its passage in `context`.
+    quotes: tuple[Quote, ...] = ()
 
     @property
     def weights(self) -> dict[str, float]:

@@ -11,7 +11,7 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QStyle, QTextBrowser
 
 from ..core.places import TABLE, place_of, short_place
-from ..core.types import AskResult, Citation
+from ..core.types import AskResult, Citation, Quote
 from .chat_markdown import (
     INFO_ICON,
     UNSUPPORTED_COLOR,
@@ -54,12 +54,34 @@ class ChatEntry:
     streaming: bool = False
     notices: list[str] = field(default_factory=list)
     stage: str = ""  # while no word is written yet: the step under way and the time since the question
+    # The sentences shown before the answer (EvidenceSelected); a finished answer keeps them in result.quotes.
+    quotes: tuple[Quote, ...] = ()
+
+    def shown_quotes(self) -> tuple[Quote, ...]:
+        return self.quotes or (self.result.quotes if self.result else ())
+
+
+def quotes_html(entry_index: int, quotes: tuple[Quote, ...]) -> str:
+    """The quotes from the documents, under the question and above the answer; each links to its sentence on its page."""
+    if not quotes:
+        return ""
+    rows = []
+    for i, quote in enumerate(quotes):
+        c = quote.citation
+        place = short_place(c) if c.kind != TABLE and c.section is None else place_of(c)
+        about = f"<b>{html.escape(quote.name)}:</b> " if quote.name else ""
+        rows.append(
+            f"<div class='quote'>{about}&ldquo;{html.escape(c.text)}&rdquo; "
+            f"<a href='quote:{entry_index}:{i}' style='text-decoration:none'>[{c.n}] {html.escape(Path(c.file).name)}, {place.replace(' ', '&nbsp;')}</a></div>"
+        )
+    return "<div class='meta'>From your documents:</div>" + "".join(rows)
 
 
 class ChatView(QTextBrowser):
     """The transcript. Citations are links `cite:<entry>:<n>`; re-rendering is coalesced so streaming stays cheap."""
 
     citation_clicked = Signal(int, int)  # entry index, citation number
+    quote_clicked = Signal(int, int)  # entry index, quote index
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -87,6 +109,8 @@ class ChatView(QTextBrowser):
         parts = url.toString().split(":")
         if len(parts) == 3 and parts[0] == "cite":
             self.citation_clicked.emit(int(parts[1]), int(parts[2]))
+        elif len(parts) == 3 and parts[0] == "quote":
+            self.quote_clicked.emit(int(parts[1]), int(parts[2]))
 
     def set_entries(self, entries: list[ChatEntry]) -> None:
         self.entries = entries
@@ -132,7 +156,8 @@ class ChatView(QTextBrowser):
                     meta += f"<div class='meta'>{mode} &middot; {total:.1f} s</div>"
             for notice in entry.notices:
                 meta += f"<div class='meta'>{icon_html(INFO_ICON, 12)} {html.escape(notice)}</div>"
-            parts.append(f"<div style='margin:10px 8px 4px 8px'><span class='who'>Assistant</span><br>{body}{meta}</div>")
+            quoted = quotes_html(i, entry.shown_quotes())
+            parts.append(f"<div style='margin:10px 8px 4px 8px'><span class='who'>Assistant</span><br>{quoted}{body}{meta}</div>")
         if not self.entries:
             parts.append(
                 "<div style='color:#5f6368; margin:40px; text-align:center'>"

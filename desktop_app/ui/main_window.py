@@ -235,6 +235,7 @@ class MainWindow(QMainWindow):
         self.chat_panel.stop_requested.connect(asking.stop)
         self.chat_panel.mode_changed.connect(self.settings_controller.mode_changed)
         self.chat_panel.view.citation_clicked.connect(evidence.show_citation)
+        self.chat_panel.view.quote_clicked.connect(evidence.show_quote)
         self.fusion_panel.rerun_requested.connect(asking.rerun)
         self.fusion_panel.passage_selected.connect(evidence.show_source)
         self.page_view.failed.connect(self.feedback.report)

@@ -23,6 +23,8 @@ LABELS = {
     "rrf_k": "Blend evenness (RRF k)",
     "question_weight": "Weight of your question",
     "top_k": "Passages in the answer",
+    "evidence_tokens": "Evidence the model reads (tokens)",
+    "evidence_embedded": "Sentences compared by meaning",
     "list_depth": "Results from each search",
     "max_queries": "Lines for a many-things question (at most)",
     "drift_guard": "Drop queries less similar than",
@@ -58,13 +60,15 @@ INT_RANGES = {
     "n_ctx": (1024, 131072), "n_threads": (0, 256), "max_answer_tokens": (16, 8192), "n_threads_batch": (0, 256),
     "n_batch": (8, 8192), "prompt_lookup_tokens": (0, 64), "query_tokens_each": (4, 256), "embed_batch_size": (1, 1024),
     "sql_row_cap": (1, 100000), "sql_retries": (0, 10),
+    "evidence_tokens": (0, 8192), "evidence_embedded": (0, 256),
 }
 FLOAT_RANGES = {
     "rrf_k": (0.0, 1000.0, 1.0), "question_weight": (0.0, 10.0, 0.5), "drift_guard": (0.0, 1.0, 0.05),
     "keyword_weight": (0.0, 10.0, 0.25), "temperature": (0.0, 2.0, 0.1), "min_similarity": (0.0, 1.0, 0.05),
     "sql_timeout_s": (0.5, 600.0, 1.0), "llm_timeout": (1.0, 3600.0, 10.0),
 }
-ZERO_MEANS = {"n_threads": "all cores", "n_threads_batch": "as for writing", "drift_guard": "off", "keyword_weight": "off", "prompt_lookup_tokens": "off"}
+ZERO_MEANS = {"n_threads": "all cores", "n_threads_batch": "as for writing", "drift_guard": "off", "keyword_weight": "off", "prompt_lookup_tokens": "off",
+             "evidence_tokens": "whole passages", "evidence_embedded": "words only"}
 
 
 @dataclass

@@ -310,3 +310,29 @@ def test_rewrite_retrieve_read_shows_the_rewritten_query_and_names_its_mode(make
     assert panel.fused.rowCount() >= 1
     assert "PX-40 maximum operating temperature coolant inlet" in panel.fused.query_keys
     assert "Rewrite-retrieve-read" in window.chat_panel.view.toPlainText()
+
+
+def test_quotes_from_the_documents_are_shown_before_the_slow_model_answers_and_open_their_page(make_window, data_home, sample_pdf, qtbot):
+    import threading
+
+    thinking = threading.Event()  # the model is still reading its prompt until this is set
+    library = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator([ANSWER], hold=thinking))
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library)
+    window.chat_panel.set_mode("rag")  # the one model call is the answer
+    view = window.chat_panel.view
+    window.ask_controller.ask("What is the maximum operating temperature?")
+    qtbot.waitUntil(lambda: bool(view.entries[-1].quotes), timeout=30_000)
+    entry = view.entries[-1]
+    first = entry.quotes[0].citation.text
+    assert entry.text == "" and window.ask_controller.job is not None  # no token yet: the model is still thinking
+    shown = view.toPlainText()
+    assert "From your documents:" in shown and first[:40] in " ".join(shown.split())
+    # A quote opens its page with its sentence highlighted, as a citation does.
+    view.quote_clicked.emit(len(view.entries) - 1, 0)
+    qtbot.waitUntil(lambda: window.page_view.highlighted > 0)  # rendered on the page runner, not in the window
+
+    thinking.set()
+    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
+    shown = " ".join(view.toPlainText().split())
+    assert shown.index(first[:40]) < shown.index("85 degrees Celsius")  # the answer streamed below the quotes

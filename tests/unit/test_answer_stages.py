@@ -23,8 +23,10 @@ def test_the_pipeline_says_each_stage_before_it_starts(empty_library, generator,
     generator.enqueue("pump temperature limit\npump coolant", "It runs to 85 C [1].")
     events = list(empty_library.ask("What is the maximum temperature?", "fusion"))
     kinds = [(type(e).__name__, getattr(e, "stage", "")) for e in events if not isinstance(e, Token)]
-    assert kinds[:5] == [
-        ("StageStarted", WRITING_QUERIES), ("QueriesGenerated", ""), ("StageStarted", SEARCHING), ("SourcesRanked", ""), ("StageStarted", READING),
+    # The quotes (EvidenceSelected) come as soon as the passages are ranked, before the model reads.
+    assert kinds[:6] == [
+        ("StageStarted", WRITING_QUERIES), ("QueriesGenerated", ""), ("StageStarted", SEARCHING), ("SourcesRanked", ""), ("EvidenceSelected", ""),
+        ("StageStarted", READING),
     ]
     ranked = next(e for e in events if isinstance(e, SourcesRanked))
     reading = [e for e in events if isinstance(e, StageStarted) and e.stage == READING][0]

@@ -210,3 +210,21 @@ def test_eval_imports_the_corpus_scores_the_questions_and_shows_progress_and_the
     assert err[0].startswith("Importing kitchen") and err[0].endswith("3/3")
     assert err[1] == f"3 records in the library (3 newly imported) at {data_home}"
     assert err[2].startswith("Questions") and err[2].endswith("2/2")
+
+
+def test_ask_prints_the_quotes_before_the_answer_and_json_keeps_them(answer_with, capsys):
+    import dataclasses
+
+    from desktop_app.core.events import EvidenceSelected
+    from desktop_app.core.types import Quote
+
+    quote = Quote(Citation(1, "/docs/blender manual.pdf", 2, "The motor spins at 20,000 rpm.", 11, 4, 34), 0.7, "")
+    result = dataclasses.replace(RESULT, quotes=(quote,))
+    answer_with([*STREAM[:3], EvidenceSelected((quote,), ("Mixer X",)), *STREAM[3:5], AnswerDone(result)])
+    assert cli.main(["ask", QUESTION]) == 0
+    out = capsys.readouterr().out
+    assert "From your documents:\n  > \u201cThe motor spins at 20,000 rpm.\u201d [1] blender manual.pdf, page 2\n  > Mixer X: nothing found" in out
+    assert out.index("From your documents:") < out.index("Answer:\nIt spins")
+    assert cli.main(["ask", QUESTION, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["quotes"][0]["citation"]["text"] == "The motor spins at 20,000 rpm." and data["quotes"][0]["place"] == "page 2"

@@ -13,6 +13,7 @@ from desktop_app.core.codec import (
 )
 from desktop_app.core.events import (
     AnswerDone,
+    EvidenceSelected,
     QueriesGenerated,
     QuestionRewritten,
     SourcesRanked,
@@ -25,6 +26,7 @@ from desktop_app.core.types import (
     ChartSpec,
     Citation,
     Passage,
+    Quote,
     RankedList,
     SearchHit,
     Source,
@@ -93,12 +95,29 @@ def test_a_table_answer_with_a_retried_query_and_a_chart_survives_json_unchanged
     assert round_trip(result) == result
 
 
+def evidence_result() -> AskResult:
+    """The model read shortened passages (its chosen sentences) and the user saw quotes before the answer."""
+    base = full_result()
+    short = dataclasses.replace(base.sources[0].passage, text="chunk 1", start=15, end=22)
+    context = (dataclasses.replace(base.sources[0], passage=short),)
+    quote = Quote(Citation(1, "/docs/pump.pdf", 2, "chunk 1", 1, 15, 22), 0.61, "pump")
+    timings = dataclasses.replace(base.timings, evidence=0.12, first_evidence=1.1)
+    return dataclasses.replace(base, context=context, quotes=(quote,), timings=timings)
+
+
+def test_an_answer_from_chosen_sentences_survives_json_unchanged():
+    result = evidence_result()
+    assert round_trip(result) == result
+    assert result_to_json(result)["quotes"][0]["place"] == "page 2"
+
+
 def test_every_event_survives_json_unchanged():
     result = full_result()
     stream = [
         QuestionRewritten("and the max temperature?", "What is the max temperature of the pump?"),
         QueriesGenerated(("pump: temperature",), ("weather",), "a notice"),
         SourcesRanked(result.lists, result.sources, result.context),
+        EvidenceSelected(evidence_result().quotes, ("Heron Lite",)),
         SqlRan(sql_result().sql_runs[0], 1),
         StageStarted("writing_queries"),
         StageStarted("reading", 5),

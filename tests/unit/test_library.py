@@ -115,6 +115,7 @@ def test_fusion_searches_question_and_generated_queries_and_fuses_by_rrf(library
 
 def test_plain_rag_searches_the_question_alone_with_the_same_context_size(library, datasheet, generator):
     list(library.import_paths([datasheet]))
+    library.settings = library.settings.replace(evidence_tokens=0)  # whole passages, as before evidence selection
     generator.enqueue("The pump runs at 24 V DC [1].")
     _, result = run(library.ask("What supply voltage does the PX-40 pump need?", "rag"))
     assert result.queries == ()

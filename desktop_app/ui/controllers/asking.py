@@ -18,6 +18,7 @@ from ...core.events import (
     SEARCHING,
     AnswerDone,
     AskEvent,
+    EvidenceSelected,
     QueriesGenerated,
     QuestionRewritten,
     SourcesRanked,
@@ -205,6 +206,9 @@ class AskController:
         elif isinstance(event, SourcesRanked):
             entry.result = result_so_far(asking, event, self.library.settings.rrf_k)
             self.fusion_panel.show_result(entry.result, update_queries=False)
+        elif isinstance(event, EvidenceSelected):
+            entry.quotes = event.quotes  # on screen at once, while the model reads its prompt
+            view.render()
         elif isinstance(event, SqlRan):
             self.fusion_panel.show_sql_run(event.result)
         elif isinstance(event, Token):

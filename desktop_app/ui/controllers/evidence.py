@@ -48,6 +48,16 @@ class EvidenceController:
         self._select_row(cited.chunk_id)
         return self._show(cited, f"[{n}]")
 
+    def show_quote(self, entry_index: int, index: int) -> bool:
+        """A quote shown before the answer: its sentence highlighted on its page."""
+        entries = self.chat_view.entries
+        quotes = entries[entry_index].shown_quotes() if 0 <= entry_index < len(entries) else ()
+        if not 0 <= index < len(quotes):
+            return False
+        citation = quotes[index].citation
+        self._select_row(citation.chunk_id)
+        return self._show(citation, f"[{citation.n}]")
+
     def show_source(self, source: Source) -> bool:
         """A row of the fusion panel on its page."""
         passage = source.passage

@@ -1,0 +1,259 @@
+"""Evidence selection: the sentences of the fused passages that the answer prompt and the on-screen preview use.
+
+One place decides what the model reads and what the user sees before the answer (issues 13 and 14):
+1. the top fused passages are split into sentences (ingest/chunking.py's splitter, so offsets are the page's);
+2. a lexical prefilter keeps the sentences sharing words with the question or a generated query (embedding
+   every sentence of ten passages would cost more than the stage's budget on a 2-core laptop);
+3. the kept sentences are embedded in one batch with the generated queries and scored by cosine against the
+   question and each query;
+4. coverage first: when the query step named several things (name-fact lines "Toyota: founder"), each name
+   that some candidate passage mentions gets its best sentence in the prompt; a name no passage mentions is
+   `missing`, and the answer gets its "not found in your documents" line from code (`missing_lines`);
+5. the rest of the token budget is filled with the best remaining sentences;
+6. the chosen sentences are regrouped by passage, in page order, as shortened passages: the answer prompt
+   numbers and cites them like whole passages, and their offsets span the chosen sentences so the page
+   highlight still lands on them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..ingest.chunking import sentence_spans
+from ..models.embedder import Embedder
+from ..types import Citation, Quote, Source
+
+NOT_FOUND_LINE = "not found in your documents."
+# Tokens per character of English prose for Qwen's tokenizer, rounded up (about 4 characters a token);
+# an estimate is enough for a budget and keeps this stage free of the model.
+CHARS_PER_TOKEN = 4
+HEADER_TOKENS = 12  # "[3] (from R-intro.pdf)" and the blank line around it
+MIN_WORDS = 4  # shorter pieces are headings, captions, page numbers: they match a name query, answer nothing
+SENTENCE_CHARS = 400
+LEXICAL_POOL = 48  # sentences scored when none is embedded (scoring by words costs next to nothing)  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'_-]*")
+_STOP = frozenset(
+    ["the", "a", "an", "and", "or", "of", "to", "in", "on", "for", "with", "by", "from", "at", "as", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "i", "you", "he", "she", "we", "they", "them", "his", "her", "their", "our", "your", "my", "me", "us", "not", "no", "yes", "than", "then", "there", "here", "about", "into", "over", "under", "between", "after", "before", "also", "any", "all", "each", "both", "some", "such", "only", "own", "same", "so", "too", "very", "just", "one", "two"]
+)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    context: tuple[Source, ...]  # what the model reads: passages cut down to their chosen sentences, numbered [1]..[n]
+    quotes: tuple[Quote, ...]  # the preview, best first
+    names: tuple[str, ...]  # the named things (from name-fact queries) that have evidence in the context
+    missing: tuple[str, ...]  # the named things no candidate passage mentions
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    source: Source
+    start: int  # offsets into the passage's text
+    end: int
+    text: str  # whitespace collapsed
+
+    @property
+    def tokens(self) -> int:
+        return len(self.text) // CHARS_PER_TOKEN + 1
+
+
+def words(text: str) -> set[str]:
+    return {w for w in (m.group(0).lower() for m in _WORD.finditer(text)) if len(w) > 2 and w not in _STOP}
+
+
+def names_of(queries: Sequence[str]) -> list[str]:
+    """The names of name-fact queries: a query that another query extends ("Toyota" and "Toyota founder").
+
+    query_styles.split_name_facts writes each "name: fact" line as the name alone and the name with its fact;
+    other query styles (paraphrases) rarely produce such pairs, so they name nothing and answers stay prose."""
+    return [q for q in queries if any(o != q and o.lower().startswith(q.lower() + " ") for o in queries)]
+
+
+def mentions(name: str, source: Source) -> bool:
+    """The passage (or its file's title) names it: any distinctive word of the name, so "Kiichiro Toyoda" is
+    found in a passage saying "Toyoda" (lenient: a false "not found" line is worse than a weak sentence)."""
+    wanted = words(name)
+    return bool(wanted) and bool(wanted & (words(source.passage.text) | words(source.passage.title)))
+
+
+def split_sentences(source: Source) -> list[_Sentence]:
+    passage = source.passage
+    if passage.kind == "table":  # a table is read whole: its rows mean nothing apart
+        return [_Sentence(source, 0, len(passage.text), passage.text)]
+    out = []
+    for s, e in sentence_spans(passage.text):
+        text = " ".join(passage.text[s:e].split())
+        if len(text) > SENTENCE_CHARS:
+            cut = text.rfind(" ", 0, SENTENCE_CHARS)
+            text = text[: cut if cut > 0 else SENTENCE_CHARS] + " ..."
+        if len(text.split()) >= MIN_WORDS:
+            out.append(_Sentence(source, s, e, text))
+    return out
+
+
+def _prefilter(sentences: list[_Sentence], texts: Sequence[str], names: Sequence[str], cap: int) -> list[_Sentence]:
+    """At most `cap` sentences, those sharing the rarest words with the question or a query (a word in every
+    candidate sentence tells none apart); each name's best sentences first, so every name keeps some; ties keep
+    fused order."""
+    wanted = set().union(*(words(t) for t in texts)) if texts else set()
+    vocab = [words(s.text) for s in sentences]
+    df: dict[str, int] = {}
+    for have in vocab:
+        for w in have & wanted:
+            df[w] = df.get(w, 0) + 1
+    weight = {w: math.log(1 + len(sentences) / n) for w, n in df.items()}
+    score = [sum(weight[w] for w in have & wanted) for have in vocab]
+    order = sorted(range(len(sentences)), key=lambda i: (-score[i], i))
+    kept: list[int] = []
+    for name in names:  # coverage survives the cap: each name's two best sentences among those naming it
+        named = words(name)
+        kept += [i for i in order if named & vocab[i] and i not in kept][:2]
+    kept += [i for i in order if i not in kept]
+    return [sentences[i] for i in kept[:cap]]
+
+
+def lexical_vectors(texts: Sequence[str]) -> np.ndarray:
+    """Bags of words weighted by rarity among `texts`, unit length: their cosine is a shared-word score that
+    costs nothing, for `max_sentences=0` (no sentence embedding at all)."""
+    bags = [words(t) for t in texts]
+    vocab = {w: i for i, w in enumerate(sorted(set().union(*bags)))} if bags else {}
+    df: dict[str, int] = {}
+    for bag in bags:
+        for w in bag:
+            df[w] = df.get(w, 0) + 1
+    out = np.zeros((len(texts), max(1, len(vocab))), dtype=np.float32)
+    for row, bag in enumerate(bags):
+        for w in bag:
+            out[row, vocab[w]] = math.log(1 + len(texts) / df[w])
+        norm = float(np.linalg.norm(out[row]))
+        if norm:
+            out[row] /= norm
+    return out
+
+
+def select_evidence(
+    question: str,
+    question_vector: np.ndarray,
+    queries: Sequence[str],
+    sources: Sequence[Source],
+    embedder: Embedder,
+    budget_tokens: int,
+    candidates: int = 10,
+    max_sentences: int = 16,
+    preview: int = 3,
+) -> Evidence:
+    """The evidence for `question` among the first `candidates` fused `sources`, within `budget_tokens`.
+
+    `max_sentences` caps what is embedded, the stage's whole cost: MiniLM took 8.8 s for 48 sentences and 4.0 s
+    for 16 on 2 cores at load average 14 (0.44 s for one text), so 16 is near a second there and a fraction of it
+    on a quiet laptop; the lexical prefilter picks them. 0 embeds nothing: sentences are scored by shared words
+    (lexical_vectors) among the best 48 of the prefilter."""
+    pool = list(sources[:candidates])
+    names = names_of(queries)
+    found_names = [n for n in names if any(mentions(n, s) for s in pool)]
+    missing = tuple(n for n in names if n not in found_names)
+    sentences = [s for source in pool for s in split_sentences(source)]
+    sentences = _prefilter(sentences, [question, *queries], found_names, max_sentences if max_sentences > 0 else LEXICAL_POOL)
+    if not sentences:
+        return Evidence((), (), tuple(found_names), missing)
+    texts = [s.text for s in sentences] + list(queries)
+    if max_sentences > 0:
+        vectors = embedder.embed(texts)
+    else:
+        vectors = lexical_vectors([*texts, question])
+        vectors, question_vector = vectors[:-1], vectors[-1]
+    sentence_vectors, query_vectors = vectors[: len(sentences)], vectors[len(sentences):]
+    to_question = sentence_vectors @ np.asarray(question_vector, dtype=np.float32)
+    to_queries = sentence_vectors @ query_vectors.T if len(queries) else np.zeros((len(sentences), 0), dtype=np.float32)
+    overall = np.maximum(to_question, to_queries.max(axis=1)) if len(queries) else to_question
+
+    chosen: dict[int, str] = {}  # sentence index -> the name it covers ("" for the question)
+    spent = 0
+    for name in found_names:  # coverage first: each name that found something gets its best sentence
+        # Scored against the name WITH its fact ("Toyota founder"): the name alone is closest to headings.
+        columns = [i for i, q in enumerate(queries) if q.lower().startswith(name.lower() + " ")]
+        best = max(
+            (i for i, s in enumerate(sentences) if i not in chosen and mentions(name, s.source)),
+            key=lambda i: float(to_queries[i, columns].max()) if columns else float(overall[i]),
+            default=None,
+        )
+        if best is not None and spent + sentences[best].tokens + HEADER_TOKENS <= budget_tokens:
+            chosen[best] = name
+            spent += sentences[best].tokens + HEADER_TOKENS
+    for i in np.argsort(-overall, kind="stable"):
+        i = int(i)
+        if i in chosen:
+            continue
+        cost = sentences[i].tokens + (0 if any(sentences[j].source is sentences[i].source for j in chosen) else HEADER_TOKENS)
+        if spent + cost > budget_tokens:
+            continue  # a shorter sentence further down may still fit
+        chosen[i] = ""
+        spent += cost
+
+    context, number_of = _regroup(sentences, chosen, overall)
+    by_score = sorted(chosen, key=lambda i: -float(overall[i]))
+    if len(found_names) >= 2:  # a list question: one quote per name first, in the order named
+        firsts = [next(i for i in chosen if chosen[i] == n) for n in found_names if n in chosen.values()]
+        by_score = firsts + [i for i in by_score if i not in firsts]
+    quotes = tuple(_quote(sentences[i], number_of[i], float(overall[i]), chosen[i]) for i in by_score[: max(preview, len(found_names))])
+    return Evidence(tuple(context), quotes, tuple(n for n in found_names if n in chosen.values()), missing)
+
+
+def _regroup(sentences: list[_Sentence], chosen: dict[int, str], overall: np.ndarray) -> tuple[list[Source], dict[int, int]]:
+    """The chosen sentences as shortened passages, best passage first, each passage's sentences in page order."""
+    groups: dict[int, list[int]] = {}
+    for i in sorted(chosen, key=lambda i: -float(overall[i])):
+        groups.setdefault(id(sentences[i].source), []).append(i)
+    context: list[Source] = []
+    number_of: dict[int, int] = {}
+    for number, members in enumerate(groups.values(), start=1):
+        members.sort(key=lambda i: sentences[i].start)
+        source = sentences[members[0]].source
+        pieces = [sentences[members[0]].text]
+        for previous, current in itertools.pairwise(members):
+            # "..." marks left-out sentences, so the model does not read two distant sentences as one thought.
+            gap = sentences[previous].end < sentences[current].start - 2
+            pieces.append(("... " if gap else "") + sentences[current].text)
+        start, end = sentences[members[0]].start, sentences[members[-1]].end
+        passage = dataclasses.replace(
+            source.passage, text=" ".join(pieces), start=source.passage.start + start, end=source.passage.start + end
+        )
+        context.append(dataclasses.replace(source, n=number, passage=passage) if source.passage.kind != "table" else dataclasses.replace(source, n=number))
+        number_of.update({i: number for i in members})
+    return context, number_of
+
+
+def _quote(sentence: _Sentence, number: int, score: float, name: str) -> Quote:
+    passage = sentence.source.passage
+    if passage.kind == "table":
+        citation = Citation.from_passage(number, passage)
+    else:
+        citation = dataclasses.replace(
+            Citation.from_passage(number, passage), text=sentence.text, start=passage.start + sentence.start, end=passage.start + sentence.end
+        )
+    return Quote(citation, round(score, 4), name)
+
+
+def missing_lines(missing: Sequence[str]) -> str:
+    """The answer's lines for named things nothing was found for, decided here rather than left to the model."""
+    return "".join(f"\n- {name}: {NOT_FOUND_LINE}" for name in missing)
+
+
+def on_the_page(citations: Sequence[Citation], sources: Sequence[Source]) -> tuple[Citation, ...]:
+    """Citations of shortened passages with their span's own page text (the model read the chosen sentences,
+    whitespace collapsed): the page and text views check a citation's text against the page to highlight it."""
+    originals = {s.passage.chunk_id: s.passage for s in sources}
+    out = []
+    for citation in citations:
+        passage = originals.get(citation.chunk_id)
+        if passage is not None and passage.kind != "table" and passage.start <= citation.start < citation.end <= passage.end:
+            citation = dataclasses.replace(citation, text=passage.text[citation.start - passage.start : citation.end - passage.start])
+        out.append(citation)
+    return tuple(out)

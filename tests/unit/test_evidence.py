@@ -1,0 +1,91 @@
+"""Evidence selection: the model reads the sentences that answer, within a token budget, each named thing is
+covered or gets its "not found" line, and the quotes shown before the answer point at their sentences."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.core.answers.evidence import CHARS_PER_TOKEN, names_of
+from desktop_app.core.events import AnswerDone, EvidenceSelected, SourcesRanked, Token
+
+FILLER = (
+    "The company sells its aircraft through dealers in many countries. Its offices are open on weekdays. "
+    "Each box includes a printed manual and a charging cable. Spare propellers are sold separately. "
+)
+DRONES = {
+    "kestrel.txt": "Kestrel Nano overview. " + FILLER * 3 + "The Kestrel Nano weight is 249 grams with its battery. " + FILLER * 2,
+    "osprey.txt": "Osprey Max overview. " + FILLER * 2 + "The Osprey Max weight is 905 grams and it folds in half. " + FILLER * 3,
+}
+QUESTION = "How much do the Kestrel Nano, the Osprey Max and the Heron Lite weigh?"
+QUERIES = "Kestrel Nano: weight\nOsprey Max: weight\nHeron Lite: weight"
+ANSWER = "- The Kestrel Nano weighs 249 grams [1].\n- The Osprey Max weighs 905 grams [2]."
+
+
+@pytest.fixture
+def drones(empty_library, tmp_path):
+    paths = []
+    for name, text in DRONES.items():
+        path = tmp_path / "docs" / name
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text)
+        paths.append(path)
+    list(empty_library.import_paths(paths))
+    return empty_library
+
+
+def ask(library, generator):
+    generator.enqueue(QUERIES, ANSWER)
+    events = list(library.ask(QUESTION, "fusion"))
+    return events, next(e for e in events if isinstance(e, AnswerDone)).result
+
+
+def test_names_are_the_queries_that_another_query_extends():
+    assert names_of(["Kestrel Nano", "Kestrel Nano weight", "Osprey Max", "Osprey Max weight", "drone weights"]) == ["Kestrel Nano", "Osprey Max"]
+    assert names_of(["how heavy are small drones", "drone weight limits"]) == []
+
+
+def test_the_quotes_arrive_before_the_answer_and_point_at_their_sentences(drones, generator):
+    events, result = ask(drones, generator)
+    kinds = [type(e) for e in events]
+    assert kinds.index(SourcesRanked) < kinds.index(EvidenceSelected) < kinds.index(Token)
+    shown = next(e for e in events if isinstance(e, EvidenceSelected))
+    assert shown.quotes == result.quotes
+    assert [q.name for q in shown.quotes[:2]] == ["Kestrel Nano", "Osprey Max"]  # one quote per named thing first
+    assert "249 grams" in shown.quotes[0].citation.text and "905 grams" in shown.quotes[1].citation.text
+    for quote in shown.quotes:
+        # The window highlights a quote by its offsets on the page: they hold exactly the quoted sentence.
+        assert drones.passage_excerpt(quote.citation).highlighted == quote.citation.text
+        assert result.context[quote.citation.n - 1].passage.chunk_id == quote.citation.chunk_id
+    for citation in result.citations:
+        assert drones.passage_excerpt(citation).highlighted == citation.text
+
+
+def test_a_named_thing_no_document_mentions_gets_its_own_not_found_line(drones, generator):
+    events, result = ask(drones, generator)
+    assert next(e for e in events if isinstance(e, EvidenceSelected)).missing == ("Heron Lite",)
+    lines = result.answer.splitlines()
+    assert len(lines) == 3 and lines[2] == "- Heron Lite: not found in your documents."
+    prompt = generator.prompts[-1][-1]["content"]
+    assert "one short sentence per name (Kestrel Nano, Osprey Max)" in prompt and "Heron Lite" in prompt.split("Question:")[1]
+    # Each line cites the passage that states its fact (repaired if the model's number pointed elsewhere).
+    assert ["249 grams" in lines[0] and "249 grams" in result.citations[0].text, "905 grams" in result.citations[1].text] == [True, True]
+
+
+def test_the_model_reads_the_answering_sentences_in_fewer_tokens_than_whole_passages(drones, generator):
+    budget = 60
+    drones.settings = drones.settings.replace(evidence_tokens=budget)
+    _, result = ask(drones, generator)
+    read = "".join(s.passage.text for s in result.context)
+    assert "249 grams" in read and "905 grams" in read
+    assert len(read) // CHARS_PER_TOKEN <= budget
+    drones.settings = drones.settings.replace(evidence_tokens=0)  # the old context: whole passages
+    _, whole = ask(drones, generator)
+    assert len("".join(s.passage.text for s in whole.context)) > 2 * len(read)
+    assert whole.quotes == () and "Heron Lite" not in whole.answer  # no named-thing lines without evidence selection
+
+
+def test_without_sentence_embeddings_the_answering_sentences_are_still_chosen(drones, generator):
+    drones.settings = drones.settings.replace(evidence_embedded=0, evidence_tokens=60)
+    _, result = ask(drones, generator)
+    read = "".join(s.passage.text for s in result.context)
+    assert "249 grams" in read and "905 grams" in read and result.answer.endswith("- Heron Lite: not found in your documents.")
