@@ -57,7 +57,8 @@ def test_a_user_gguf_file_works_as_the_model(tmp_path):
 def test_errors_are_explained_not_tracebacks(tmp_path):
     out = cli("ask", "anything", "--model", str(tmp_path / "missing.gguf"))
     assert out.returncode == 2
-    assert out.stderr.startswith("Error: No model called")
+    # The stage lines ("Writing search queries...") come first on stderr; the error is one plain line after them.
+    assert out.stderr.splitlines()[-1].startswith("Error: No model called")
     assert "Traceback" not in out.stderr
     gone = cli("remove", "nothing.pdf")
     assert gone.returncode == 1 and "No document matches" in gone.stderr
