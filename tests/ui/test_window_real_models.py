@@ -16,7 +16,10 @@ from desktop_app.core.library import Library
 
 pytestmark = pytest.mark.integration
 QUESTION = "What is the maximum operating temperature of the PX-40?"
-MAX_LOOP_GAP_S = 0.100
+# A model call or an import step on the UI thread blocks it for seconds; 0.5 s leaves room for the scheduler of a
+# shared 2-core machine (a 295 ms gap was seen at load average 11 with nothing blocking). Page renders and
+# database writes off the UI thread are checked directly in test_window_never_waits.py.
+MAX_LOOP_GAP_S = 0.5
 ANSWER_TIMEOUT_MS = 300_000
 
 
