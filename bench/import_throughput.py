@@ -21,15 +21,7 @@ import threading
 import time
 from pathlib import Path
 
-from .common import (
-    Stopwatch,
-    median,
-    peak_children_rss_mb,
-    peak_rss_mb,
-    require_r_manuals,
-    table,
-    write_results,
-)
+from .common import Stopwatch, median, peak_children_rss_mb, peak_rss_mb, require_r_manuals, table, write_results
 
 CORPORA = {
     "r-intro": ("R-intro.pdf",),

@@ -17,17 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from ..core.codec import result_to_json
-from ..core.events import (
-    AnswerDone,
-    EvidenceSelected,
-    QueriesGenerated,
-    QuestionRewritten,
-    SourcesRanked,
-    SqlRan,
-    StageStarted,
-    Token,
-    stage_text,
-)
+from ..core.events import AnswerDone, EvidenceSelected, QueriesGenerated, QuestionRewritten, SourcesRanked, SqlRan, StageStarted, Token, stage_text
 from ..core.ingest.embedding_queue import duration_words
 from ..core.places import citation_label
 from ..core.places import short_place as section_place
@@ -45,6 +35,9 @@ def method_name(event_type: type) -> str:
     """The renderer method that shows an event of this type: QueriesGenerated -> queries_generated."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", event_type.__name__).lower()
 
+
+# Import events told in one line each (the others have bars, counts or hints).
+ONE_LINERS = {"removed": "removed  {name}: {message}", "skipped": "skipped  {name}: {message}", "cancelled": "cancelled {name}", "warning": "warning  {message}"}
 
 class Renderer:
     """Shows a stream of events; every method here shows nothing, so a renderer overrides only what it shows."""
@@ -203,25 +196,16 @@ class TextRenderer(Renderer):
             self._show_bar("meaning index (passages)", event.done, event.total, left)
         elif event.stage == "extracting" and event.total or event.stage == "embedding" and event.total and not self._queue_seen:
             self._show_bar(f"{name}: {event.stage}", event.done, event.total)
-        elif event.stage == "searchable":
+        elif event.stage in ("searchable", "ready"):
             self._end_bar()
             note = f" ({event.message})" if event.message else ""
-            self.line(f"stored   {name}: {event.total} {event.unit}, searchable by keyword{note}")
-        elif event.stage == "removed":
-            self.line(f"removed  {name}: {event.message}")
-        elif event.stage == "ready":
-            self._end_bar()
-            note = f" ({event.message})" if event.message else ""
-            self.line(f"ready    {name}: {event.total} {event.unit}{note}")
-        elif event.stage == "skipped":
-            self.line(f"skipped  {name}: {event.message}")
+            searchable = ", searchable by keyword" if event.stage == "searchable" else ""
+            self.line(f"{'stored' if searchable else 'ready':8} {name}: {event.total} {event.unit}{searchable}{note}")
         elif event.stage == "failed":
             hint = " (give it with --password)" if "password" in event.message and self.suggest_password_flag else ""
             self.line(f"failed   {name}: {event.message}{hint}")
-        elif event.stage == "cancelled":
-            self.line(f"cancelled {name}")
-        elif event.stage == "warning":
-            self.line(f"warning  {event.message}")
+        elif event.stage in ONE_LINERS:
+            self.line(ONE_LINERS[event.stage].format(name=name, message=event.message))
 
     # -- an eval run --------------------------------------------------------------------------------
     def progress(self, event: Progress) -> None:

@@ -20,18 +20,7 @@ from typing import Any
 from . import events
 from .events import AskEvent
 from .places import place_of
-from .types import (
-    AskResult,
-    ChartSpec,
-    Citation,
-    Passage,
-    Quote,
-    RankedList,
-    SearchHit,
-    Source,
-    SqlResult,
-    Timings,
-)
+from .types import AskResult, ChartSpec, Citation, Passage, Quote, RankedList, SearchHit, Source, SqlResult, Timings
 
 # -- generic: any frozen dataclass <-> JSON-ready values ---------------------------------------------
 

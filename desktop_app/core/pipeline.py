@@ -44,12 +44,7 @@ from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
 from .retrieval.query_writing import GeneratedQueries, write_queries
 from .retrieval.search import Searcher
 from .settings import Settings
-from .sql.table_answers import (
-    ask_tables,
-    skipped_tables_notice,
-    tables_for_question,
-    warm_up_messages,
-)
+from .sql.table_answers import ask_tables, skipped_tables_notice, tables_for_question, warm_up_messages
 from .storage.store import Store
 from .storage.table_store import TableStore
 from .storage.vector_index import VectorIndex

@@ -36,16 +36,7 @@ from ..core.settings import Settings
 from ..core.types import AskResult
 from . import answer_metrics as metrics
 from .answer_report import format_table, summarize
-from .harness import (
-    BeirSet,
-    ModeSpec,
-    corpus_records,
-    load_beir,
-    parse_mode,
-    ranked_records,
-    sample_queries,
-    score,
-)
+from .harness import BeirSet, ModeSpec, corpus_records, load_beir, parse_mode, ranked_records, sample_queries, score
 from .options import add_answer_arguments, add_eval_arguments
 from .query_cache import CachedGenerator
 

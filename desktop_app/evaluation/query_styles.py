@@ -11,12 +11,7 @@ fusion+query_style=names` (or the named variant `fusion-names`) can still run th
 
 from __future__ import annotations
 
-from ..core.retrieval.query_styles import (
-    NAME_FACT_EXAMPLES,
-    QUERY_SYSTEM_NAME_FACT,
-    QueryStyle,
-    register_query_style,
-)
+from ..core.retrieval.query_styles import NAME_FACT_EXAMPLES, QUERY_SYSTEM_NAME_FACT, QueryStyle, register_query_style
 
 QUERY_SYSTEM = (
     "You write search queries for a search engine over the user's documents. "

@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QLineEdit,
-    QListView,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QListView, QVBoxLayout, QWidget
 
 from .chat_list_model import SEARCH_ROLE, ChatsModel
 from .parts import Pixmap, push_button, title_row, tool_button

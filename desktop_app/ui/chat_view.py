@@ -12,13 +12,7 @@ from PySide6.QtWidgets import QStyle, QTextBrowser
 
 from ..core.places import TABLE, place_of, short_place
 from ..core.types import AskResult, Citation, Quote
-from .chat_markdown import (
-    INFO_ICON,
-    UNSUPPORTED_COLOR,
-    WARNING_ICON,
-    answer_html,
-    icon_html,
-)
+from .chat_markdown import INFO_ICON, UNSUPPORTED_COLOR, WARNING_ICON, answer_html, icon_html
 from .mode_names import MODE_NAMES
 
 # The inline icons, from Qt's standard set: they show on every system, whatever fonts it has.

@@ -5,16 +5,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QSortFilterProxyModel, QStringListModel, Qt, Signal
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QListView,
-    QTableView,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QListView, QTableView, QVBoxLayout, QWidget
 
 from ..core.sql.text_to_sql import duration_text
 from ..core.types import AskResult, SqlResult, Timings

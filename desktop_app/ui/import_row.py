@@ -5,12 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (
-    QLabel,
-    QProgressBar,
-    QStyle,
-    QWidget,
-)
+from PySide6.QtWidgets import QLabel, QProgressBar, QStyle, QWidget
 
 from ..core.types import ImportProgress
 from .parts import Pixmap, button_block, tool_button

@@ -11,25 +11,8 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, QUrl
-from PySide6.QtGui import (
-    QAction,
-    QCloseEvent,
-    QDesktopServices,
-    QDragEnterEvent,
-    QDragMoveEvent,
-    QDropEvent,
-    QIcon,
-    QKeySequence,
-)
-from PySide6.QtWidgets import (
-    QLabel,
-    QMainWindow,
-    QMessageBox,
-    QProgressBar,
-    QSplitter,
-    QStackedWidget,
-    QStyle,
-)
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QDragEnterEvent, QDragMoveEvent, QDropEvent, QIcon, QKeySequence
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QProgressBar, QSplitter, QStackedWidget, QStyle
 
 from ..assets import ICON_PNG
 from ..core.library import Library

@@ -6,22 +6,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractListModel,
-    QAbstractTableModel,
-    QModelIndex,
-    QPersistentModelIndex,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import QAbstractListModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from ..core.formats import SECTION
 from ..core.places import TABLE, place_of
 from ..core.sql.text_to_sql import format_value
 from ..core.types import AskResult, Document, Source
-from .chat_list_model import (
-    ChatsModel as ChatsModel,  # the window's models, importable from one place
-)
+from .chat_list_model import ChatsModel as ChatsModel  # the window's models, importable from one place
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2

@@ -7,15 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QStyle,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStyle, QToolButton, QVBoxLayout, QWidget
 
 Pixmap = QStyle.StandardPixmap
 

@@ -25,13 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.models.catalog import Catalog
-from ..core.settings import (
-    SEARCH_DEPTHS,
-    SETTING_HELP,
-    Settings,
-    search_depth_of,
-    setting_names,
-)
+from ..core.settings import SEARCH_DEPTHS, SETTING_HELP, Settings, search_depth_of, setting_names
 from .mode_names import MODE_TIP, MODES
 from .settings_editors import LABELS, Editor, simple_editor
 

@@ -6,15 +6,7 @@ import html
 from collections.abc import Sequence
 
 from PySide6.QtGui import QFont, QFontDatabase
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHeaderView,
-    QLabel,
-    QPlainTextEdit,
-    QTableView,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QPlainTextEdit, QTableView, QVBoxLayout, QWidget
 
 from ..core.sql.text_to_sql import duration_text
 from ..core.types import ChartSpec, SqlResult

@@ -11,13 +11,7 @@ import time
 import pytest
 
 from desktop_app.core.errors import ModelError
-from desktop_app.core.events import (
-    AnswerDone,
-    QueriesGenerated,
-    SourcesRanked,
-    StageStarted,
-    Token,
-)
+from desktop_app.core.events import AnswerDone, QueriesGenerated, SourcesRanked, StageStarted, Token
 from desktop_app.core.library import Library
 from desktop_app.core.models.openai_client import API_KEY_ENV, OpenAIHttpGenerator
 from desktop_app.core.settings import Settings

@@ -9,12 +9,7 @@ import pytest
 
 from desktop_app.core.events import AnswerDone
 from desktop_app.core.ingest import extraction
-from tests.reliability.conftest import (
-    REPO,
-    assert_index_matches_sqlite,
-    snapshot,
-    terminal_events,
-)
+from tests.reliability.conftest import REPO, assert_index_matches_sqlite, snapshot, terminal_events
 
 # What the issue names, and what a user must be told. Every other file may import or fail, but only with a clear message.
 NAMED_WITHOUT_OCR = {

@@ -13,12 +13,7 @@ from desktop_app.core.events import AnswerDone, Token
 from desktop_app.core.library import Library
 from tests.document_files import write_text_files
 from tests.fakes import HashingEmbedder, ScriptedGenerator
-from tests.reliability.conftest import (
-    REPO,
-    assert_index_matches_sqlite,
-    subprocess_env,
-    terminal_events,
-)
+from tests.reliability.conftest import REPO, assert_index_matches_sqlite, subprocess_env, terminal_events
 
 
 class SlowEmbedder(HashingEmbedder):

@@ -16,13 +16,7 @@ from desktop_app.core.library import Library
 from desktop_app.core.storage import database as store_module
 from desktop_app.core.storage import vector_index
 from tests.fakes import HashingEmbedder, ScriptedGenerator
-from tests.reliability.conftest import (
-    REPO,
-    assert_index_matches_sqlite,
-    snapshot,
-    subprocess_env,
-    terminal_events,
-)
+from tests.reliability.conftest import REPO, assert_index_matches_sqlite, snapshot, subprocess_env, terminal_events
 
 
 def notes(folder: Path, count: int, paragraphs: int = 3) -> list[Path]:

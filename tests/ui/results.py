@@ -5,14 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from desktop_app.core.retrieval.fusion import reciprocal_rank_fusion
-from desktop_app.core.types import (
-    AskResult,
-    Citation,
-    Passage,
-    RankedList,
-    Source,
-    Timings,
-)
+from desktop_app.core.types import AskResult, Citation, Passage, RankedList, Source, Timings
 
 
 def passage(chunk_id: int, file: str, page: int, text: str, kind: str = "text") -> Passage:

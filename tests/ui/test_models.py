@@ -5,14 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSortFilterProxyModel, QStringListModel, Qt
 
 from desktop_app.core.types import Document, RankedList, SearchHit
-from desktop_app.ui.models import (
-    SORT_ROLE,
-    ChatsModel,
-    CollectionsModel,
-    DocumentsModel,
-    FusedPassagesModel,
-    ResultRowsModel,
-)
+from desktop_app.ui.models import SORT_ROLE, ChatsModel, CollectionsModel, DocumentsModel, FusedPassagesModel, ResultRowsModel
 from tests.ui.results import ask_result, fused_sources, passage
 
 QUESTION = "What is the maximum temperature?"

@@ -6,15 +6,7 @@ from __future__ import annotations
 import time
 
 from desktop_app.cli.render import TextRenderer
-from desktop_app.core.events import (
-    READING,
-    SEARCHING,
-    WRITING_QUERIES,
-    AnswerDone,
-    SourcesRanked,
-    StageStarted,
-    Token,
-)
+from desktop_app.core.events import READING, SEARCHING, WRITING_QUERIES, AnswerDone, SourcesRanked, StageStarted, Token
 from desktop_app.sample_datasheet import write_sample_datasheet
 
 

@@ -5,11 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bench.citation_check_quality import load_labelled, measure, new_check
-from desktop_app.core.answers.citation_check import (
-    check_citations,
-    repair_citations,
-    support,
-)
+from desktop_app.core.answers.citation_check import check_citations, repair_citations, support
 from desktop_app.core.types import Passage, Source
 from desktop_app.sample_datasheet import SAMPLE_PAGES
 

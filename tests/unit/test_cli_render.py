@@ -8,23 +8,8 @@ import pytest
 
 from desktop_app import cli
 from desktop_app.core.codec import result_to_json
-from desktop_app.core.events import (
-    AnswerDone,
-    QueriesGenerated,
-    QuestionRewritten,
-    SourcesRanked,
-    SqlRan,
-    Token,
-)
-from desktop_app.core.types import (
-    AskResult,
-    Citation,
-    ImportProgress,
-    Passage,
-    Source,
-    SqlResult,
-    Timings,
-)
+from desktop_app.core.events import AnswerDone, QueriesGenerated, QuestionRewritten, SourcesRanked, SqlRan, Token
+from desktop_app.core.types import AskResult, Citation, ImportProgress, Passage, Source, SqlResult, Timings
 
 QUESTION = "What is the top speed of the blender?"
 

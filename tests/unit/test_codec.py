@@ -5,34 +5,9 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from desktop_app.core.codec import (
-    event_from_json,
-    event_to_json,
-    result_from_json,
-    result_to_json,
-)
-from desktop_app.core.events import (
-    AnswerDone,
-    EvidenceSelected,
-    QueriesGenerated,
-    QuestionRewritten,
-    SourcesRanked,
-    SqlRan,
-    StageStarted,
-    Token,
-)
-from desktop_app.core.types import (
-    AskResult,
-    ChartSpec,
-    Citation,
-    Passage,
-    Quote,
-    RankedList,
-    SearchHit,
-    Source,
-    SqlResult,
-    Timings,
-)
+from desktop_app.core.codec import event_from_json, event_to_json, result_from_json, result_to_json
+from desktop_app.core.events import AnswerDone, EvidenceSelected, QueriesGenerated, QuestionRewritten, SourcesRanked, SqlRan, StageStarted, Token
+from desktop_app.core.types import AskResult, ChartSpec, Citation, Passage, Quote, RankedList, SearchHit, Source, SqlResult, Timings
 
 
 def passage(chunk_id: int, page: int, kind: str = "text", bbox=None) -> Passage:

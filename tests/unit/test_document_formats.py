@@ -11,15 +11,7 @@ from desktop_app.core.ingest.extraction import extract, is_supported
 from desktop_app.core.ingest.importer import collect_files
 from desktop_app.core.ingest.table_files import is_table_file
 from desktop_app.ui.controllers.importing import FILE_TYPES
-from tests.document_files import (
-    DESCALING,
-    SAFETY,
-    WARRANTY,
-    write_damaged_docx,
-    write_docx,
-    write_epub,
-    write_html,
-)
+from tests.document_files import DESCALING, SAFETY, WARRANTY, write_damaged_docx, write_docx, write_epub, write_html
 
 
 def test_a_word_file_is_cut_into_sections_named_by_their_headings(tmp_path):

@@ -9,10 +9,7 @@ import pytest
 from desktop_app.core.errors import ModelError
 from desktop_app.core.library import Library
 from desktop_app.core.models.catalog import load_catalog
-from desktop_app.core.models.embedder import (
-    SentenceTransformerEmbedder,
-    sentence_transformers_dimension,
-)
+from desktop_app.core.models.embedder import SentenceTransformerEmbedder, sentence_transformers_dimension
 from desktop_app.core.models.model_files import open_embedder
 from desktop_app.core.models.onnx_embedder import OnnxEmbedder
 from desktop_app.core.settings import Settings

@@ -14,11 +14,7 @@ import pytest
 
 from desktop_app.core.errors import ModelError
 from desktop_app.core.library import Library
-from desktop_app.core.models.openai_client import (
-    API_KEY_ENV,
-    OpenAIHttpGenerator,
-    sse_data,
-)
+from desktop_app.core.models.openai_client import API_KEY_ENV, OpenAIHttpGenerator, sse_data
 from desktop_app.core.settings import Settings, load_settings
 from tests.fakes import HashingEmbedder
 

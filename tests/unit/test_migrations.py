@@ -1,12 +1,6 @@
 import sqlite3
 
-from desktop_app.core.storage.migrations import (
-    MIGRATIONS,
-    MIGRATIONS_TABLE,
-    migrate,
-    migration_set,
-    schema_version,
-)
+from desktop_app.core.storage.migrations import MIGRATIONS, MIGRATIONS_TABLE, migrate, migration_set, schema_version
 from desktop_app.core.storage.store import Store
 from desktop_app.core.types import ChunkDraft
 

@@ -12,14 +12,7 @@ import pytest
 
 from desktop_app.core.errors import AppError
 from desktop_app.core.modes import REGISTRY, mode_named
-from desktop_app.core.settings import (
-    MODES,
-    SETTING_HELP,
-    Settings,
-    load_settings,
-    save_settings,
-    setting_names,
-)
+from desktop_app.core.settings import MODES, SETTING_HELP, Settings, load_settings, save_settings, setting_names
 
 JARGON = re.compile(r"\b(RRF|GGUF|FTS5?|KV|hnsw\w*|embedding|CrossEncoder|bm25|cosine|LLM|RAG)\b", re.IGNORECASE)
 

@@ -13,14 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import (
-    GarbledText,
-    ImportFailed,
-    NotADocument,
-    NoTextLayer,
-    PasswordProtected,
-    UnsupportedFormat,
-)
+from ..errors import GarbledText, ImportFailed, NotADocument, NoTextLayer, PasswordProtected, UnsupportedFormat
 from ..formats import PAGE, SECTION, suffixes, unsupported_message
 from ..types import ChunkDraft, PageText
 from .html_files import read_html

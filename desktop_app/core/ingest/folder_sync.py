@@ -17,9 +17,7 @@ from pathlib import Path
 from ..formats import is_hidden_or_temporary, is_importable
 from ..storage.store import Store
 from ..types import Document
-from .importer import (
-    file_hash,  # the importer's own hash: "changed" means what an import would re-import
-)
+from .importer import file_hash  # the importer's own hash: "changed" means what an import would re-import
 
 # Files that are never documents: the desktop's folder settings and the leftovers of saving.
 IGNORED_NAMES = frozenset({".ds_store", "thumbs.db", "desktop.ini"})

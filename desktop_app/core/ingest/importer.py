@@ -22,13 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import (
-    AppError,
-    ImportCancelled,
-    ImportFailed,
-    StorageError,
-    UnsupportedFormat,
-)
+from ..errors import AppError, ImportCancelled, ImportFailed, StorageError, UnsupportedFormat
 from ..formats import is_hidden_or_temporary, is_importable, unsupported_message
 from ..models.embedder import Embedder
 from ..storage.store import Store

@@ -87,9 +87,7 @@ class LlamaGenerator:
                     if self.prompt_lookup_tokens > 0:
                         # Answers quote their passages; drafting the continuation from the prompt's own
                         # n-grams lets llama.cpp verify several tokens in one batch.
-                        from llama_cpp.llama_speculative import (
-                            LlamaPromptLookupDecoding,
-                        )
+                        from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
 
                         draft = LlamaPromptLookupDecoding(num_pred_tokens=self.prompt_lookup_tokens)
                     self._llm = Llama(

@@ -16,11 +16,7 @@ from pathlib import Path
 from ..errors import ModelError
 from ..storage import paths
 from .catalog import Catalog, EmbedderEntry, LlmEntry, load_catalog, user_gguf_files
-from .embedder import (
-    Embedder,
-    SentenceTransformerEmbedder,
-    sentence_transformers_dimension,
-)
+from .embedder import Embedder, SentenceTransformerEmbedder, sentence_transformers_dimension
 from .onnx_embedder import OnnxEmbedder
 
 # progress(done_bytes, total_bytes)

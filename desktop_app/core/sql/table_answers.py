@@ -20,15 +20,7 @@ from ..storage.store import Store
 from ..storage.table_store import TableStore
 from ..types import AskResult, SqlResult, TableInfo, Timings
 from .catalog import catalog
-from .text_to_sql import (
-    answer_messages,
-    chart_spec,
-    direct_answer,
-    extract_sql,
-    run_readonly,
-    sql_messages,
-    unsupported_numbers,
-)
+from .text_to_sql import answer_messages, chart_spec, direct_answer, extract_sql, run_readonly, sql_messages, unsupported_numbers
 
 SQL_TOKENS = 300
 ANSWER_TOKENS = 120

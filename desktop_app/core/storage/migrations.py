@@ -197,9 +197,7 @@ def _sql_migration(number: int, script: str):
 
 @cache
 def migration_set() -> Migrations:
-    from sqlite_utils.migrations import (
-        Migrations,  # late: sqlite-utils takes ~0.3 s to import
-    )
+    from sqlite_utils.migrations import Migrations  # late: sqlite-utils takes ~0.3 s to import
 
     migrations = Migrations(MIGRATION_SET)
     for number, (name, script) in enumerate(MIGRATIONS, start=1):
