@@ -6,7 +6,6 @@ import pytest
 
 from desktop_app.core.events import AnswerDone, SqlRan
 from desktop_app.core.library import Library
-from tests.fakes import HashingEmbedder
 
 pytestmark = pytest.mark.integration
 
@@ -32,11 +31,10 @@ West,2023,Q2,165,19000.00
 """
 
 
-def test_the_region_with_the_highest_2023_total_is_found_by_the_models_sql(tmp_path, real_generator):
+def test_the_region_with_the_highest_2023_total_is_found_by_the_models_sql(tmp_path, real_generator, real_embedder):
     csv_file = tmp_path / "sales.csv"
     csv_file.write_text(SALES)
-    # Tables need no embeddings; the fake embedder keeps the test to the one real model it is about.
-    lib = Library(tmp_path / "home", embedder=HashingEmbedder(), generator=real_generator)
+    lib = Library(tmp_path / "home", embedder=real_embedder, generator=real_generator)
     assert list(lib.import_paths([csv_file]))[-1].stage == "ready"
     events = list(lib.ask("Which region had the highest total revenue in 2023?"))
     result = [e for e in events if isinstance(e, AnswerDone)][0].result

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSortFilterProxyModel, QStringListModel, Qt
+from PySide6.QtCore import QSortFilterProxyModel, Qt
 
 from desktop_app.core.types import Document, RankedList, SearchHit
 from desktop_app.ui.models import SORT_ROLE, ChatsModel, CollectionsModel, DocumentsModel, FusedPassagesModel, ResultRowsModel
@@ -72,9 +72,17 @@ def test_the_fused_passages_sort_by_their_numbers_in_the_panel(qtmodeltester):
     assert proxy.index(0, 1).data() == f"{3 / 61:.4f}"  # found at rank 1 by all three lists
 
 
-def test_queries_model(qtmodeltester):
-    model = QStringListModel(["a", "b"])
-    qtmodeltester.check(model)
+def test_the_panels_queries_are_a_valid_model_and_edits_come_back_trimmed(qtbot, qtmodeltester):
+    from desktop_app.ui.fusion_panel import FusionPanel
+
+    panel = FusionPanel()
+    qtbot.addWidget(panel)
+    panel.show_queries("What is the max temperature?", ["pump: temperature", "pump coolant"])
+    qtmodeltester.check(panel.queries)
+    assert panel.queries.stringList() == ["pump: temperature", "pump coolant"]
+    panel.queries.setData(panel.queries.index(1, 0), "  pump inlet  ")  # as a double-click edit
+    panel.queries.insertRows(2, 1)  # an added row left empty
+    assert panel.edited_queries() == ["pump: temperature", "pump inlet"]
 
 
 def test_collections_model(qtmodeltester):
