@@ -36,8 +36,8 @@ NOT_FOUND_LINE = "not found in your documents."
 CHARS_PER_TOKEN = 4
 HEADER_TOKENS = 12  # "[3] (from R-intro.pdf)" and the blank line around it
 MIN_WORDS = 4  # shorter pieces are headings, captions, page numbers: they match a name query, answer nothing
-SENTENCE_CHARS = 400
-LEXICAL_POOL = 48  # sentences scored when none is embedded (scoring by words costs next to nothing)  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
+SENTENCE_CHARS = 400  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
+LEXICAL_POOL = 48  # sentences scored when none is embedded (scoring by words costs next to nothing)
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'_-]*")
 _STOP = frozenset(
     ["the", "a", "an", "and", "or", "of", "to", "in", "on", "for", "with", "by", "from", "at", "as", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "i", "you", "he", "she", "we", "they", "them", "his", "her", "their", "our", "your", "my", "me", "us", "not", "no", "yes", "than", "then", "there", "here", "about", "into", "over", "under", "between", "after", "before", "also", "any", "all", "each", "both", "some", "such", "only", "own", "same", "so", "too", "very", "just", "one", "two"]
