@@ -51,6 +51,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..stopwords import FUNCTION_WORDS
 from ..types import Source
 
 # Both chosen on the "tune" half of tests/data/citation_support.jsonl (see the module docstring).
@@ -60,12 +61,10 @@ NAME_WEIGHT = 2  # a wrong or invented name is a wrong fact: it counts twice
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\w))+(?:[.!?]+|$)")
 _MARK = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 _QUOTE = re.compile(r"[\"\u201c]([^\"\u201d]{8,})[\"\u201d]")
-_STOP = frozenset(
-    "a an and are as at be been but by can could did do does for from had has have how if in into is it its of on or "
-    "so than that the their them then there these they this those to was we were what when where which who will with "
-    "would you your also not no yes any all more most other some such per about "
+_STOP = FUNCTION_WORDS | frozenset(
+    "but had has have if more most other not no yes per "
     # function words and modals that carry no fact of their own
-    "up down out over under between each every both either neither nor just very must should may might shall "
+    "up down out over under between each every both either neither nor just very must may might shall "
     "approximately around roughly least degree degrees after before during until through within "
     "anything something everything here "
     # answer framing: how the model refers to its sources, not what they say

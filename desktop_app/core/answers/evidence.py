@@ -28,6 +28,7 @@ import numpy as np
 
 from ..ingest.chunking import sentence_spans
 from ..models.embedder import Embedder
+from ..stopwords import FUNCTION_WORDS
 from ..types import Citation, Quote, Source
 
 NOT_FOUND_LINE = "not found in your documents."
@@ -39,8 +40,10 @@ MIN_WORDS = 4  # shorter pieces are headings, captions, page numbers: they match
 SENTENCE_CHARS = 400  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
 LEXICAL_POOL = 48  # sentences scored when none is embedded (scoring by words costs next to nothing)
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'_-]*")
-_STOP = frozenset(
-    ["the", "a", "an", "and", "or", "of", "to", "in", "on", "for", "with", "by", "from", "at", "as", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "i", "you", "he", "she", "we", "they", "them", "his", "her", "their", "our", "your", "my", "me", "us", "not", "no", "yes", "than", "then", "there", "here", "about", "into", "over", "under", "between", "after", "before", "also", "any", "all", "each", "both", "some", "such", "only", "own", "same", "so", "too", "very", "just", "one", "two"]
+# Besides the function words: pronouns, modals and small words that rank no sentence above another.
+_STOP = FUNCTION_WORDS | frozenset(
+    "being he her his i me my our us she whom whose why may might must shall not no yes here after before between over under "
+    "each both only own same too very just one two".split()
 )
 
 

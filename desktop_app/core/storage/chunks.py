@@ -8,15 +8,12 @@ from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from ..stopwords import FUNCTION_WORDS
 from ..types import Passage, SearchHit
 from .database import Database
 
-_STOPWORDS = frozenset(
-    "a an and are as at be been but by can could did do does for from had has have how i if in into is it its "
-    "me my of on or our she should so than that the their them then there these they this those to was we were "
-    "what when where which who whom why will with would you your about also any all more most other some such "
-    "tell give list name describe explain".split()
-)
+# Besides the function words: the verbs of a request, which no passage needs to contain.
+_STOPWORDS = FUNCTION_WORDS | frozenset("but had has have i if me my our she whom why more most other describe explain give list name tell".split())
 # Ids go to SQLite as one JSON array (json_each) instead of one host parameter each: no batching by
 # SQLite's parameter limit, whatever the number of ids.
 _IDS = "(SELECT value FROM json_each(?))"
