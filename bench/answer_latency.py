@@ -2,6 +2,12 @@
 
     python -m bench.answer_latency [--repeats 2] [--questions 8] [--n-queries 4]
         [--variants rag,fusion+evidence_tokens=0,fusion]
+    python -m bench.answer_latency --devset .cache/devset --home .cache/eval/devset-home-onnx --questions 8
+
+The first form asks questions about the R manuals (Debian's r-doc-pdf, imported into --home on first use).
+The second asks the dev set's own questions (a fixed seeded sample, as the eval's --sample) over a library
+that already holds the dev set's articles (the eval's library; the same articles as the dev set's PDF books,
+one article per page).
 
 One long-running process, like the window: the model loads once and the prompts' fixed prefixes are got ready
 at start (`Pipeline.warm_up`). `python -m bench.cold_latency` measures the other way to ask: each question a new
@@ -74,15 +80,24 @@ def parse_variant(text: str) -> tuple[str, dict]:
     return mode, overrides
 
 
-def open_library(home: Path, settings):
+def open_library(home: Path, settings, import_r_manuals: bool = True):
     from desktop_app.core.library import Library
 
     library = Library(home, settings=settings)
+    if not import_r_manuals:
+        return library
     files = require_r_manuals(*CORPUS)
     for event in library.import_paths(files):
         if event.stage in ("ready", "failed"):
             print(f"  import {Path(event.file).name}: {event.stage} {event.message}")
     return library
+
+
+def dev_questions(folder: Path, n: int) -> list[str]:
+    """The first n questions of the eval's seeded sample (--sample N --seed 0 asks these too)."""
+    from desktop_app.evaluation.harness import load_beir, sample_queries
+
+    return [text for _, text in sample_queries(load_beir(folder).queries, n, seed=0)]
 
 
 def run_one(library, meter: PromptMeter, question: str, variant: str) -> dict:
@@ -132,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override any Settings field (a lever), e.g. --set n_batch=256")
     parser.add_argument("--home", type=Path, default=RESULTS_DIR / "home-r-manuals")
     parser.add_argument("--variants", default=DEFAULT_VARIANTS, help="comma-separated modes with Settings fields, e.g. fusion+evidence_tokens=0")
+    parser.add_argument("--devset", type=Path, help="ask this BEIR folder's questions (seeded sample) over --home, which already holds its corpus")
     args = parser.parse_args(argv)
 
     overrides = {}
@@ -141,8 +157,8 @@ def main(argv: list[str] | None = None) -> int:
         overrides[key] = type(current)(value) if not isinstance(current, bool) else value.lower() in ("1", "true", "yes")
     settings = Settings(n_queries=args.n_queries, top_k=args.top_k, max_answer_tokens=args.max_answer_tokens, **overrides)
     print(f"settings: {settings}")
-    library = open_library(args.home, settings)
-    questions = QUESTIONS[: args.questions]
+    library = open_library(args.home, settings, import_r_manuals=args.devset is None)
+    questions = dev_questions(args.devset, args.questions) if args.devset else list(QUESTIONS[: args.questions])
 
     load_started = time.perf_counter()
     library.generator().load()
@@ -181,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = [(stage, *(stage_median(v, stage) for v in variants)) for stage in (*STAGES, "answer_tokens")]
     print()
-    print(f"Answer latency: {len(questions)} questions x {args.repeats} repeats, model {settings.model}, "
+    print(f"Answer latency over {args.devset or 'the R manuals'}: {len(questions)} questions x {args.repeats} repeats, model {settings.model}, "
           f"{settings.n_queries} queries, top_k {settings.top_k}, evidence_tokens {settings.evidence_tokens}, model load {load_s:.1f}s "
           f"(seconds, medians; load average {os.getloadavg()[0]:.1f} at the end: above ~2.5 the machine was shared)")
     print(table(("stage", *variants), rows))

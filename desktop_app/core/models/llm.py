@@ -98,6 +98,9 @@ class LlamaGenerator:
                         n_batch=self.n_batch,
                         use_mmap=self.use_mmap,
                         draft_model=draft,
+                        # llama-cpp-python (0.3.x) turns logits for every token on for a draft model but sizes its
+                        # logits buffer by this flag: without it a prompt longer than n_batch fails.
+                        logits_all=draft is not None,
                         seed=self.seed,
                         verbose=False,
                     )
