@@ -72,6 +72,8 @@ class Settings:
     n_threads_batch: int = 0
     n_batch: int = 512
     use_mmap: bool = True
+    # Off: measured slower on this 2-core CPU (bench.llama_levers, 2026-11-24: first token 6.6 vs 4.7 s, generation
+    # 18 vs 24 tokens/s with 2 guessed tokens): llama-cpp-python then computes logits for every prompt token.
     prompt_lookup_tokens: int = 0
     query_tokens_each: int = 16
     # Measured (bench.query_generation): sharing the answer's system prompt made the model number its queries
