@@ -12,7 +12,7 @@ from ..stopwords import FUNCTION_WORDS
 from ..types import Passage, SearchHit
 from .database import Database
 
-# Besides the function words: the verbs of a request, which no passage needs to contain.
+# Besides the function words: more pronouns and auxiliaries, and the verbs of a request ("tell", "list"), which no passage needs to contain.
 _STOPWORDS = FUNCTION_WORDS | frozenset("but had has have i if me my our she whom why more most other describe explain give list name tell".split())
 # Ids go to SQLite as one JSON array (json_each) instead of one host parameter each: no batching by
 # SQLite's parameter limit, whatever the number of ids.
