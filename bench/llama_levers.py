@@ -15,6 +15,7 @@ and the first answer's text when it differs from the base lever's (a lever must 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 
@@ -53,9 +54,6 @@ class Recorder:
     def stream(self, messages, *args, **kwargs):
         self.messages.append([dict(m) for m in messages])
         return iter(())
-
-    def count_tokens(self, text: str) -> int:
-        return len(text.split())
 
 
 def answer_prompts(home: Path, questions: list[str]) -> list:
@@ -112,8 +110,6 @@ def run_prompt(llm, messages: list, max_tokens: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import os
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=2)
@@ -133,22 +129,34 @@ def main(argv: list[str] | None = None) -> int:
                 row = {"lever": name, "question_index": i, "repeat": repeat, "load_avg": os.getloadavg()[0], **run_prompt(llm, messages, args.max_tokens)}
                 del llm
                 runs.append(row)
-                print(f"  [{repeat}.{i}] {name:16s} first token {row['first_token_s']:5.2f}s prompt {row['prompt_tok_s']:6.1f} tok/s "
-                      f"generation {row['generation_tok_s']:5.1f} tok/s load {row['load_avg']:.1f}", flush=True)
+                print(
+                    f"  [{repeat}.{i}] {name:16s} first token {row['first_token_s']:5.2f}s prompt {row['prompt_tok_s']:6.1f} tok/s "
+                    f"generation {row['generation_tok_s']:5.1f} tok/s load {row['load_avg']:.1f}",
+                    flush=True,
+                )
 
     base_answers = {(r["repeat"], r["question_index"]): r["answer"] for r in runs if r["lever"] == levers[0]}
     rows = []
     for name in levers:
         mine = [r for r in runs if r["lever"] == name]
         same = sum(r["answer"] == base_answers.get((r["repeat"], r["question_index"])) for r in mine)
-        rows.append((
-            name, loads[name], median([r["prompt_tokens"] for r in mine]), median([r["prompt_tok_s"] for r in mine]),
-            median([r["first_token_s"] for r in mine]), median([r["generation_tok_s"] for r in mine]), median([r["total_s"] for r in mine]),
-            f"{same}/{len(mine)}",
-        ))
+        rows.append(
+            (
+                name,
+                loads[name],
+                median([r["prompt_tokens"] for r in mine]),
+                median([r["prompt_tok_s"] for r in mine]),
+                median([r["first_token_s"] for r in mine]),
+                median([r["generation_tok_s"] for r in mine]),
+                median([r["total_s"] for r in mine]),
+                f"{same}/{len(mine)}",
+            )
+        )
     print()
-    print(f"llama.cpp levers: {len(prompts)} answer prompts x {args.repeats} repeats, {cores} threads unless the lever says otherwise "
-          f"(medians; load average {os.getloadavg()[0]:.1f} at the end: above ~2.5 the machine was shared)")
+    print(
+        f"llama.cpp levers: {len(prompts)} answer prompts x {args.repeats} repeats, {cores} threads unless the lever says otherwise "
+        f"(medians; load average {os.getloadavg()[0]:.1f} at the end: above ~2.5 the machine was shared)"
+    )
     print(table(("lever", "load_s", "prompt_tok", "prompt_tok/s", "first_token_s", "gen_tok/s", "total_s", f"same answer as {levers[0]}"), rows))
     path = write_results("llama_levers", {"levers": {n: lever_settings(n, cores) for n in levers}, "table": rows, "runs": runs})
     print(f"results: {path}")
