@@ -172,7 +172,9 @@ class TextRenderer(Renderer):
     def answer_done(self, event: AnswerDone) -> None:
         result = event.result
         self.line("\n")
-        if result.sql_runs and result.answer.strip() != self._streamed.strip():  # the streamed sentence was replaced
+        # The checks after the answer may change what streamed (an SQL result's numbers, a citation moved to the
+        # passage that says it, a list line that names something no passage mentions): show the answer they kept.
+        if self._streamed and result.answer.strip() != self._streamed.strip():
             self.line(f"Corrected answer: {result.answer}\n")
         for c in result.citations:
             snippet = " ".join(c.text.split())[:100]

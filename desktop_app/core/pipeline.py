@@ -19,6 +19,7 @@ import numpy as np
 from .answers import prompts
 from .answers.evidence import Evidence, missing_lines, on_the_page, select_evidence
 from .answers.followup import Turn, rewrite_followup
+from .answers.list_lines import check_list_answer
 from .answers.review import review_answer
 from .answers.streaming import Streamed, not_found_answer, refuse, stream_answer
 from .clock import StageClock
@@ -167,7 +168,7 @@ class Pipeline:
         found, context, evidence = yield from self._search_passages(chosen, question, allowed_documents, queries, clock, notices, generate_answer)
         evidence_at = time.perf_counter() - started if evidence is not None else 0.0
         answer_started = time.perf_counter()
-        answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence)) if generate_answer else ("", True, None)
+        answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices)) if generate_answer else ("", True, None)
         end = time.perf_counter()
         reviewed = review_answer(answer, ok, question, context, found.sources, generate_answer, settings.general_knowledge)
         yield AnswerDone(
@@ -266,20 +267,37 @@ class Pipeline:
         return lists
 
     def _answer(
-        self, question: str, context: Sequence[Source], sources: Sequence[Source], cancel: threading.Event | None, evidence: Evidence | None = None
+        self,
+        question: str,
+        context: Sequence[Source],
+        sources: Sequence[Source],
+        cancel: threading.Event | None,
+        evidence: Evidence | None = None,
+        notices: list[str] | None = None,
     ) -> Generator[AskEvent, None, Streamed]:
         """The model's answer, streamed; or the not-found answer when no passage is close enough to answer from.
 
-        A list answer (several named things) ends with a "not found in your documents" line for each name no
-        passage mentions: decided by the evidence, not left to the model."""
+        A list answer (several named things) is checked against the evidence (answers/list_lines.py): it ends
+        with a "not found in your documents" line for each name no passage mentions, decided by the evidence,
+        not left to the model; a line the model wrote about such a name becomes that line, and a line saying
+        nothing but a name quotes the evidence's sentence for it. Why each change was made goes to `notices`."""
         closest = sources or context
         if not self.is_answerable(context) and not self.settings.general_knowledge:
             return (yield from refuse(closest))
         names = evidence.names if evidence is not None else ()
-        missing = evidence.missing if evidence is not None and len(evidence.names) + len(evidence.missing) >= 2 else ()
+        listed = evidence is not None and len(evidence.names) + len(evidence.missing) >= 2
         answer, found, first_at = yield from stream_answer(self.answer(question, context, names), lambda: not_found_answer(closest), cancel)
-        if found and missing and not (cancel is not None and cancel.is_set()):
-            lines = missing_lines(missing)
-            yield Token(lines)
-            answer += lines
+        if found and listed and evidence is not None and not (cancel is not None and cancel.is_set()):
+            checked = check_list_answer(answer, evidence.names, evidence.missing, evidence.quotes)
+            lines = missing_lines(checked.unlisted)
+            if lines:
+                yield Token(lines)
+            answer = checked.answer + lines
+            if notices is not None and checked.unfounded:
+                notices.append(
+                    f"No passage found mentions {', '.join(checked.unfounded)}: the model's line about "
+                    f"{'it' if len(checked.unfounded) == 1 else 'them'} did not come from your documents and now says not found."
+                )
+            if notices is not None and checked.quoted:
+                notices.append(f"The model named {', '.join(checked.quoted)} without saying anything; the line now quotes the passage found for it.")
         return answer, found, first_at

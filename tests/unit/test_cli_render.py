@@ -213,3 +213,21 @@ def test_ask_prints_the_quotes_before_the_answer_and_json_keeps_them(answer_with
     assert cli.main(["ask", QUESTION, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["quotes"][0]["citation"]["text"] == "The motor spins at 20,000 rpm." and data["quotes"][0]["place"] == "page 2"
+
+
+def test_an_answer_changed_after_streaming_is_shown_as_kept(capsys):
+    from desktop_app.cli.render import TextRenderer
+
+    kept = "- Kestrel Nano weighs 249 grams [1].\n- Heron Lite: not found in your documents."
+    result = AskResult(QUESTION, "fusion", (), (), (), 60.0, (), (), kept, (), True, Timings(total=1.0, generation=0.5))
+    TextRenderer().render([Token("- Kestrel Nano weighs 249 grams [1].\n- Heron Lite weighs 310 grams [1]."), AnswerDone(result)])
+    out = capsys.readouterr().out
+    assert f"\nCorrected answer: {kept}\n" in out
+
+
+def test_an_answer_kept_as_streamed_is_not_repeated(capsys):
+    from desktop_app.cli.render import TextRenderer
+
+    result = AskResult(QUESTION, "fusion", (), (), (), 60.0, (), (), "It weighs 249 grams [1].", (), True, Timings(total=1.0, generation=0.5))
+    TextRenderer().render([Token("It weighs 249 grams [1]."), AnswerDone(result)])
+    assert "Corrected answer" not in capsys.readouterr().out

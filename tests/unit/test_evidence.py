@@ -89,3 +89,29 @@ def test_without_sentence_embeddings_the_answering_sentences_are_still_chosen(dr
     _, result = ask(drones, generator)
     read = "".join(s.passage.text for s in result.context)
     assert "249 grams" in read and "905 grams" in read and result.answer.endswith("- Heron Lite: not found in your documents.")
+
+
+def ask_with(library, generator, answer):
+    generator.enqueue(QUERIES, answer)
+    events = list(library.ask(QUESTION, "fusion"))
+    return events, next(e for e in events if isinstance(e, AnswerDone)).result
+
+
+def test_a_line_about_a_thing_no_document_mentions_becomes_its_not_found_line_once(drones, generator):
+    invented = ANSWER + "\n- The Heron Lite weighs 310 grams [1]."
+    events, result = ask_with(drones, generator, invented)
+    lines = result.answer.splitlines()
+    assert len(lines) == 3 and "249 grams" in lines[0] and "905 grams" in lines[1]
+    assert lines[2] == "- Heron Lite: not found in your documents." and "310" not in result.answer
+    assert any("No passage found mentions Heron Lite" in n for n in result.notices)
+    assert "".join(e.text for e in events if isinstance(e, Token)).count("Heron Lite") == 1  # streamed once, not appended again
+
+
+def test_a_line_naming_a_thing_without_a_fact_quotes_the_sentence_found_for_it(drones, generator):
+    _, result = ask_with(drones, generator, "- Kestrel Nano: [1]\n- The Osprey Max weighs 905 grams [2].")
+    first = result.answer.splitlines()[0]
+    assert first.startswith("- Kestrel Nano: \u201c") and "249 grams" in first
+    assert "249 grams" in result.citations[0].text and result.citations[0].supported  # cited to the passage that says it
+    second = result.answer.splitlines()[1]
+    assert second.startswith("- The Osprey Max weighs 905 grams [") and "\u201c" not in second  # a line stating a fact stays the model's
+    assert any("named Kestrel Nano without saying anything" in n for n in result.notices)

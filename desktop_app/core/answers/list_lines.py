@@ -1,0 +1,79 @@
+"""A list answer's lines checked against the evidence: one line per named thing, each saying something it found.
+
+A small model writing a list answer (answers/prompts.py `list_instruction`) fails in two ways the evidence
+can see, since it knows which named things the passages mention (answers/evidence.py):
+- it writes a line for a name no passage mentions ("- Neymar: 5 [4]"): that line cannot come from the
+  documents, and the code's own "not found" line for the name then contradicts it. The line becomes the
+  not-found line, once.
+- it writes the name and a citation and nothing else ("- Apple: [3]"): the user learns nothing. The line
+  gets the sentence the evidence chose for that name, in quotation marks (it is the document's text, not the
+  model's), cited to the passage that holds it.
+Lines that state something about a found name are the model's answer and stay as written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..types import Quote
+from .evidence import NOT_FOUND_LINE, words
+
+_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+(.*)$")
+_MARKS = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
+
+
+@dataclass(frozen=True)
+class CheckedList:
+    answer: str
+    unfounded: tuple[str, ...]  # names no passage mentions whose model-written line became the not-found line
+    quoted: tuple[str, ...]  # names whose line said nothing and now quotes the evidence
+    unlisted: tuple[str, ...]  # names no passage mentions and the model wrote no line for (the caller adds theirs)
+
+
+def not_found_line(name: str) -> str:
+    return f"- {name}: {NOT_FOUND_LINE}"
+
+
+def _about(item: str, names: Sequence[str]) -> str | None:
+    """The name a list item is about: the first whose distinctive words all start the item (before its colon,
+    or within its first words when it has none)."""
+    head = item.split(":", 1)[0] if ":" in item else " ".join(item.split()[:6])
+    have = words(head)
+    return next((n for n in names if words(n) and words(n) <= have), None)
+
+
+def _says_nothing(item: str, name: str) -> bool:
+    """Nothing but the name, punctuation and citation marks ("Apple: [3]", "Sachin Tendulkar [1]")."""
+    return not (words(_MARKS.sub(" ", item)) - words(name))
+
+
+def check_list_answer(answer: str, found: Sequence[str], missing: Sequence[str], quotes: Sequence[Quote]) -> CheckedList:
+    """`found`: the names the model read evidence for; `missing`: the names no candidate passage mentions;
+    `quotes`: the evidence's sentences, each with the name it was chosen for."""
+    quote_for = {q.name: q for q in quotes if q.name}
+    lines, unfounded, quoted = [], [], []
+    for line in answer.split("\n"):
+        item = _ITEM.match(line)
+        if item is None:
+            lines.append(line)
+            continue
+        text = item.group(1)
+        name_found = _about(text, found)
+        name_missing = None if name_found else _about(text, missing)
+        if name_missing is not None:
+            if name_missing not in unfounded and NOT_FOUND_LINE not in text.lower():
+                unfounded.append(name_missing)
+            if not any(line == not_found_line(name_missing) for line in lines):
+                lines.append(not_found_line(name_missing))
+            continue
+        quote = quote_for.get(name_found) if name_found else None
+        if quote is not None and _says_nothing(text, name_found):
+            head = _MARKS.sub("", text).strip().rstrip(":").strip() or name_found
+            lines.append(f"- {head}: \u201c{quote.citation.text}\u201d [{quote.citation.n}]")
+            quoted.append(name_found)
+            continue
+        lines.append(line)
+    listed = {n for n in missing if any(line == not_found_line(n) for line in lines)}
+    return CheckedList("\n".join(lines), tuple(unfounded), tuple(quoted), tuple(n for n in missing if n not in listed))
