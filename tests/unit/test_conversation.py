@@ -166,3 +166,23 @@ def test_a_citation_is_repaired_by_the_passage_that_holds_the_sentences_facts():
     assert fixed == "The IP rating of the PX-40 is IP67, as stated in [2]." and changes == {3: 2}
     assert [c.supported for c in check_citations(fixed, context)] == [True]
     assert [c.supported for c in check_citations("The IP rating of the PX-40 is IP67 [1].", context)] == [False]  # [1] lacks ip67
+
+
+def test_an_answer_whose_facts_its_cited_page_lacks_is_not_found(library, generator):
+    # The library holds the PX-40 datasheet, but no page names the pump's designer: a small model answers
+    # from memory and cites a page about the pump (no number to miss: only its names say it is invented).
+    generator.enqueue("The PX-40 was designed by Lars Eklund [1].")
+    result = result_of(library.ask("Who designed the PX-40 pump?", "rag"))
+    assert not result.found and result.answer.startswith("Not found in your documents")
+    assert any("the passages it cites do not contain" in n and "eklund" in n for n in result.notices)
+
+
+def test_facts_in_the_cited_passage_keep_the_answer():
+    from desktop_app.core.answers.citation_check import unfounded_facts
+
+    cited = [_source(1, "The Kestrel Nano was designed in Tampere by Aino Virtanen. It weighs 249 grams.")]
+    assert unfounded_facts("It was designed in Tampere [1].", "Where was the Kestrel Nano designed?", cited) == set()
+    assert unfounded_facts("Aino Virtanen designed it in Oslo [1].", "Who designed the Kestrel Nano?", cited) == set()  # one fact found: kept
+    assert unfounded_facts("It was designed in Oslo in 2019 [1].", "Where was the Kestrel Nano designed?", cited) == {"oslo", "2019"}
+    assert unfounded_facts("The Kestrel Nano is a drone [1].", "What is the Kestrel Nano?", cited) == set()  # the names are the question's
+    assert unfounded_facts("It is designed in Oslo.", "Where?", []) == set()  # cites nothing: ungrounded_numbers' case

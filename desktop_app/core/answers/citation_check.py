@@ -304,6 +304,22 @@ def ungrounded_numbers(answer: str, question: str, context: Sequence[Source]) ->
     return set() if stated & in_passages else stated
 
 
+def unfounded_facts(answer: str, question: str, cited: Sequence[Source]) -> set[str]:
+    """The facts the answer states (numbers, identifiers and names the question does not hold) when not one of
+    them is in a passage it cites; empty when any is, or when it states none.
+
+    `ungrounded_numbers`' case from the other side: the model often answers a question about something the
+    library does hold, asking for a fact its pages do not state, from memory, and cites the page about that
+    thing ("Jesse Owens was born in Alabama [1]" citing a page that never names the state). Numbers elsewhere
+    in the context do not save such an answer: what it cites is what the user will check."""
+    asked = {t.text for t in terms(question)}
+    stated = {t.text for t in terms(_MARK.sub(" ", answer)) if t.kind in ("number", "identifier", "name")} - asked
+    if not stated or not cited:
+        return set()
+    vocabulary = frozenset().union(*(passage_vocabulary(s.passage.text, s.passage.title) for s in cited))
+    return set() if stated & vocabulary else stated
+
+
 def repair_citations(answer: str, context: Sequence[Source]) -> tuple[str, dict[int, int]]:
     """Point a citation at the passage that really holds the sentence, when exactly that is clear.
 
