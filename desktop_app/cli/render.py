@@ -144,10 +144,11 @@ class TextRenderer(Renderer):
     def evidence_selected(self, event: EvidenceSelected) -> None:
         """The quotes the model will read, before its answer: something to read while it thinks."""
         if event.quotes:
-            self.line("\nFrom your documents:")
+            self.line("\nFrom your documents (a first look while the search queries are written):" if event.preliminary else "\nFrom your documents:")
         for quote in event.quotes:
             about = f"{quote.name}: " if quote.name else ""
-            self.line(f"  > {about}\u201c{quote.citation.text}\u201d [{quote.citation.n}] {citation_label(quote.citation)}")
+            number = f"[{quote.citation.n}] " if quote.citation.n else ""
+            self.line(f"  > {about}\u201c{quote.citation.text}\u201d {number}{citation_label(quote.citation)}")
         for name in event.missing:
             self.line(f"  > {name}: nothing found in your documents")
 

@@ -10,8 +10,13 @@ STAGES = ("query_generation", "embedding", "retrieval", "fusion", "rerank", "evi
 
 
 class StageClock:
-    def __init__(self) -> None:
+    def __init__(self, started: float | None = None) -> None:
         self.seconds: dict[str, float] = dict.fromkeys(STAGES, 0.0)
+        self.started = time.perf_counter() if started is None else started
+        self.moments: dict[str, float] = {}  # seconds from `started` to the first time something happened
+
+    def mark(self, moment: str) -> None:
+        self.moments.setdefault(moment, time.perf_counter() - self.started)
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:

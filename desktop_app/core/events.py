@@ -44,6 +44,9 @@ class EvidenceSelected:
 
     quotes: tuple[Quote, ...]
     missing: tuple[str, ...] = ()
+    # True: a first look while the model writes its search queries, the best sentences of the question's own
+    # search (numbered 0: the model will not read them as such); the fused evidence follows and replaces them.
+    preliminary: bool = False
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ the typed events of events.py, which the window, the CLI and the eval harness al
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -49,7 +50,7 @@ from .sql.table_answers import ask_tables, skipped_tables_notice, tables_for_que
 from .storage.store import Store
 from .storage.table_store import TableStore
 from .storage.vector_index import VectorIndex
-from .types import AskResult, FusedHit, RankedList, Source, Timings
+from .types import AskResult, FusedHit, Quote, RankedList, Source, Timings
 
 INDEXING_NOTICE = "Some documents are still being indexed; until they are, they are found by keyword only."
 
@@ -122,6 +123,13 @@ class Pipeline:
             self.settings.evidence_tokens, candidates=2 * self.settings.top_k, max_sentences=self.settings.evidence_embedded,
         )
 
+    def first_look(self, question: str, question_vector: np.ndarray, question_list: RankedList, mode: Mode) -> tuple[Quote, ...]:
+        """The best sentences of the question's own search, scored by shared words (no embedding: this runs before
+        the queries are written and must not delay them), numbered 0 since the model does not read them as such."""
+        sources = self.sources(mode.merge.fuse([question_list], self.settings), question_vector)
+        found = select_evidence(question, question_vector, (), sources, self.embedder, self.settings.evidence_tokens, candidates=self.settings.top_k, max_sentences=0)
+        return tuple(dataclasses.replace(q, citation=dataclasses.replace(q.citation, n=0)) for q in found.quotes)
+
     def answer(self, question: str, context: Sequence[Source], names: Sequence[str] = ()) -> Iterator[str]:
         messages = prompts.answer_messages(question, context, self.settings.general_knowledge, names)
         return self._generator().stream(messages, max_tokens=self.settings.max_answer_tokens, temperature=self.settings.temperature)
@@ -158,7 +166,8 @@ class Pipeline:
             yield from self.with_settings(settings).ask(question, mode, allowed_documents, generate_answer, cancel, queries, history, asked_at)
             return
         # `asked_at` (time.perf_counter()): when the person asked, if the question waited for the model to load first.
-        started, clock = asked_at or time.perf_counter(), StageClock()
+        started = asked_at or time.perf_counter()
+        clock = StageClock(started)
         clock.seconds["model_wait"] = time.perf_counter() - started
         notices = self._skipped_tables(allowed_documents) if generate_answer else []
         asked = question
@@ -166,7 +175,6 @@ class Pipeline:
             question = rewrite_followup(self._generator(), history, question)
             yield QuestionRewritten(asked, question)
         found, context, evidence = yield from self._search_passages(chosen, question, allowed_documents, queries, clock, notices, generate_answer)
-        evidence_at = time.perf_counter() - started if evidence is not None else 0.0
         answer_started = time.perf_counter()
         answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices)) if generate_answer else ("", True, None)
         end = time.perf_counter()
@@ -176,7 +184,9 @@ class Pipeline:
                 question=asked, mode=chosen.name, queries=found.generated.queries, dropped_queries=found.generated.dropped,
                 lists=found.lists, rrf_k=settings.rrf_k, sources=found.sources, context=tuple(context),
                 answer=reviewed.answer, citations=on_the_page(reviewed.citations, found.sources), found=reviewed.found,
-                timings=Timings.with_answer(started, answer_started, first_token_at, end, first_evidence=evidence_at, **clock.seconds),
+                timings=Timings.with_answer(started, answer_started, first_token_at, end, **clock.seconds,
+                    first_evidence=clock.moments.get("first_evidence", 0.0), fused_evidence=clock.moments.get("fused_evidence", 0.0),
+                ),
                 notices=(*notices, *reviewed.notices), standalone_question=question if question != asked else "",
                 quotes=evidence.quotes if evidence is not None else (),
             )
@@ -208,7 +218,15 @@ class Pipeline:
             question_vector = self.embedder.embed([searched])
         with clock.stage("retrieval"):
             lists = self.retrieve([searched], question_vector, allowed_documents, [mode.question_weight(self.settings)])
+        evidence_wanted = answering and self.settings.evidence_tokens > 0 and not self.settings.reranker
         if mode.writes_queries and typed is None:
+            if evidence_wanted:
+                # Something to read while the model writes its queries (a second or more on a laptop CPU).
+                with clock.stage("evidence"):
+                    first_look = self.first_look(question, question_vector[0], lists[0], mode)
+                if first_look:
+                    yield EvidenceSelected(first_look, preliminary=True)
+                    clock.mark("first_evidence")
             yield StageStarted(WRITING_QUERIES)
         with clock.stage("query_generation"):
             generated = mode.write_queries(self, question, searched, lists[0], typed)
@@ -225,7 +243,7 @@ class Pipeline:
         found = Round(question, question_vector[0], allowed_documents, generated, tuple(lists), tuple(sources), typed is not None)
         found = mode.second_round(self, found, clock)
         evidence = None
-        if answering and self.settings.evidence_tokens > 0 and not self.settings.reranker:
+        if evidence_wanted:
             with clock.stage("evidence"):
                 evidence = self.select_evidence(question, found)
             context = list(evidence.context)
@@ -235,6 +253,8 @@ class Pipeline:
         yield SourcesRanked(found.lists, found.sources, tuple(context))
         if evidence is not None:
             yield EvidenceSelected(evidence.quotes, evidence.missing)
+            clock.mark("first_evidence")
+            clock.mark("fused_evidence")
         yield StageStarted(READING, len(context))
         return found, context, evidence
 

@@ -149,7 +149,8 @@ class Timings:
     fusion: float = 0.0
     rerank: float = 0.0
     evidence: float = 0.0  # choosing the sentences the model reads (answers/evidence.py)
-    first_evidence: float = 0.0  # from the question to the evidence preview (EvidenceSelected)
+    first_evidence: float = 0.0  # from the question to the first quotes on screen (EvidenceSelected, a first look or the fused)
+    fused_evidence: float = 0.0  # from the question to the fused evidence's quotes, what the model reads
     prompt_processing: float = 0.0
     first_token: float = 0.0
     generation: float = 0.0

@@ -50,13 +50,15 @@ class ChatEntry:
     stage: str = ""  # while no word is written yet: the step under way and the time since the question
     # The sentences shown before the answer (EvidenceSelected); a finished answer keeps them in result.quotes.
     quotes: tuple[Quote, ...] = ()
+    quotes_first_look: bool = False  # the quotes are the question's own finds, before the fused evidence replaces them
 
     def shown_quotes(self) -> tuple[Quote, ...]:
         return self.quotes or (self.result.quotes if self.result else ())
 
 
-def quotes_html(entry_index: int, quotes: tuple[Quote, ...]) -> str:
-    """The quotes from the documents, under the question and above the answer; each links to its sentence on its page."""
+def quotes_html(entry_index: int, quotes: tuple[Quote, ...], first_look: bool = False) -> str:
+    """The quotes from the documents, under the question and above the answer; each links to its sentence on its page.
+    A first look's quotes (numbered 0) have no passage number: the answer will not cite them by it."""
     if not quotes:
         return ""
     rows = []
@@ -66,9 +68,10 @@ def quotes_html(entry_index: int, quotes: tuple[Quote, ...]) -> str:
         about = f"<b>{html.escape(quote.name)}:</b> " if quote.name else ""
         rows.append(
             f"<div class='quote'>{about}&ldquo;{html.escape(c.text)}&rdquo; "
-            f"<a href='quote:{entry_index}:{i}' style='text-decoration:none'>[{c.n}] {html.escape(Path(c.file).name)}, {place.replace(' ', '&nbsp;')}</a></div>"
+            f"<a href='quote:{entry_index}:{i}' style='text-decoration:none'>{f'[{c.n}] ' if c.n else ''}{html.escape(Path(c.file).name)}, {place.replace(' ', '&nbsp;')}</a></div>"
         )
-    return "<div class='meta'>From your documents:</div>" + "".join(rows)
+    heading = "From your documents (a first look while the search queries are written):" if first_look else "From your documents:"
+    return f"<div class='meta'>{heading}</div>" + "".join(rows)
 
 
 class ChatView(QTextBrowser):
@@ -150,7 +153,7 @@ class ChatView(QTextBrowser):
                     meta += f"<div class='meta'>{mode} &middot; {total:.1f} s</div>"
             for notice in entry.notices:
                 meta += f"<div class='meta'>{icon_html(INFO_ICON, 12)} {html.escape(notice)}</div>"
-            quoted = quotes_html(i, entry.shown_quotes())
+            quoted = quotes_html(i, entry.shown_quotes(), entry.quotes_first_look and entry.streaming)
             parts.append(f"<div style='margin:10px 8px 4px 8px'><span class='who'>Assistant</span><br>{quoted}{body}{meta}</div>")
         if not self.entries:
             parts.append(

@@ -336,3 +336,29 @@ def test_quotes_from_the_documents_are_shown_before_the_slow_model_answers_and_o
     qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
     shown = " ".join(view.toPlainText().split())
     assert shown.index(first[:40]) < shown.index("85 degrees Celsius")  # the answer streamed below the quotes
+
+
+def test_in_fusion_mode_a_first_look_is_on_screen_while_the_model_writes_its_queries(make_window, data_home, sample_pdf, qtbot):
+    import threading
+
+    writing = threading.Event()  # the model is still writing its search queries until this is set
+    library = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator(["PX-40: operating temperature", ANSWER], hold=writing))
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library)
+    window.chat_panel.set_mode("fusion")
+    view = window.chat_panel.view
+    window.ask_controller.ask("What is the maximum operating temperature?")
+    qtbot.waitUntil(lambda: bool(view.entries[-1].quotes), timeout=30_000)
+    entry = view.entries[-1]
+    assert entry.quotes_first_look and window.fusion_panel.fused.rowCount() == 0  # nothing fused yet: the queries are not written
+    shown = " ".join(view.toPlainText().split())
+    assert "a first look while the search queries are written" in shown and entry.quotes[0].citation.text[:40] in shown
+    view.quote_clicked.emit(len(view.entries) - 1, 0)  # it opens its page like any quote
+    qtbot.waitUntil(lambda: window.page_view.highlighted > 0)
+
+    writing.set()
+    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
+    entry = view.entries[-1]
+    assert not entry.quotes_first_look and entry.quotes == entry.result.quotes  # the evidence the model read replaced them
+    shown = " ".join(view.toPlainText().split())
+    assert "a first look" not in shown and "From your documents:" in shown and "85 degrees Celsius" in shown

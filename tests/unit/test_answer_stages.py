@@ -14,11 +14,12 @@ def test_the_pipeline_says_each_stage_before_it_starts(empty_library, generator,
     list(empty_library.import_paths([write_sample_datasheet(tmp_path / "px40.pdf")]))
     generator.enqueue("pump temperature limit\npump coolant", "It runs to 85 C [1].")
     events = list(empty_library.ask("What is the maximum temperature?", "fusion"))
-    kinds = [(type(e).__name__, getattr(e, "stage", "")) for e in events if not isinstance(e, Token)]
-    # The quotes (EvidenceSelected) come as soon as the passages are ranked, before the model reads.
-    assert kinds[:6] == [
-        ("StageStarted", WRITING_QUERIES), ("QueriesGenerated", ""), ("StageStarted", SEARCHING), ("SourcesRanked", ""), ("EvidenceSelected", ""),
-        ("StageStarted", READING),
+    kinds = [(type(e).__name__, getattr(e, "stage", "") or getattr(e, "preliminary", "")) for e in events if not isinstance(e, Token)]
+    # A first look at the question's own finds comes before the model writes its queries; the fused evidence's
+    # quotes (EvidenceSelected) as soon as the passages are ranked, before the model reads.
+    assert kinds[:7] == [
+        ("EvidenceSelected", True), ("StageStarted", WRITING_QUERIES), ("QueriesGenerated", ""), ("StageStarted", SEARCHING), ("SourcesRanked", ""),
+        ("EvidenceSelected", False), ("StageStarted", READING),
     ]
     ranked = next(e for e in events if isinstance(e, SourcesRanked))
     reading = [e for e in events if isinstance(e, StageStarted) and e.stage == READING][0]

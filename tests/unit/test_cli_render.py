@@ -205,10 +205,14 @@ def test_ask_prints_the_quotes_before_the_answer_and_json_keeps_them(answer_with
 
     quote = Quote(Citation(1, "/docs/blender manual.pdf", 2, "The motor spins at 20,000 rpm.", 11, 4, 34), 0.7, "")
     result = dataclasses.replace(RESULT, quotes=(quote,))
-    answer_with([*STREAM[:3], EvidenceSelected((quote,), ("Mixer X",)), *STREAM[3:5], AnswerDone(result)])
+    first_look = dataclasses.replace(quote, citation=dataclasses.replace(quote.citation, n=0, text="Blades are steel."))
+    answer_with([EvidenceSelected((first_look,), preliminary=True), *STREAM[:3], EvidenceSelected((quote,), ("Mixer X",)), *STREAM[3:5], AnswerDone(result)])
     assert cli.main(["ask", QUESTION]) == 0
     out = capsys.readouterr().out
-    assert "From your documents:\n  > \u201cThe motor spins at 20,000 rpm.\u201d [1] blender manual.pdf, page 2\n  > Mixer X: nothing found" in out
+    # A first look while the queries are written (no passage number: the answer does not cite it), then the evidence read.
+    assert out.index("(a first look while the search queries are written):\n  > \u201cBlades are steel.\u201d blender manual.pdf, page 2") < out.index(
+        "From your documents:\n  > \u201cThe motor spins at 20,000 rpm.\u201d [1] blender manual.pdf, page 2\n  > Mixer X: nothing found"
+    )
     assert out.index("From your documents:") < out.index("Answer:\nIt spins")
     assert cli.main(["ask", QUESTION, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

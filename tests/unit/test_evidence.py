@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_app.core.answers.evidence import CHARS_PER_TOKEN, names_of
-from desktop_app.core.events import AnswerDone, EvidenceSelected, SourcesRanked, Token
+from desktop_app.core.events import AnswerDone, EvidenceSelected, QueriesGenerated, SourcesRanked, Token
 
 FILLER = (
     "The company sells its aircraft through dealers in many countries. Its offices are open on weekdays. "
@@ -46,9 +46,9 @@ def test_names_are_the_queries_that_another_query_extends():
 
 def test_the_quotes_arrive_before_the_answer_and_point_at_their_sentences(drones, generator):
     events, result = ask(drones, generator)
-    kinds = [type(e) for e in events]
-    assert kinds.index(SourcesRanked) < kinds.index(EvidenceSelected) < kinds.index(Token)
-    shown = next(e for e in events if isinstance(e, EvidenceSelected))
+    kinds = [(type(e), getattr(e, "preliminary", False)) for e in events]
+    assert kinds.index((SourcesRanked, False)) < kinds.index((EvidenceSelected, False)) < kinds.index((Token, False))
+    shown = next(e for e in events if isinstance(e, EvidenceSelected) and not e.preliminary)
     assert shown.quotes == result.quotes
     assert [q.name for q in shown.quotes[:2]] == ["Kestrel Nano", "Osprey Max"]  # one quote per named thing first
     assert "249 grams" in shown.quotes[0].citation.text and "905 grams" in shown.quotes[1].citation.text
@@ -62,7 +62,7 @@ def test_the_quotes_arrive_before_the_answer_and_point_at_their_sentences(drones
 
 def test_a_named_thing_no_document_mentions_gets_its_own_not_found_line(drones, generator):
     events, result = ask(drones, generator)
-    assert next(e for e in events if isinstance(e, EvidenceSelected)).missing == ("Heron Lite",)
+    assert next(e for e in events if isinstance(e, EvidenceSelected) and not e.preliminary).missing == ("Heron Lite",)
     lines = result.answer.splitlines()
     assert len(lines) == 3 and lines[2] == "- Heron Lite: not found in your documents."
     prompt = generator.prompts[-1][-1]["content"]
@@ -115,3 +115,13 @@ def test_a_line_naming_a_thing_without_a_fact_quotes_the_sentence_found_for_it(d
     second = result.answer.splitlines()[1]
     assert second.startswith("- The Osprey Max weighs 905 grams [") and "\u201c" not in second  # a line stating a fact stays the model's
     assert any("named Kestrel Nano without saying anything" in n for n in result.notices)
+
+
+def test_a_first_look_at_the_questions_own_finds_comes_before_the_queries_are_written(drones, generator):
+    events, result = ask(drones, generator)
+    first = next(e for e in events if isinstance(e, EvidenceSelected))
+    assert first.preliminary and events.index(first) < next(i for i, e in enumerate(events) if isinstance(e, QueriesGenerated))
+    assert first.quotes and all(q.citation.n == 0 for q in first.quotes)  # the model does not read them as numbered passages
+    for quote in first.quotes:  # a click still shows the sentence on its page
+        assert drones.passage_excerpt(quote.citation).highlighted == quote.citation.text
+    assert 0 < result.timings.first_evidence <= result.timings.fused_evidence

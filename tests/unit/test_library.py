@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_app.core.events import AnswerDone, QueriesGenerated, StageStarted, Token
+from desktop_app.core.events import AnswerDone, EvidenceSelected, QueriesGenerated, StageStarted, Token
 from desktop_app.core.library import Library
 from desktop_app.sample_datasheet import write_sample_datasheet
 from tests.fakes import HashingEmbedder, ScriptedGenerator
@@ -100,7 +100,8 @@ def test_fusion_searches_question_and_generated_queries_and_fuses_by_rrf(library
     generator.enqueue("1. PX-40 supply voltage\n2. PX-40 seal replacement hours", "It needs 24 V DC [1] and seals every 2,000 hours [2].")
     question = "What voltage does the PX-40 need and how often are its seals replaced?"
     events, result = run(library.ask(question, "fusion"))
-    assert isinstance(next(e for e in events if not isinstance(e, StageStarted)), QueriesGenerated)
+    first_shown = [e for e in events if not isinstance(e, StageStarted)][:2]  # a first look at the quotes, then the queries
+    assert isinstance(first_shown[0], EvidenceSelected) and first_shown[0].preliminary and isinstance(first_shown[1], QueriesGenerated)
     assert result.queries == ("PX-40 supply voltage", "PX-40 seal replacement hours")
     assert [lst.query for lst in result.lists if lst.kind == "vector"] == [question, *result.queries]
     k = result.rrf_k

@@ -207,7 +207,8 @@ class AskController:
             entry.result = result_so_far(asking, event, self.library.settings.rrf_k)
             self.fusion_panel.show_result(entry.result, update_queries=False)
         elif isinstance(event, EvidenceSelected):
-            entry.quotes = event.quotes  # on screen at once, while the model reads its prompt
+            # On screen at once: a first look while the model writes its queries, then the evidence it reads.
+            entry.quotes, entry.quotes_first_look = event.quotes, event.preliminary
             view.render()
         elif isinstance(event, SqlRan):
             self.fusion_panel.show_sql_run(event.result)

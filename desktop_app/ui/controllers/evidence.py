@@ -56,7 +56,7 @@ class EvidenceController:
             return False
         citation = quotes[index].citation
         self._select_row(citation.chunk_id)
-        return self._show(citation, f"[{citation.n}]")
+        return self._show(citation, f"[{citation.n}]" if citation.n else "")
 
     def show_source(self, source: Source) -> bool:
         """A row of the fusion panel on its page."""
