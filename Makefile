@@ -54,7 +54,7 @@ screenshot: install
 	(command -v xvfb-run >/dev/null && dpkg -s libxcb-cursor0 >/dev/null 2>&1) || \
 		(apt-get update && apt-get install -y $(SCREENSHOT_APT)) || \
 		(echo "install these packages first: $(SCREENSHOT_APT)" && false)
-	DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python -m desktop_app.ui.screenshot docs/screenshot.png --settings docs/screenshot-settings.png
+	DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python -m desktop_app.ui.screenshot docs/screenshot.png --settings docs/screenshot-settings.png --first-look docs/screenshot-first-look.png
 
 # A one-folder app in dist/desktop-app (PyInstaller). It is built in a virtualenv of its own holding only what
 # the app needs at run time (`pip install '.[models,package]'`, no PyTorch, no test tools), so nothing else is collected.

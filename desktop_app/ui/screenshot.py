@@ -45,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--follow-up", default=FOLLOW_UP, help="a second question in the same chat ('' for none)")
     parser.add_argument("--timeout", type=float, default=900.0)
     parser.add_argument("--settings", type=Path, help="also save the Settings dialog here (its plain part; Advanced closed)")
+    parser.add_argument("--first-look", type=Path, help="also save the window here while the first question's queries are written")
     args = parser.parse_args(argv)
     home = Path(tempfile.mkdtemp(prefix="desktop-app-screenshot-"))
     os.environ["DESKTOP_APP_HOME"] = str(home)
@@ -65,6 +66,14 @@ def main(argv: list[str] | None = None) -> int:
             continue
         window.chat_panel.input.setPlainText(question)
         window.chat_panel.send_requested.emit(question)
+        if args.first_look and question == args.question:
+            # Fusion mode: the question's own finds are on screen while the model writes its search queries.
+            wait_until(app, lambda: window.chat_panel.view.entries[-1].quotes_first_look, args.timeout)
+            for _ in range(5):
+                app.processEvents()
+                time.sleep(0.01)
+            window.grab().save(str(args.first_look))
+            print(f"saved {args.first_look}")
         wait_until(app, lambda: not window.ask_controller.running, args.timeout)
     entries = window.chat_panel.view.entries
     result = entries[-1].result
