@@ -11,7 +11,7 @@ import time
 import pytest
 
 from desktop_app.core.errors import ModelError
-from desktop_app.core.events import AnswerDone, QueriesGenerated, SourcesRanked, StageStarted, Token
+from desktop_app.core.events import AnswerDone, EvidenceSelected, QueriesGenerated, SourcesRanked, StageStarted, Token
 from desktop_app.core.library import Library
 from desktop_app.core.models.openai_client import API_KEY_ENV, OpenAIHttpGenerator
 from desktop_app.core.settings import Settings
@@ -75,7 +75,8 @@ def test_a_whole_question_through_the_server(llama_server, real_embedder, data_h
     library.close()
 
     kinds = [type(e) for e in events if not isinstance(e, StageStarted)]  # the steps the window shows while it waits
-    assert kinds[0] is QueriesGenerated and kinds[1] is SourcesRanked and kinds[-1] is AnswerDone
+    # A first look at the question's own finds, then the server's queries, the fused passages and their quotes.
+    assert kinds[:4] == [EvidenceSelected, QueriesGenerated, SourcesRanked, EvidenceSelected] and kinds[-1] is AnswerDone
     tokens = [e.text for e in events if isinstance(e, Token)]
     assert tokens and "".join(tokens).strip()
     result = events[-1].result
