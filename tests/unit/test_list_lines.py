@@ -46,3 +46,25 @@ def test_the_model_saying_not_found_itself_is_not_called_unfounded():
     checked = check_list_answer("- Toyota: [2]\n- Subaru: not found in your documents.", ["Toyota"], ["Subaru"], QUOTES)
     assert checked.answer.splitlines()[1] == "- Subaru: not found in your documents."
     assert checked.unfounded == () and checked.unlisted == ()
+
+
+def source(n: int, text: str):
+    from desktop_app.core.types import Passage, Source
+
+    return Source(n=n, passage=Passage(chunk_id=n, document_id=n, file=f"f{n}.txt", title="", page=1, text=text, start=100, end=100 + len(text)), rrf_score=1.0, ranks={}, similarity=0.5)
+
+
+def test_a_name_only_line_keeps_its_own_citation_when_that_passage_names_it():
+    context = [
+        source(1, "Honda was founded by Soichiro Honda in 1948 in Hamamatsu."),
+        source(2, "The Toyota Motor Corporation was founded by Kiichiro Toyoda. Its head office is in Toyota City."),
+    ]
+    checked = check_list_answer("- Toyota: [2]\n- Honda - [1]", ["Toyota", "Honda"], [], QUOTES, context)
+    lines = checked.answer.splitlines()
+    assert lines[0] == "- Toyota: \u201cThe Toyota Motor Corporation was founded by Kiichiro Toyoda.\u201d [2]"  # the cited passage's sentence
+    assert lines[1] == "- Honda: \u201cHonda was founded by Soichiro Honda in 1948 in Hamamatsu.\u201d [1]"  # "Honda - [1]": no dangling dash
+
+
+def test_a_number_is_something_said():
+    checked = check_list_answer("- Toyota: 1937 [2]\n- Honda: 6 [1]", ["Toyota", "Honda"], [], QUOTES)
+    assert checked.answer == "- Toyota: 1937 [2]\n- Honda: 6 [1]" and checked.quoted == ()

@@ -6,19 +6,20 @@ can see, since it knows which named things the passages mention (answers/evidenc
   documents, and the code's own "not found" line for the name then contradicts it. The line becomes the
   not-found line, once.
 - it writes the name and a citation and nothing else ("- Apple: [3]"): the user learns nothing. The line
-  gets the sentence the evidence chose for that name, in quotation marks (it is the document's text, not the
-  model's), cited to the passage that holds it.
+  gets a sentence naming the thing in quotation marks (it is the document's text, not the model's): from the
+  passage the line cites when that passage names it, else the sentence the evidence chose for the name.
 Lines that state something about a found name are the model's answer and stay as written.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..types import Quote
-from .evidence import NOT_FOUND_LINE, words
+from ..types import Citation, Quote, Source
+from .evidence import NOT_FOUND_LINE, split_sentences, words
 
 _ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+(.*)$")
 _MARKS = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
@@ -45,13 +46,35 @@ def _about(item: str, names: Sequence[str]) -> str | None:
 
 
 def _says_nothing(item: str, name: str) -> bool:
-    """Nothing but the name, punctuation and citation marks ("Apple: [3]", "Sachin Tendulkar [1]")."""
-    return not (words(_MARKS.sub(" ", item)) - words(name))
+    """Nothing but the name, punctuation and citation marks ("Apple: [3]", "Sachin Tendulkar [1]"); a number is
+    something said ("Messi: 28 [3]"), right or wrong, and is left to the checks after the answer."""
+    text = _MARKS.sub(" ", item)
+    return not re.search(r"\d", text) and not (words(text) - words(name))
 
 
-def check_list_answer(answer: str, found: Sequence[str], missing: Sequence[str], quotes: Sequence[Quote]) -> CheckedList:
+def _sentence_for(name: str, item: str, context: Sequence[Source]) -> Citation | None:
+    """The first sentence naming `name` in the passage the line cites, as a citation of just that sentence:
+    the model's choice of passage is kept when it holds the name."""
+    for mark in _MARKS.findall(item):
+        for n in (int(x) for x in re.findall(r"\d+", mark)):
+            if not 1 <= n <= len(context):
+                continue
+            source = context[n - 1]
+            for sentence in split_sentences(source):
+                if words(name) & words(sentence.text):
+                    passage = source.passage
+                    return dataclasses.replace(
+                        Citation.from_passage(n, passage), text=sentence.text, start=passage.start + sentence.start, end=passage.start + sentence.end
+                    )
+    return None
+
+
+def check_list_answer(
+    answer: str, found: Sequence[str], missing: Sequence[str], quotes: Sequence[Quote], context: Sequence[Source] = ()
+) -> CheckedList:
     """`found`: the names the model read evidence for; `missing`: the names no candidate passage mentions;
-    `quotes`: the evidence's sentences, each with the name it was chosen for."""
+    `quotes`: the evidence's sentences, each with the name it was chosen for; `context`: the passages the model
+    read, numbered as it cites them (a line's own citation is kept when its passage names the thing)."""
     quote_for = {q.name: q for q in quotes if q.name}
     lines, unfounded, quoted = [], [], []
     for line in answer.split("\n"):
@@ -68,12 +91,13 @@ def check_list_answer(answer: str, found: Sequence[str], missing: Sequence[str],
             if not any(line == not_found_line(name_missing) for line in lines):
                 lines.append(not_found_line(name_missing))
             continue
-        quote = quote_for.get(name_found) if name_found else None
-        if quote is not None and _says_nothing(text, name_found):
-            head = _MARKS.sub("", text).strip().rstrip(":").strip() or name_found
-            lines.append(f"- {head}: \u201c{quote.citation.text}\u201d [{quote.citation.n}]")
-            quoted.append(name_found)
-            continue
+        if name_found is not None and _says_nothing(text, name_found):
+            quote = _sentence_for(name_found, text, context) or (quote_for[name_found].citation if name_found in quote_for else None)
+            if quote is not None:
+                head = _MARKS.sub("", text).strip().rstrip(":-\u2013\u2014 ").strip() or name_found
+                lines.append(f"- {head}: \u201c{quote.text}\u201d [{quote.n}]")
+                quoted.append(name_found)
+                continue
         lines.append(line)
     listed = {n for n in missing if any(line == not_found_line(n) for line in lines)}
     return CheckedList("\n".join(lines), tuple(unfounded), tuple(quoted), tuple(n for n in missing if n not in listed))
