@@ -17,7 +17,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from ..core.codec import result_to_json
-from ..core.events import AnswerDone, EvidenceSelected, QueriesGenerated, QuestionRewritten, SourcesRanked, SqlRan, StageStarted, Token, stage_text
+from ..core.events import (
+    FIRST_LOOK_HEADING,
+    AnswerDone,
+    EvidenceSelected,
+    QueriesGenerated,
+    QuestionRewritten,
+    SourcesRanked,
+    SqlRan,
+    StageStarted,
+    Token,
+    stage_text,
+)
 from ..core.ingest.embedding_queue import duration_words
 from ..core.places import citation_label
 from ..core.places import short_place as section_place
@@ -144,7 +155,7 @@ class TextRenderer(Renderer):
     def evidence_selected(self, event: EvidenceSelected) -> None:
         """The quotes the model will read, before its answer: something to read while it thinks."""
         if event.quotes:
-            self.line("\nFrom your documents (a first look while the search queries are written):" if event.preliminary else "\nFrom your documents:")
+            self.line("\n" + (FIRST_LOOK_HEADING if event.preliminary else "From your documents:"))
         for quote in event.quotes:
             about = f"{quote.name}: " if quote.name else ""
             number = f"[{quote.citation.n}] " if quote.citation.n else ""

@@ -49,6 +49,10 @@ class EvidenceSelected:
     preliminary: bool = False
 
 
+# Above the quotes of a first look (EvidenceSelected.preliminary), in the window and on the command line.
+FIRST_LOOK_HEADING = "From your documents (a first look while the search queries are written):"
+
+
 @dataclass(frozen=True)
 class SqlRan:
     """A query the LLM wrote for a question about tables has run (or failed); a failure is retried once."""

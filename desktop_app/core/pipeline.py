@@ -307,17 +307,12 @@ class Pipeline:
         names = evidence.names if evidence is not None else ()
         listed = evidence is not None and len(evidence.names) + len(evidence.missing) >= 2
         answer, found, first_at = yield from stream_answer(self.answer(question, context, names), lambda: not_found_answer(closest), cancel)
-        if found and listed and evidence is not None and not (cancel is not None and cancel.is_set()):
+        if listed and found and evidence is not None and not (cancel is not None and cancel.is_set()):
             checked = check_list_answer(answer, evidence.names, evidence.missing, evidence.quotes, context)
             lines = missing_lines(checked.unlisted)
             if lines:
                 yield Token(lines)
             answer = checked.answer + lines
-            if notices is not None and checked.unfounded:
-                notices.append(
-                    f"No passage found mentions {', '.join(checked.unfounded)}: the model's line about "
-                    f"{'it' if len(checked.unfounded) == 1 else 'them'} did not come from your documents and now says not found."
-                )
-            if notices is not None and checked.quoted:
-                notices.append(f"The model named {', '.join(checked.quoted)} without saying anything about {'it' if len(checked.quoted) == 1 else 'them'}; each such line now quotes a sentence naming it from the passages the model read.")
+            if notices is not None:
+                notices.extend(checked.notices())
         return answer, found, first_at

@@ -10,6 +10,7 @@ from PySide6.QtCore import QTimer, QUrl, Signal
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QStyle, QTextBrowser
 
+from ..core.events import FIRST_LOOK_HEADING
 from ..core.places import TABLE, place_of, short_place
 from ..core.types import AskResult, Citation, Quote
 from .chat_markdown import INFO_ICON, UNSUPPORTED_COLOR, WARNING_ICON, answer_html, icon_html
@@ -70,7 +71,7 @@ def quotes_html(entry_index: int, quotes: tuple[Quote, ...], first_look: bool = 
             f"<div class='quote'>{about}&ldquo;{html.escape(c.text)}&rdquo; "
             f"<a href='quote:{entry_index}:{i}' style='text-decoration:none'>{f'[{c.n}] ' if c.n else ''}{html.escape(Path(c.file).name)}, {place.replace(' ', '&nbsp;')}</a></div>"
         )
-    heading = "From your documents (a first look while the search queries are written):" if first_look else "From your documents:"
+    heading = FIRST_LOOK_HEADING if first_look else "From your documents:"
     return f"<div class='meta'>{heading}</div>" + "".join(rows)
 
 

@@ -233,20 +233,27 @@ def _regroup(sentences: list[_Sentence], chosen: dict[int, str], overall: np.nda
     return context, number_of
 
 
-def _quote(sentence: _Sentence, number: int, score: float, name: str) -> Quote:
+def sentence_citation(sentence: _Sentence, number: int) -> Citation:
+    """[number] citing just this sentence of its passage (a table: the whole table), with its place on the page."""
     passage = sentence.source.passage
     if passage.kind == "table":
-        citation = Citation.from_passage(number, passage)
-    else:
-        citation = dataclasses.replace(
-            Citation.from_passage(number, passage), text=sentence.text, start=passage.start + sentence.start, end=passage.start + sentence.end
-        )
-    return Quote(citation, round(score, 4), name)
+        return Citation.from_passage(number, passage)
+    return dataclasses.replace(
+        Citation.from_passage(number, passage), text=sentence.text, start=passage.start + sentence.start, end=passage.start + sentence.end
+    )
+
+
+def _quote(sentence: _Sentence, number: int, score: float, name: str) -> Quote:
+    return Quote(sentence_citation(sentence, number), round(score, 4), name)
+
+
+def not_found_line(name: str) -> str:
+    return f"- {name}: {NOT_FOUND_LINE}"
 
 
 def missing_lines(missing: Sequence[str]) -> str:
     """The answer's lines for named things nothing was found for, decided here rather than left to the model."""
-    return "".join(f"\n- {name}: {NOT_FOUND_LINE}" for name in missing)
+    return "".join(f"\n{not_found_line(name)}" for name in missing)
 
 
 def on_the_page(citations: Sequence[Citation], sources: Sequence[Source]) -> tuple[Citation, ...]:

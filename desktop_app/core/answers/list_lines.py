@@ -13,13 +13,13 @@ Lines that state something about a found name are the model's answer and stay as
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..types import Citation, Quote, Source
-from .evidence import NOT_FOUND_LINE, split_sentences, words
+from .evidence import NOT_FOUND_LINE, not_found_line, sentence_citation, split_sentences, words
+from .review import cited_numbers
 
 _ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+(.*)$")
 _MARKS = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
@@ -32,9 +32,22 @@ class CheckedList:
     quoted: tuple[str, ...]  # names whose line said nothing and now quotes the evidence
     unlisted: tuple[str, ...]  # names no passage mentions and the model wrote no line for (the caller adds theirs)
 
-
-def not_found_line(name: str) -> str:
-    return f"- {name}: {NOT_FOUND_LINE}"
+    def notices(self) -> list[str]:
+        """Why lines changed, for the notices under the answer."""
+        out = []
+        if self.unfounded:
+            them = "it" if len(self.unfounded) == 1 else "them"
+            out.append(
+                f"No passage found mentions {', '.join(self.unfounded)}: the model's line about {them} did not come from your "
+                "documents and now says not found."
+            )
+        if self.quoted:
+            them = "it" if len(self.quoted) == 1 else "them"
+            out.append(
+                f"The model named {', '.join(self.quoted)} without saying anything about {them}; each such line now quotes a "
+                "sentence naming it from the passages the model read."
+            )
+        return out
 
 
 def _about(item: str, names: Sequence[str]) -> str | None:
@@ -55,17 +68,11 @@ def _says_nothing(item: str, name: str) -> bool:
 def _sentence_for(name: str, item: str, context: Sequence[Source]) -> Citation | None:
     """The first sentence naming `name` in the passage the line cites, as a citation of just that sentence:
     the model's choice of passage is kept when it holds the name."""
-    for mark in _MARKS.findall(item):
-        for n in (int(x) for x in re.findall(r"\d+", mark)):
-            if not 1 <= n <= len(context):
-                continue
-            source = context[n - 1]
-            for sentence in split_sentences(source):
+    for n in cited_numbers(item):
+        if 1 <= n <= len(context):
+            for sentence in split_sentences(context[n - 1]):
                 if words(name) & words(sentence.text):
-                    passage = source.passage
-                    return dataclasses.replace(
-                        Citation.from_passage(n, passage), text=sentence.text, start=passage.start + sentence.start, end=passage.start + sentence.end
-                    )
+                    return sentence_citation(sentence, n)
     return None
 
 
