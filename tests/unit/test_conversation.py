@@ -186,3 +186,11 @@ def test_facts_in_the_cited_passage_keep_the_answer():
     assert unfounded_facts("It was designed in Oslo in 2019 [1].", "Where was the Kestrel Nano designed?", cited) == {"oslo", "2019"}
     assert unfounded_facts("The Kestrel Nano is a drone [1].", "What is the Kestrel Nano?", cited) == set()  # the names are the question's
     assert unfounded_facts("It is designed in Oslo.", "Where?", []) == set()  # cites nothing: ungrounded_numbers' case
+
+
+def test_an_answer_that_names_no_one_to_who_is_not_found(library, generator):
+    # The cited fact is on the datasheet, but the question asked who: no one named is no answer.
+    generator.enqueue("The enclosure is rated IP67 [4].")
+    result = result_of(library.ask("Who designed the PX-40 pump?", "rag"))
+    assert not result.found and result.answer.startswith("Not found in your documents")
+    assert any("does not say a name" in n for n in result.notices), result.notices

@@ -1,7 +1,9 @@
 """After the answer: the checks that keep it honest, and the citations it ends up with.
 
 In order: an answer with no supported citation that states numbers no passage contains, or numbers, codes and
-names none of which the passages it cites contain, came from the model's memory and becomes the not-found answer;
+names none of which the passages it cites contain, or names the question's subject that none of the passages it
+cites names, came from the model's memory and becomes the not-found answer; so does an answer that does not say
+what kind of thing the question asks for (question_fit.py: no one named for "who", no number for "how many");
 a citation pointing at the wrong passage is moved to the one that says it; an answer citing nothing gets a notice;
 a citation whose passage may not back its sentence is flagged.
 """
@@ -14,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..types import Citation, Source
-from .citation_check import check_citations, repair_citations, unfounded_facts, ungrounded_numbers
+from .citation_check import CitationCheck, check_citations, passage_vocabulary, repair_citations, unfounded_facts, ungrounded_numbers
+from .question_fit import answer_outside, as_written, missing_kind, off_subject, subject_names
 from .streaming import not_found_answer
 
 _CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
@@ -64,20 +67,66 @@ def review_answer(
         for old, new in sorted(repaired.items()):
             notices.append(f"Citation [{old}] pointed at a passage that does not say this; it now points at [{new}].")
     # Judged after the repair: a fact cited to the wrong passage number is still the documents' fact.
-    if answered and found and answer and not general_knowledge and not any(c.supported for c in check_citations(answer, context)):
-        invented = ungrounded_numbers(answer, question, context)
-        unfounded = set() if invented else unfounded_facts(answer, question, [context[n - 1] for n in cited_numbers(answer) if 1 <= n <= len(context)])
-        if invented or unfounded:
-            where = "no passage contains" if invented else "the passages it cites do not contain"
-            facts = ", ".join(sorted(invented or unfounded))
-            notices = [f"The model answered \u201c{written.strip()[:200]}\u201d, but {where} {facts}: that answer did not come from your documents."]
+    checks = _subject_checked(check_citations(answer, context), question, context) if found and answer else []
+    if answered and found and answer and not general_knowledge:
+        why = _not_from_documents(answer, question, context, checks)
+        if why:
+            notices = [f"The model answered \u201c{written.strip()[:200]}\u201d, but {why}: that answer did not come from your documents."]
             answer, found = not_found_answer(sources or context), False
+        else:
+            lacking = missing_kind(answer, question)
+            if lacking:
+                notices = [f"The model answered \u201c{written.strip()[:200]}\u201d, which does not say {lacking}: that does not answer the question."]
+                answer, found = not_found_answer(sources or context), False
     citations = citations_of(answer, context) if found else []
     if answered and found and not citations:
         notices.append("The answer cites no passage; check it against the sources.")
-    unsupported = {c.n for c in check_citations(answer, context) if not c.supported} if found else set()
+    unsupported = {c.n for c in checks if not c.supported} if found else set()
     if unsupported:
         citations = [dataclasses.replace(c, supported=c.n not in unsupported) for c in citations]
         marks = ", ".join(f"[{n}]" for n in sorted(unsupported))
         notices.append(f"Citation {marks} may not support the sentence that cites it; check the passage.")
     return ReviewedAnswer(answer, found, tuple(citations), tuple(notices))
+
+
+def _subject_checked(checks: Sequence[CitationCheck], question: str, context: Sequence[Source]) -> list[CitationCheck]:
+    """The citation checks, with a sentence that names the question's subject unsupported by a passage that never does."""
+    vocabularies: dict[int, frozenset[str]] = {}
+    out = []
+    for check in checks:
+        if check.supported and 1 <= check.n <= len(context):
+            if check.n not in vocabularies:
+                passage = context[check.n - 1].passage
+                vocabularies[check.n] = passage_vocabulary(passage.text, passage.title)
+            if off_subject(check.sentence, question, vocabularies[check.n]):
+                check = dataclasses.replace(check, supported=False)
+        out.append(check)
+    return out
+
+
+def _not_from_documents(answer: str, question: str, context: Sequence[Source], checks: Sequence[CitationCheck]) -> str | None:
+    """Why an answer with no supported citation did not come from the documents, for the notice; None when it may have."""
+    if any(c.supported for c in checks):
+        return None
+    invented = ungrounded_numbers(answer, question, context)
+    if invented:
+        return f"no passage contains {', '.join(sorted(invented))}"
+    cited = [context[n - 1] for n in cited_numbers(answer) if 1 <= n <= len(context)]
+    unfounded = unfounded_facts(answer, question, cited)
+    if unfounded:
+        return f"the passages it cites do not contain {', '.join(sorted(unfounded))}"
+    vocabularies = [passage_vocabulary(s.passage.text, s.passage.title) for s in cited]
+    cited_vocabulary = frozenset().union(*vocabularies)
+    absent = {name for c in checks for name in off_subject(c.sentence, question, cited_vocabulary)} if cited else set()
+    if absent:
+        return f"the passages it cites never name {as_written(absent, question)}"
+    # The fact asked for ("How many ...": a number) must come from a page about the subject: of the pages the answer
+    # cites (when it cites none, the pages it read), the ones that name every name of the question.
+    pages = vocabularies or [passage_vocabulary(s.passage.text, s.passage.title) for s in context]
+    names = subject_names(question)
+    outside = answer_outside(answer, question, [v for v in pages if names <= v])
+    if outside:
+        where = "the passages it cites" if cited else "the passages it read"
+        about = f" about {as_written(names, question)}" if names else ""
+        return f"{where}{about} do not contain {', '.join(sorted(outside))}"
+    return None

@@ -1,0 +1,104 @@
+"""Does the answer answer the question that was asked? Two checks on the answer's words, no model.
+
+A small model asked for a fact the documents do not state rarely says so. It answers with something near
+it instead, and both checks below catch a way it does that:
+
+- **off subject**: a sentence about the question's subject cites a passage that never names it. Asked for
+  the population of a town whose page gives none, the model takes another town's figure and cites that
+  town's page ("The population of Lakeview is 4 million [2]", [2] being about somewhere else). The
+  sentence check (citation_check.support) lets one missing name pass when the rest of the sentence is in
+  the passage; the subject is the one name that must be there.
+- **not the kind of answer asked for**: "Who ...?" wants someone named, "How many / how far / in what
+  year ...?" a number, and any "what / which / who ..." question something the question does not already
+  say. A reply that describes the subject instead ("The oboe is a woodwind instrument [1]" to "Who invented
+  the oboe?"), or repeats it ("The capital of X is X"), answers a different question.
+
+Both read the question's wording only (English question words, general on purpose: nothing here comes from
+a test or benchmark question). Neither can see a wrong fact of the right kind about the right subject (a
+width given for a height); the refusal benchmark counts what is left.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .citation_check import terms
+
+# A "who" question is answered by naming someone: a capitalised name the question does not hold.
+_WHO = re.compile(r"^\s*(?:(?:and|so|then)\s+)?(?:who|whom|whose)\b|\bby whom\b", re.IGNORECASE)
+# Questions answered by a number: a count, an amount, a measure or a year.
+_HOW_MEASURE = re.compile(
+    r"\bhow\s+(?:many|much|far|tall|high|long|old|large|big|deep|wide|heavy|fast|hot|cold)\b"
+    r"|\b(?:what|which)\s+(?:year|decade|century|percentage|temperature)\b|\bin\s+what\s+year\b",
+    re.IGNORECASE,
+)
+# "What is the population of X?", "At what elevation is X?": a measure, so a number.
+_MEASURE_NOUN = re.compile(
+    r"\b(?:(?:what|which)\s+(?:is|was|are|were)\s+the|at\s+what)\s+(?:approximate\s+|total\s+|average\s+)?"
+    r"(?:population|area|height|length|elevation|altitude|depth|width|distance|weight|mass|speed|temperature|price|cost|age|diameter|capacity|melting point|boiling point)\b",
+    re.IGNORECASE,
+)
+# "Who is <Name>?" asks for a description, not a name.
+_WHO_DESCRIBES = re.compile(r"^\s*(?i:who\s+(?:is|was|are|were))\s+[A-Z]")
+# Wh-questions in general want something the question does not already say.
+_WH = re.compile(r"^\s*(?:(?:and|so|then)\s+)?(?:what|which|who|whom|whose|where|when|how)\b|\b(?:in|at|by|from|of|on|for|to)\s+(?:what|which|whom)\b", re.IGNORECASE)
+_MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
+
+
+def subject_names(question: str) -> frozenset[str]:
+    """The names and codes the question asks about ("Lakeview", "PX-40"), as the citation check spells them."""
+    return frozenset(t.text for t in terms(question) if t.kind in ("name", "identifier"))
+
+
+def as_written(names: Iterable[str], question: str) -> str:
+    """Names as the question spells them ("The Hague", not the compared form "hagu"), for a notice."""
+    wanted = set(names)
+    words = [w for w in re.findall(r"[^\W_]+(?:[-.'][^\W_]+)*", question) if any(t.text in wanted for t in terms(f"x {w}"))]
+    return " ".join(dict.fromkeys(re.sub(r"'s$", "", w) for w in words)) or ", ".join(sorted(wanted))
+
+
+def off_subject(sentence: str, question: str, vocabulary: frozenset[str]) -> frozenset[str]:
+    """The question's names this sentence states that the passage it cites (its `passage_vocabulary`) never has."""
+    said = {t.text for t in terms(_MARK.sub(" ", sentence))}
+    return frozenset(name for name in subject_names(question) & said if name not in vocabulary)
+
+
+def asked_kind(question: str) -> str | None:
+    """"number" or "name" when the question's wording fixes what kind of term answers it, else None."""
+    if _HOW_MEASURE.search(question) or _MEASURE_NOUN.search(question):
+        return "number"
+    if _WHO.search(question) and not _WHO_DESCRIBES.search(question):
+        return "name"
+    return None
+
+
+def stated(answer: str, question: str, kind: str | None = None) -> frozenset[str]:
+    """The terms the answer adds to the question's (of one kind: "number", "name"), as the citation check spells them."""
+    asked = {t.text for t in terms(question)}
+    return frozenset(t.text for t in terms(_MARK.sub(" ", answer)) if t.text not in asked and kind in (None, t.kind))
+
+
+def missing_kind(answer: str, question: str) -> str | None:
+    """What the answer lacks to be an answer of the kind asked for, in words for a notice; None when it has it.
+
+    Only wh-questions are judged, and the kind only where the wording fixes it; a yes/no or "how do I" question never is."""
+    if not _WH.search(question):
+        return None
+    if not stated(answer, question):
+        return "anything the question does not already say"
+    kind = asked_kind(question)
+    if kind and not stated(answer, question, kind):
+        return f"a {kind}"
+    return None
+
+
+def answer_outside(answer: str, question: str, passages: Iterable[frozenset[str]]) -> frozenset[str]:
+    """The answer's terms of the kind asked for ("How many ...": its numbers) when none of them is in the given
+    passages' vocabularies (those naming the question's subject); empty when one is, or the kind is not fixed."""
+    kind = asked_kind(question)
+    facts = stated(answer, question, kind) if kind else frozenset()
+    vocabularies = list(passages)
+    if not facts or not vocabularies:
+        return frozenset()
+    return frozenset() if any(f in v for f in facts for v in vocabularies) else facts

@@ -1,0 +1,84 @@
+"""Does the answer answer the question asked? Made-up places and products, each verdict checkable by hand."""
+
+from __future__ import annotations
+
+from desktop_app.core.answers.question_fit import asked_kind, missing_kind, off_subject
+from desktop_app.core.answers.citation_check import passage_vocabulary
+from desktop_app.core.answers.review import review_answer
+from desktop_app.core.types import Passage, Source
+
+LAKEVIEW = "Lakeview is a lake town in the north of Norland, known for its summer festival and its wooden church."
+RIVERTOWN = "Rivertown has a population of 4 million, 92% of whom are expatriates. Its port opened in 1911."
+
+
+def _source(n: int, text: str, title: str) -> Source:
+    return Source(n, Passage(n, 1, f"/{title}.txt", title, 1, 0, len(text), text), 0.1, {}, 0.5)
+
+
+def _review(answer: str, question: str, *pages: tuple[str, str]):
+    context = [_source(i + 1, text, title) for i, (text, title) in enumerate(pages)]
+    return review_answer(answer, True, question, context, context)
+
+
+def test_the_kind_of_answer_follows_the_question_words():
+    assert asked_kind("Who invented the Kestrel Nano?") == "name"
+    assert asked_kind("Who is Aino Virtanen?") is None  # asks for a description, not a name
+    assert asked_kind("How many rotors does the Kestrel Nano have?") == "number"
+    assert asked_kind("What is the population of Lakeview?") == "number"
+    assert asked_kind("At what elevation is Lakeview?") == "number"
+    assert asked_kind("In what year did the port open?") == "number"
+    assert asked_kind("What is the name of the lake?") is None
+    assert asked_kind("How do I reset the Kestrel Nano?") is None
+
+
+def test_an_answer_without_the_kind_asked_for_says_what_it_lacks():
+    assert missing_kind("The Kestrel Nano is a small drone [1].", "Who invented the Kestrel Nano?") == "a name"
+    assert missing_kind("Aino Virtanen invented it [1].", "Who invented the Kestrel Nano?") is None
+    assert missing_kind("It is a drone with rotors [1].", "How many rotors does the Kestrel Nano have?") == "a number"
+    assert missing_kind("It has four rotors [1].", "How many rotors does the Kestrel Nano have?") is None
+    assert missing_kind("The capital of Norland is [1] Norland.", "What is the capital of Norland?") == "anything the question does not already say"
+    assert missing_kind("She is an engineer from Tampere [1].", "Who is Aino Virtanen?") is None
+    # Not a wh-question: "yes" adds nothing the question lacks, and is an answer.
+    assert missing_kind("Yes, the Kestrel Nano is waterproof [1].", "Is the Kestrel Nano waterproof?") is None
+    assert missing_kind("Hold the power button for 5 seconds [1].", "How do I reset the Kestrel Nano?") is None
+
+
+def test_a_sentence_naming_the_subject_is_off_subject_on_a_page_that_never_names_it():
+    rivertown = passage_vocabulary(RIVERTOWN, "Rivertown")
+    assert off_subject("The population of Lakeview is 4 million [1].", "What is the population of Lakeview?", rivertown) == {"lakeview"}
+    assert off_subject("The population of Lakeview is 4 million [1].", "What is the population of Lakeview?", passage_vocabulary(LAKEVIEW, "Lakeview")) == frozenset()
+    assert off_subject("It is 4 million [1].", "What is the population of Lakeview?", rivertown) == frozenset()  # names no subject
+
+
+def test_another_towns_figure_cited_for_the_subject_is_not_found():
+    # Every term but the town's name is in the cited page: the sentence check alone supports it (6 of 8, names twice).
+    answer = "The population of Lakeview is 4 million, 92% of whom are expatriates [2]."
+    reviewed = _review(answer, "What is the population of Lakeview?", (LAKEVIEW, "Lakeview"), (RIVERTOWN, "Rivertown"))
+    assert not reviewed.found and reviewed.answer.startswith("Not found in your documents")
+    assert any("never name Lakeview" in n for n in reviewed.notices), reviewed.notices
+
+
+def test_a_figure_the_subjects_own_page_lacks_is_not_found():
+    # The answer cites the right town's page, but its number comes from another page.
+    answer = "Lakeview is a lake town in Norland with a population of 4 million [1]."
+    reviewed = _review(answer, "What is the population of Lakeview?", (LAKEVIEW, "Lakeview"), (RIVERTOWN, "Rivertown"))
+    assert not reviewed.found
+    assert any("about Lakeview do not contain 4" in n for n in reviewed.notices), reviewed.notices
+
+
+def test_an_answer_that_says_what_was_asked_from_the_subjects_page_is_kept():
+    page = LAKEVIEW + " About 12,000 people live in Lakeview."
+    reviewed = _review("About 12,000 people live in Lakeview [1].", "What is the population of Lakeview?", (page, "Lakeview"), (RIVERTOWN, "Rivertown"))
+    assert reviewed.found and reviewed.citations and reviewed.citations[0].supported
+
+
+def test_a_description_in_reply_to_who_is_not_found():
+    reviewed = _review("Lakeview is a lake town known for its wooden church [1].", "Who built the wooden church in Lakeview?", (LAKEVIEW, "Lakeview"))
+    assert not reviewed.found
+    assert any("does not say a name" in n for n in reviewed.notices), reviewed.notices
+
+
+def test_general_knowledge_answers_are_not_judged():
+    context = [_source(1, LAKEVIEW, "Lakeview")]
+    reviewed = review_answer("Lakeview is a lake town [1].", True, "Who built the wooden church in Lakeview?", context, context, general_knowledge=True)
+    assert reviewed.found
