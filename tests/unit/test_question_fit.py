@@ -23,6 +23,8 @@ def _review(answer: str, question: str, *pages: tuple[str, str]):
 def test_the_kind_of_answer_follows_the_question_words():
     assert asked_kind("Who invented the Kestrel Nano?") == "name"
     assert asked_kind("Who is Aino Virtanen?") is None  # asks for a description, not a name
+    assert asked_kind("Who should I contact about a leak?") is None  # a role or a department answers it
+    assert asked_kind("Who was the first owner of the mill?") == "name"
     assert asked_kind("How many rotors does the Kestrel Nano have?") == "number"
     assert asked_kind("What is the population of Lakeview?") == "number"
     assert asked_kind("At what elevation is Lakeview?") == "number"
@@ -34,10 +36,11 @@ def test_the_kind_of_answer_follows_the_question_words():
 def test_an_answer_without_the_kind_asked_for_says_what_it_lacks():
     assert missing_kind("The Kestrel Nano is a small drone [1].", "Who invented the Kestrel Nano?") == "a name"
     assert missing_kind("Aino Virtanen invented it [1].", "Who invented the Kestrel Nano?") is None
-    assert missing_kind("It is a drone with rotors [1].", "How many rotors does the Kestrel Nano have?") == "a number"
-    assert missing_kind("It has four rotors [1].", "How many rotors does the Kestrel Nano have?") is None
+    # A number is not demanded: "fill to the MAX mark" answers "how much oil?"
+    assert missing_kind("Fill it to the MAX mark [1].", "How much oil does the Kestrel pump take?") is None
     assert missing_kind("The capital of Norland is [1] Norland.", "What is the capital of Norland?") == "anything the question does not already say"
     assert missing_kind("She is an engineer from Tampere [1].", "Who is Aino Virtanen?") is None
+    assert missing_kind("The plant operator does it [1].", "Who is responsible for the yearly inspection?") is None  # a role answers it
     # Not a wh-question: "yes" adds nothing the question lacks, and is an answer.
     assert missing_kind("Yes, the Kestrel Nano is waterproof [1].", "Is the Kestrel Nano waterproof?") is None
     assert missing_kind("Hold the power button for 5 seconds [1].", "How do I reset the Kestrel Nano?") is None

@@ -1,21 +1,25 @@
-"""Does the answer answer the question that was asked? Two checks on the answer's words, no model.
+"""Does the answer answer the question that was asked? Three checks on the answer's words, no model.
 
 A small model asked for a fact the documents do not state rarely says so. It answers with something near
-it instead, and both checks below catch a way it does that:
+it instead, and each check below catches a way it does that:
 
-- **off subject**: a sentence about the question's subject cites a passage that never names it. Asked for
-  the population of a town whose page gives none, the model takes another town's figure and cites that
-  town's page ("The population of Lakeview is 4 million [2]", [2] being about somewhere else). The
-  sentence check (citation_check.support) lets one missing name pass when the rest of the sentence is in
-  the passage; the subject is the one name that must be there.
-- **not the kind of answer asked for**: "Who ...?" wants someone named, "How many / how far / in what
-  year ...?" a number, and any "what / which / who ..." question something the question does not already
-  say. A reply that describes the subject instead ("The oboe is a woodwind instrument [1]" to "Who invented
-  the oboe?"), or repeats it ("The capital of X is X"), answers a different question.
+- **off subject** (`off_subject`): a sentence about the question's subject cites a passage that never names
+  it. Asked for the population of a town whose page gives none, the model takes another town's figure and
+  cites that town's page ("The population of Lakeview is 4 million [2]", [2] being about somewhere else).
+  The sentence check (citation_check.support) lets one missing name pass when the rest of the sentence is
+  in the passage; the subject is the one name that must be there.
+- **a figure from elsewhere** (`answer_outside`): "How many / how far / what is the population ...?" is
+  answered by a number; when the answer's numbers are on none of the pages about the subject it cites (or
+  read), they came from another page or from memory.
+- **not the kind of answer asked for** (`missing_kind`): "Who did X?" wants someone named, and any
+  "what / which / who ..." question something the question does not already say. A reply that describes
+  the subject instead ("The oboe is a woodwind instrument [1]" to "Who invented the oboe?"), or repeats it
+  ("The capital of X is X"), answers a different question.
 
-Both read the question's wording only (English question words, general on purpose: nothing here comes from
-a test or benchmark question). Neither can see a wrong fact of the right kind about the right subject (a
-width given for a height); the refusal benchmark counts what is left.
+All read the question's wording only (English question words, general on purpose: nothing here comes from
+a test or benchmark question); review.py applies the first two only to an answer none of whose citations
+the sentence check supports. None can see a wrong fact of the right kind about the right subject (a width
+given for a height, a year of another event on the subject's page); the refusal benchmark counts what is left.
 """
 
 from __future__ import annotations
@@ -25,8 +29,13 @@ from collections.abc import Iterable
 
 from .citation_check import terms
 
-# A "who" question is answered by naming someone: a capitalised name the question does not hold.
-_WHO = re.compile(r"^\s*(?:(?:and|so|then)\s+)?(?:who|whom|whose)\b|\bby whom\b", re.IGNORECASE)
+# "Who did something?" and "Who is the X?" are answered by naming someone: a capitalised name the question does
+# not hold. Not "who is responsible for ..." or "who should I contact": a manual's answer is a role ("the operator").
+_PAST = (
+    r"[\w-]+ed|wrote|built|made|won|led|ran|sang|drew|taught|began|became|held|gave|took|bought|sold|beat|chose|"
+    r"flew|spoke|shot|told|brought|fought|threw|broke|stole|kept|left|lost|met|paid|said|sent|saw|knew|grew|did|had"
+)
+_WHO = re.compile(rf"^\s*(?:(?:and|so|then)\s+)?who\s+(?:(?:is|was|are|were)\s+the\b|(?:{_PAST})\b)|\bby whom\b", re.IGNORECASE)
 # Questions answered by a number: a count, an amount, a measure or a year.
 _HOW_MEASURE = re.compile(
     r"\bhow\s+(?:many|much|far|tall|high|long|old|large|big|deep|wide|heavy|fast|hot|cold)\b"
@@ -39,8 +48,6 @@ _MEASURE_NOUN = re.compile(
     r"(?:population|area|height|length|elevation|altitude|depth|width|distance|weight|mass|speed|temperature|price|cost|age|diameter|capacity|melting point|boiling point)\b",
     re.IGNORECASE,
 )
-# "Who is <Name>?" asks for a description, not a name.
-_WHO_DESCRIBES = re.compile(r"^\s*(?i:who\s+(?:is|was|are|were))\s+[A-Z]")
 # Wh-questions in general want something the question does not already say.
 _WH = re.compile(r"^\s*(?:(?:and|so|then)\s+)?(?:what|which|who|whom|whose|where|when|how)\b|\b(?:in|at|by|from|of|on|for|to)\s+(?:what|which|whom)\b", re.IGNORECASE)
 _MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
@@ -68,7 +75,7 @@ def asked_kind(question: str) -> str | None:
     """"number" or "name" when the question's wording fixes what kind of term answers it, else None."""
     if _HOW_MEASURE.search(question) or _MEASURE_NOUN.search(question):
         return "number"
-    if _WHO.search(question) and not _WHO_DESCRIBES.search(question):
+    if _WHO.search(question):
         return "name"
     return None
 
@@ -82,14 +89,15 @@ def stated(answer: str, question: str, kind: str | None = None) -> frozenset[str
 def missing_kind(answer: str, question: str) -> str | None:
     """What the answer lacks to be an answer of the kind asked for, in words for a notice; None when it has it.
 
-    Only wh-questions are judged, and the kind only where the wording fixes it; a yes/no or "how do I" question never is."""
+    Only wh-questions are judged: a reply that adds nothing to the question, or names no one to a question asking
+    who. A number is not demanded of "how much / how long" questions: a manual answers "fill to the MAX mark" or
+    "until the light turns green" (the figure check, `answer_outside`, judges numbers that are given)."""
     if not _WH.search(question):
         return None
     if not stated(answer, question):
         return "anything the question does not already say"
-    kind = asked_kind(question)
-    if kind and not stated(answer, question, kind):
-        return f"a {kind}"
+    if asked_kind(question) == "name" and not stated(answer, question, "name"):
+        return "a name"
     return None
 
 
