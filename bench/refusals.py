@@ -11,7 +11,7 @@ Every question is asked in every mode (--modes, default rag,fusion), modes inter
 A refusal is an answer with found == False. Prints a table and writes JSON; each finished answer is also
 appended to JSON.rows.jsonl, so an interrupted run resumes (--fresh starts over).
 
-Usage: python -m bench.refusals [--devset .cache/devset] [--articles 800] [--answerable 30] [--modes rag,fusion]
+Usage: python -m bench.refusals [--devset .cache/devset] [--articles 800] [--answerable 30] [--modes rag,fusion] [--sets near-miss,answerable]
 """
 
 from __future__ import annotations
@@ -77,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--home", default=".cache/refusals-home")
     parser.add_argument("--json", default="bench/results/refusals.json")
     parser.add_argument("--fresh", action="store_true", help="ignore the answers of an interrupted earlier run")
+    parser.add_argument("--sets", default="near-miss,answerable,unanswerable", help="comma-separated sets to ask (a shorter run)")
     args = parser.parse_args(argv)
     modes = [m.strip() for m in (args.mode or args.modes).split(",") if m.strip()]
 
@@ -108,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     near_misses, near_left_out = near_miss_questions(sample)
     # The sets take turns, so a run cut short (they take hours on a busy machine) still measures each of them.
     sets = [[("near-miss", q.question) for q in near_misses], [("answerable", q) for q, _ in answerable], [("unanswerable", q) for q, _ in unanswerable]]
+    wanted_sets = {s.strip() for s in args.sets.split(",")}
+    sets = [group for group in sets if group and group[0][0] in wanted_sets]
     questions = [item for group in itertools.zip_longest(*sets) for item in group if item is not None]
 
     checkpoint = Path(args.json + ".rows.jsonl")
