@@ -362,3 +362,16 @@ def test_in_fusion_mode_a_first_look_is_on_screen_while_the_model_writes_its_que
     assert not entry.quotes_first_look and entry.quotes == entry.result.quotes  # the evidence the model read replaced them
     shown = " ".join(view.toPlainText().split())
     assert "a first look" not in shown and "From your documents:" in shown and "85 degrees Celsius" in shown
+
+
+def test_an_answer_that_does_not_answer_who_shows_not_found_and_why(make_window, data_home, sample_pdf, qtbot):
+    # The model's reply describes the pump instead of naming who designed it: the window shows "Not found"
+    # and, beneath it, what the model said and why it was not kept.
+    library = fake_library(data_home, "The enclosure is rated IP67 [1].")
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library)
+    window.chat_panel.set_mode("rag")
+    ask_and_wait(window, qtbot, "Who designed the PX-40 pump?")
+    text = window.chat_panel.view.toPlainText().replace("\u00a0", " ")
+    assert "Not found in your documents" in text
+    assert "The model answered" in text and "does not say a name" in text
