@@ -1,11 +1,13 @@
 """After the answer: the checks that keep it honest, and the citations it ends up with.
 
-In order: an answer with no supported citation that states numbers no passage contains, or numbers, codes and
-names none of which the passages it cites contain, or names the question's subject that none of the passages it
-cites names, came from the model's memory and becomes the not-found answer; so does an answer that does not say
-what kind of thing the question asks for (question_fit.py: no one named for "who", no number for "how many");
-a citation pointing at the wrong passage is moved to the one that says it; an answer citing nothing gets a notice;
-a citation whose passage may not back its sentence is flagged.
+In order: a citation pointing at the wrong passage is moved to the one that says it. An answer none of whose
+citations is supported (a sentence naming the question's subject is not supported by a page that never names
+it) came from the model's memory, not the documents, and becomes the not-found answer, when it states numbers
+no passage contains; or numbers, codes and names none of which the passages it cites contain; or the subject's
+name, which none of the passages it cites names; or a figure the question asks for that none of the pages
+about the subject holds (question_fit.py). So does an answer of the wrong kind: one that only repeats the
+question, or names no one to "who did X?". An answer citing nothing gets a notice; a citation whose passage may
+not back its sentence is flagged.
 """
 
 from __future__ import annotations
