@@ -85,3 +85,15 @@ def test_general_knowledge_answers_are_not_judged():
     context = [_source(1, LAKEVIEW, "Lakeview")]
     reviewed = review_answer("Lakeview is a lake town [1].", True, "Who built the wooden church in Lakeview?", context, context, general_knowledge=True)
     assert reviewed.found
+
+
+def test_a_list_answer_is_left_to_the_line_checks():
+    # Its lines are about the members of what the question names; pages about each river need not name the country.
+    red = "The Red River is the longest river of the northern plain, flowing 300 km to the sea."
+    blue = "The Blue River is the second longest river of the northern plain."
+    answer = "- Red River: the longest river in Norland [1]\n- Blue River: the second longest in Norland [2]"
+    reviewed = _review(answer, "Which are the longest rivers of Norland?", (red, "Red River"), (blue, "Blue River"))
+    assert reviewed.found and [c.n for c in reviewed.citations] == [1, 2]
+    # The same claim as one sentence is about Norland, and no cited page names it.
+    sentence = _review("The longest river in Norland is the Red River [1].", "Which are the longest rivers of Norland?", (red, "Red River"))
+    assert not sentence.found

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 from ..types import Citation, Quote, Source
 from .evidence import NOT_FOUND_LINE, not_found_line, sentence_citation, split_sentences, words
+from .question_fit import LIST_ITEM as _ITEM
 from .review import cited_numbers
 
-_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+(.*)$")
 _MARKS = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
 
 

@@ -51,6 +51,16 @@ _MEASURE_NOUN = re.compile(
 # Wh-questions in general want something the question does not already say.
 _WH = re.compile(r"^\s*(?:(?:and|so|then)\s+)?(?:what|which|who|whom|whose|where|when|how)\b|\b(?:in|at|by|from|of|on|for|to)\s+(?:what|which|whom)\b", re.IGNORECASE)
 _MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
+# A line of a list answer: "- Name: fact [1]", "* ...", "1. ...".
+LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+(.*)$")
+
+
+def is_list_answer(answer: str) -> bool:
+    """Two or more list lines: a multi-part answer, one line per thing, which list_lines.py checks line by line.
+
+    The checks here are not for it: its lines are about the members of what the question names ("the longest
+    rivers of North America"), not about the question's names, and one unsupported line must not sink the rest."""
+    return sum(1 for line in answer.splitlines() if LIST_ITEM.match(line)) >= 2
 
 
 def subject_names(question: str) -> frozenset[str]:

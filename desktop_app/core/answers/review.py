@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..types import Citation, Source
 from .citation_check import CitationCheck, check_citations, passage_vocabulary, repair_citations, unfounded_facts, ungrounded_numbers
-from .question_fit import answer_outside, as_written, missing_kind, off_subject, subject_names
+from .question_fit import answer_outside, as_written, is_list_answer, missing_kind, off_subject, subject_names
 from .streaming import not_found_answer
 
 _CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
@@ -69,13 +69,16 @@ def review_answer(
         for old, new in sorted(repaired.items()):
             notices.append(f"Citation [{old}] pointed at a passage that does not say this; it now points at [{new}].")
     # Judged after the repair: a fact cited to the wrong passage number is still the documents' fact.
-    checks = _subject_checked(check_citations(answer, context), question, context) if found and answer else []
+    fits = found and bool(answer) and not is_list_answer(answer)  # a list answer is checked line by line (list_lines.py)
+    checks = check_citations(answer, context) if found and answer else []
+    if fits:
+        checks = _subject_checked(checks, question, context)
     if answered and found and answer and not general_knowledge:
-        why = _not_from_documents(answer, question, context, checks)
+        why = _not_from_documents(answer, question, context, checks, fits)
         if why:
             notices = [f"The model answered \u201c{written.strip()[:200]}\u201d, but {why}: that answer did not come from your documents."]
             answer, found = not_found_answer(sources or context), False
-        else:
+        elif fits:
             lacking = missing_kind(answer, question)
             if lacking:
                 notices = [f"The model answered \u201c{written.strip()[:200]}\u201d, which does not say {lacking}: that does not answer the question."]
@@ -106,8 +109,9 @@ def _subject_checked(checks: Sequence[CitationCheck], question: str, context: Se
     return out
 
 
-def _not_from_documents(answer: str, question: str, context: Sequence[Source], checks: Sequence[CitationCheck]) -> str | None:
-    """Why an answer with no supported citation did not come from the documents, for the notice; None when it may have."""
+def _not_from_documents(answer: str, question: str, context: Sequence[Source], checks: Sequence[CitationCheck], fits: bool) -> str | None:
+    """Why an answer with no supported citation did not come from the documents, for the notice; None when it may have.
+    `fits`: also apply the question's subject and the figure asked for (question_fit.py)."""
     if any(c.supported for c in checks):
         return None
     invented = ungrounded_numbers(answer, question, context)
@@ -117,6 +121,8 @@ def _not_from_documents(answer: str, question: str, context: Sequence[Source], c
     unfounded = unfounded_facts(answer, question, cited)
     if unfounded:
         return f"the passages it cites do not contain {', '.join(sorted(unfounded))}"
+    if not fits:
+        return None
     vocabularies = [passage_vocabulary(s.passage.text, s.passage.title) for s in cited]
     cited_vocabulary = frozenset().union(*vocabularies)
     absent = {name for c in checks for name in off_subject(c.sentence, question, cited_vocabulary)} if cited else set()
