@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from desktop_app.core.answers.question_fit import asked_kind, missing_kind, off_subject
-from desktop_app.core.answers.citation_check import passage_vocabulary
+from desktop_app.core.answers.question_fit import Page, asked_kind, missing_kind, off_subject
 from desktop_app.core.answers.review import review_answer
 from desktop_app.core.types import Passage, Source
 
@@ -47,10 +46,19 @@ def test_an_answer_without_the_kind_asked_for_says_what_it_lacks():
 
 
 def test_a_sentence_naming_the_subject_is_off_subject_on_a_page_that_never_names_it():
-    rivertown = passage_vocabulary(RIVERTOWN, "Rivertown")
+    rivertown = [Page.of(RIVERTOWN, "Rivertown")]
     assert off_subject("The population of Lakeview is 4 million [1].", "What is the population of Lakeview?", rivertown) == {"lakeview"}
-    assert off_subject("The population of Lakeview is 4 million [1].", "What is the population of Lakeview?", passage_vocabulary(LAKEVIEW, "Lakeview")) == frozenset()
+    assert off_subject("The population of Lakeview is 4 million [1].", "What is the population of Lakeview?", [Page.of(LAKEVIEW, "Lakeview")]) == frozenset()
     assert off_subject("It is 4 million [1].", "What is the population of Lakeview?", rivertown) == frozenset()  # names no subject
+
+
+def test_a_code_or_unit_written_another_way_is_still_named():
+    text = "Contracts under AB 04 suit work where the client supplies the design. Prices are 600 SEK/m2."
+    page = Page.of(text)
+    assert off_subject("AB04 is used when the client designs [1].", "What is AB04?", [page]) == frozenset()
+    assert off_subject("It costs 600 SEK/m² [1].", "What does it cost per m²?", [page]) == frozenset()
+    reviewed = _review("AB04 is for contracts where the client handles the design [1].", "What is AB04?", (text, "Contract forms"))
+    assert reviewed.found
 
 
 def test_another_towns_figure_cited_for_the_subject_is_not_found():

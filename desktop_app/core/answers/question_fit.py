@@ -25,9 +25,11 @@ given for a height, a year of another event on the subject's page); the refusal 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
-from .citation_check import terms
+from .citation_check import passage_vocabulary, terms
 
 # "Who did something?" and "Who is the X?" are answered by naming someone: a capitalised name the question does
 # not hold. Not "who is responsible for ..." or "who should I contact": a manual's answer is a role ("the operator").
@@ -63,6 +65,28 @@ def is_list_answer(answer: str) -> bool:
     return sum(1 for line in answer.splitlines() if LIST_ITEM.match(line)) >= 2
 
 
+def squash(text: str) -> str:
+    """Letters and digits only, in compatibility form: "AB 04" and "AB04" are "ab04", "m²" and "m2" are "m2"."""
+    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text).lower())
+
+
+@dataclass(frozen=True)
+class Page:
+    """A passage as the checks read it: its terms (citation_check.passage_vocabulary) and its letters run together."""
+
+    vocabulary: frozenset[str]
+    squashed: str
+
+    @classmethod
+    def of(cls, text: str, title: str = "") -> Page:
+        return cls(passage_vocabulary(text, title), squash(f"{title} {text}"))
+
+    def names(self, name: str) -> bool:
+        """Does the page name it? As a term, or with its letters and digits in a row (a code written with a space,
+        "AB 04" for "AB04"): a wrong "no" would turn a right answer into "not found"."""
+        return name in self.vocabulary or squash(name) in self.squashed
+
+
 def subject_names(question: str) -> frozenset[str]:
     """The names and codes the question asks about ("Lakeview", "PX-40"), as the citation check spells them."""
     return frozenset(t.text for t in terms(question) if t.kind in ("name", "identifier"))
@@ -75,10 +99,10 @@ def as_written(names: Iterable[str], question: str) -> str:
     return " ".join(dict.fromkeys(re.sub(r"'s$", "", w) for w in words)) or ", ".join(sorted(wanted))
 
 
-def off_subject(sentence: str, question: str, vocabulary: frozenset[str]) -> frozenset[str]:
-    """The question's names this sentence states that the passage it cites (its `passage_vocabulary`) never has."""
+def off_subject(sentence: str, question: str, pages: Sequence[Page]) -> frozenset[str]:
+    """The question's names this sentence states that none of the pages (those it cites) names."""
     said = {t.text for t in terms(_MARK.sub(" ", sentence))}
-    return frozenset(name for name in subject_names(question) & said if name not in vocabulary)
+    return frozenset(name for name in subject_names(question) & said if not any(page.names(name) for page in pages))
 
 
 def asked_kind(question: str) -> str | None:
@@ -111,12 +135,12 @@ def missing_kind(answer: str, question: str) -> str | None:
     return None
 
 
-def answer_outside(answer: str, question: str, passages: Iterable[frozenset[str]]) -> frozenset[str]:
-    """The answer's terms of the kind asked for ("How many ...": its numbers) when none of them is in the given
-    passages' vocabularies (those naming the question's subject); empty when one is, or the kind is not fixed."""
+def answer_outside(answer: str, question: str, pages: Iterable[Page]) -> frozenset[str]:
+    """The answer's terms of the kind asked for ("How many ...": its numbers) when none of them is on the given
+    pages (those naming the question's subject); empty when one is, or the kind is not fixed."""
     kind = asked_kind(question)
     facts = stated(answer, question, kind) if kind else frozenset()
-    vocabularies = list(passages)
-    if not facts or not vocabularies:
+    pages = list(pages)
+    if not facts or not pages:
         return frozenset()
-    return frozenset() if any(f in v for f in facts for v in vocabularies) else facts
+    return frozenset() if any(f in page.vocabulary for f in facts for page in pages) else facts

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..types import Citation, Source
-from .citation_check import CitationCheck, check_citations, passage_vocabulary, repair_citations, unfounded_facts, ungrounded_numbers
-from .question_fit import answer_outside, as_written, is_list_answer, missing_kind, off_subject, subject_names
+from .citation_check import CitationCheck, check_citations, repair_citations, unfounded_facts, ungrounded_numbers
+from .question_fit import Page, answer_outside, as_written, is_list_answer, missing_kind, off_subject, subject_names
 from .streaming import not_found_answer
 
 _CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
@@ -94,16 +94,19 @@ def review_answer(
     return ReviewedAnswer(answer, found, tuple(citations), tuple(notices))
 
 
+def _page(source: Source) -> Page:
+    return Page.of(source.passage.text, source.passage.title)
+
+
 def _subject_checked(checks: Sequence[CitationCheck], question: str, context: Sequence[Source]) -> list[CitationCheck]:
     """The citation checks, with a sentence that names the question's subject unsupported by a passage that never does."""
-    vocabularies: dict[int, frozenset[str]] = {}
+    pages: dict[int, Page] = {}
     out = []
     for check in checks:
         if check.supported and 1 <= check.n <= len(context):
-            if check.n not in vocabularies:
-                passage = context[check.n - 1].passage
-                vocabularies[check.n] = passage_vocabulary(passage.text, passage.title)
-            if off_subject(check.sentence, question, vocabularies[check.n]):
+            if check.n not in pages:
+                pages[check.n] = _page(context[check.n - 1])
+            if off_subject(check.sentence, question, [pages[check.n]]):
                 check = dataclasses.replace(check, supported=False)
         out.append(check)
     return out
@@ -123,18 +126,17 @@ def _not_from_documents(answer: str, question: str, context: Sequence[Source], c
         return f"the passages it cites do not contain {', '.join(sorted(unfounded))}"
     if not fits:
         return None
-    vocabularies = [passage_vocabulary(s.passage.text, s.passage.title) for s in cited]
-    cited_vocabulary = frozenset().union(*vocabularies)
-    absent = {name for c in checks for name in off_subject(c.sentence, question, cited_vocabulary)} if cited else set()
+    cited_pages = [_page(s) for s in cited]
+    absent = {name for c in checks for name in off_subject(c.sentence, question, cited_pages)} if cited else set()
     if absent:
         return f"the passages it cites never name {as_written(absent, question)}"
     # The fact asked for ("How many ...": a number) must come from a page about the subject: of the pages the answer
     # cites (when it cites none, the pages it read), the ones that name every name of the question.
-    pages = vocabularies or [passage_vocabulary(s.passage.text, s.passage.title) for s in context]
     names = subject_names(question)
-    outside = answer_outside(answer, question, [v for v in pages if names <= v])
+    about = [page for page in (cited_pages or [_page(s) for s in context]) if all(page.names(name) for name in names)]
+    outside = answer_outside(answer, question, about)
     if outside:
         where = "the passages it cites" if cited else "the passages it read"
-        about = f" about {as_written(names, question)}" if names else ""
-        return f"{where}{about} do not contain {', '.join(sorted(outside))}"
+        subject = f" about {as_written(names, question)}" if names else ""
+        return f"{where}{subject} do not contain {', '.join(sorted(outside))}"
     return None
