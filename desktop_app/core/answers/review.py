@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..types import Citation, Source
@@ -71,10 +71,11 @@ def review_answer(
     # Judged after the repair: a fact cited to the wrong passage number is still the documents' fact.
     fits = found and bool(answer) and not is_list_answer(answer)  # a list answer is checked line by line (list_lines.py)
     checks = check_citations(answer, context) if found and answer else []
+    page = _pages(context)
     if fits:
-        checks = _subject_checked(checks, question, context)
+        checks = _subject_checked(checks, question, page)
     if answered and found and answer and not general_knowledge:
-        why = _not_from_documents(answer, question, context, checks, fits)
+        why = _not_from_documents(answer, question, context, checks, page if fits else None)
         if why:
             notices = [f"The model answered \u201c{written.strip()[:200]}\u201d, but {why}: that answer did not come from your documents."]
             answer, found = not_found_answer(sources or context), False
@@ -94,49 +95,54 @@ def review_answer(
     return ReviewedAnswer(answer, found, tuple(citations), tuple(notices))
 
 
-def _page(source: Source) -> Page:
-    return Page.of(source.passage.text, source.passage.title)
+def _pages(context: Sequence[Source]) -> Callable[[int], Page]:
+    """Passage n of the context (1-based) as question_fit reads it, each built once however often it is asked for."""
+    built: dict[int, Page] = {}
+
+    def page(n: int) -> Page:
+        if n not in built:
+            passage = context[n - 1].passage
+            built[n] = Page.of(passage.text, passage.title)
+        return built[n]
+
+    return page
 
 
-def _subject_checked(checks: Sequence[CitationCheck], question: str, context: Sequence[Source]) -> list[CitationCheck]:
+def _subject_checked(checks: Sequence[CitationCheck], question: str, page: Callable[[int], Page]) -> list[CitationCheck]:
     """The citation checks, with a sentence that names the question's subject unsupported by a passage that never does."""
-    pages: dict[int, Page] = {}
-    out = []
-    for check in checks:
-        if check.supported and 1 <= check.n <= len(context):
-            if check.n not in pages:
-                pages[check.n] = _page(context[check.n - 1])
-            if off_subject(check.sentence, question, [pages[check.n]]):
-                check = dataclasses.replace(check, supported=False)
-        out.append(check)
-    return out
+    return [
+        dataclasses.replace(check, supported=False) if check.supported and off_subject(check.sentence, question, [page(check.n)]) else check
+        for check in checks
+    ]
 
 
-def _not_from_documents(answer: str, question: str, context: Sequence[Source], checks: Sequence[CitationCheck], fits: bool) -> str | None:
+def _not_from_documents(
+    answer: str, question: str, context: Sequence[Source], checks: Sequence[CitationCheck], page: Callable[[int], Page] | None
+) -> str | None:
     """Why an answer with no supported citation did not come from the documents, for the notice; None when it may have.
-    `fits`: also apply the question's subject and the figure asked for (question_fit.py)."""
+    `page`: also apply the question's subject and the figure asked for (question_fit.py), reading the passages so."""
     if any(c.supported for c in checks):
         return None
     invented = ungrounded_numbers(answer, question, context)
     if invented:
         return f"no passage contains {', '.join(sorted(invented))}"
-    cited = [context[n - 1] for n in cited_numbers(answer) if 1 <= n <= len(context)]
-    unfounded = unfounded_facts(answer, question, cited)
+    numbers = [n for n in cited_numbers(answer) if 1 <= n <= len(context)]
+    unfounded = unfounded_facts(answer, question, [context[n - 1] for n in numbers])
     if unfounded:
         return f"the passages it cites do not contain {', '.join(sorted(unfounded))}"
-    if not fits:
+    if page is None:
         return None
-    cited_pages = [_page(s) for s in cited]
-    absent = {name for c in checks for name in off_subject(c.sentence, question, cited_pages)} if cited else set()
+    cited_pages = [page(n) for n in numbers]
+    absent = {name for c in checks for name in off_subject(c.sentence, question, cited_pages)} if cited_pages else set()
     if absent:
         return f"the passages it cites never name {as_written(absent, question)}"
     # The fact asked for ("How many ...": a number) must come from a page about the subject: of the pages the answer
     # cites (when it cites none, the pages it read), the ones that name every name of the question.
     names = subject_names(question)
-    about = [page for page in (cited_pages or [_page(s) for s in context]) if all(page.names(name) for name in names)]
+    about = [p for p in (cited_pages or [page(n) for n in range(1, len(context) + 1)]) if all(p.names(name) for name in names)]
     outside = answer_outside(answer, question, about)
     if outside:
-        where = "the passages it cites" if cited else "the passages it read"
+        where = "the passages it cites" if cited_pages else "the passages it read"
         subject = f" about {as_written(names, question)}" if names else ""
         return f"{where}{subject} do not contain {', '.join(sorted(outside))}"
     return None
