@@ -125,3 +125,30 @@ def test_a_first_look_at_the_questions_own_finds_comes_before_the_queries_are_wr
     for quote in first.quotes:  # a click still shows the sentence on its page
         assert drones.passage_excerpt(quote.citation).highlighted == quote.citation.text
     assert 0 < result.timings.first_evidence <= result.timings.fused_evidence
+
+
+def test_the_model_reads_a_sentence_two_overlapping_passages_share_once_and_each_file_name_once():
+    import numpy as np
+
+    from desktop_app.core.answers.evidence import select_evidence
+    from desktop_app.core.answers.prompts import answer_messages
+    from desktop_app.core.types import Passage, Source
+
+    def source(n, file, text):
+        return Source(n, Passage(n, 1, file, file, 1, 0, len(text), text), 1.0 / n, {}, 0.5)
+
+    # Neighbouring chunks of one file overlap by a sentence, as the chunker's overlap makes them.
+    sources = [
+        source(1, "/docs/pump-manual.pdf", "The pump filter lasts about six months. The pump weighs twelve kilograms when empty."),
+        source(2, "/docs/pump-manual.pdf", "The pump weighs twelve kilograms when empty. The pump hose is two metres long."),
+        source(3, "/docs/valve-guide.pdf", "The valve holds four bar of pump pressure."),
+    ]
+    question = "How heavy is the pump, how long is its hose and what pressure does the valve hold?"
+    evidence = select_evidence(question, np.zeros(1), (), sources, None, budget_tokens=400, max_sentences=0)
+    prompt = answer_messages(question, evidence.context)[-1]["content"]
+    assert prompt.count("The pump weighs twelve kilograms") == 1
+    assert "two metres" in prompt and "four bar" in prompt and "six months" in prompt
+    assert prompt.count("pump-manual.pdf") == 1 and prompt.count("valve-guide.pdf") == 1
+    # Each number still cites the passage whose text the model read under it.
+    for number, cited in enumerate(evidence.context, start=1):
+        assert f"[{number}] {cited.passage.text}" in prompt

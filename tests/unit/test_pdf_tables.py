@@ -133,7 +133,7 @@ def test_a_question_answered_from_the_table_cites_table_on_page_n_in_json_and_ex
     assert "> | HX-B | 11 bar | 35 l/min | 150 W |\n" in markdown  # quoted row by row: a Markdown table
     # The model saw the table with one row per line, marked as a table.
     prompt = generator.prompts[-1][-1]["content"]
-    assert f"[{position}] (table from hx.pdf)\n| Model | Maximum pressure |" in prompt and "| HX-B | 11 bar | 35 l/min | 150 W |\n" in prompt
+    assert f"From hx.pdf:\n\n[{position}] (a table)\n| Model | Maximum pressure |" in prompt and "| HX-B | 11 bar | 35 l/min | 150 W |\n" in prompt
 
 
 def test_refusal_names_the_table_as_a_closest_place(empty_library, datasheet, generator):

@@ -23,6 +23,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -35,7 +36,7 @@ NOT_FOUND_LINE = "not found in your documents."
 # Tokens per character of English prose for Qwen's tokenizer, rounded up (about 4 characters a token);
 # an estimate is enough for a budget and keeps this stage free of the model.
 CHARS_PER_TOKEN = 4
-HEADER_TOKENS = 12  # "[3] (from R-intro.pdf)" and the blank line around it
+PASSAGE_MARK_TOKENS = 4  # "[3] " and the blank line before it: what each passage costs the prompt besides its text
 MIN_WORDS = 4  # shorter pieces are headings, captions, page numbers: they match a name query, answer nothing
 SENTENCE_CHARS = 400  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
 LEXICAL_POOL = 48  # sentences scored when none is embedded (scoring by words costs next to nothing)
@@ -65,6 +66,11 @@ class _Sentence:
     @property
     def tokens(self) -> int:
         return len(self.text) // CHARS_PER_TOKEN + 1
+
+
+def file_line_tokens(file: str) -> int:
+    """"From R-intro.pdf:" and its blank line: once per file, however many of its passages the prompt holds."""
+    return len(Path(file).name) // CHARS_PER_TOKEN + 3
 
 
 def words(text: str) -> set[str]:
@@ -98,6 +104,19 @@ def split_sentences(source: Source) -> list[_Sentence]:
             text = text[: cut if cut > 0 else SENTENCE_CHARS] + " ..."
         if len(text.split()) >= MIN_WORDS:
             out.append(_Sentence(source, s, e, text))
+    return out
+
+
+def _distinct(sentences: list[_Sentence]) -> list[_Sentence]:
+    """Each sentence once: neighbouring passages overlap, so the same sentence is often in two of them, and the
+    model would read it twice in the budget of one. The copy in the better-ranked passage is kept."""
+    seen: set[str] = set()
+    out = []
+    for sentence in sentences:
+        key = sentence.text.lower()
+        if key not in seen:
+            seen.add(key)
+            out.append(sentence)
     return out
 
 
@@ -162,7 +181,7 @@ def select_evidence(
     names = names_of(queries)
     found_names = [n for n in names if any(mentions(n, s) for s in pool)]
     missing = tuple(n for n in names if n not in found_names)
-    sentences = [s for source in pool for s in split_sentences(source)]
+    sentences = _distinct([s for source in pool for s in split_sentences(source)])
     sentences = _prefilter(sentences, [question, *queries], found_names, max_sentences if max_sentences > 0 else LEXICAL_POOL)
     if not sentences:
         return Evidence((), (), tuple(found_names), missing)
@@ -179,6 +198,14 @@ def select_evidence(
 
     chosen: dict[int, str] = {}  # sentence index -> the name it covers ("" for the question)
     spent = 0
+
+    def cost(i: int) -> int:
+        """The sentence's tokens, plus its passage's mark and its file's line if the prompt does not hold them yet."""
+        source = sentences[i].source
+        new_passage = not any(sentences[j].source is source for j in chosen)
+        new_file = not any(sentences[j].source.passage.file == source.passage.file for j in chosen)
+        return sentences[i].tokens + (PASSAGE_MARK_TOKENS if new_passage else 0) + (file_line_tokens(source.passage.file) if new_file else 0)
+
     for name in found_names:  # coverage first: each name that found something gets its best sentence
         # Scored against the name WITH its fact ("Toyota founder"): the name alone is closest to headings.
         columns = [i for i, q in enumerate(queries) if q.lower().startswith(name.lower() + " ")]
@@ -187,18 +214,15 @@ def select_evidence(
             key=lambda i: float(to_queries[i, columns].max()) if columns else float(overall[i]),
             default=None,
         )
-        if best is not None and spent + sentences[best].tokens + HEADER_TOKENS <= budget_tokens:
+        if best is not None and spent + cost(best) <= budget_tokens:
+            spent += cost(best)
             chosen[best] = name
-            spent += sentences[best].tokens + HEADER_TOKENS
     for i in np.argsort(-overall, kind="stable"):
         i = int(i)
-        if i in chosen:
-            continue
-        cost = sentences[i].tokens + (0 if any(sentences[j].source is sentences[i].source for j in chosen) else HEADER_TOKENS)
-        if spent + cost > budget_tokens:
+        if i in chosen or spent + cost(i) > budget_tokens:
             continue  # a shorter sentence further down may still fit
+        spent += cost(i)
         chosen[i] = ""
-        spent += cost
 
     context, number_of = _regroup(sentences, chosen, overall)
     by_score = sorted(chosen, key=lambda i: -float(overall[i]))
@@ -210,13 +234,16 @@ def select_evidence(
 
 
 def _regroup(sentences: list[_Sentence], chosen: dict[int, str], overall: np.ndarray) -> tuple[list[Source], dict[int, int]]:
-    """The chosen sentences as shortened passages, best passage first, each passage's sentences in page order."""
+    """The chosen sentences as shortened passages, best passage first but a file's passages together (the
+    prompt names each file once, answer_messages), each passage's sentences in page order."""
     groups: dict[int, list[int]] = {}
     for i in sorted(chosen, key=lambda i: -float(overall[i])):
         groups.setdefault(id(sentences[i].source), []).append(i)
+    files = list(dict.fromkeys(sentences[members[0]].source.passage.file for members in groups.values()))
+    ordered = sorted(groups.values(), key=lambda members: files.index(sentences[members[0]].source.passage.file))
     context: list[Source] = []
     number_of: dict[int, int] = {}
-    for number, members in enumerate(groups.values(), start=1):
+    for number, members in enumerate(ordered, start=1):
         members.sort(key=lambda i: sentences[i].start)
         source = sentences[members[0]].source
         pieces = [sentences[members[0]].text]

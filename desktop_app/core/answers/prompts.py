@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from ..types import Source
 
@@ -27,12 +28,16 @@ def answer_system(general_knowledge: bool = False) -> str:
     return ANSWER_SYSTEM_GENERAL if general_knowledge else ANSWER_SYSTEM
 
 
-def passage_header(source_number: int, source: Source) -> str:
-    from pathlib import Path
+def passage_block(source_number: int, source: Source) -> str:
+    """"[3] text": no page number (small models then cite "[3]" for "page 3"), no file name (file_line says it
+    once for all of a file's passages: repeated on every passage it was a sixth of a short prompt)."""
+    if source.passage.kind == "table":  # a Markdown table keeps its line breaks: one row per line is how the model reads which value is whose
+        return f"[{source_number}] (a table)\n{source.passage.text}"
+    return f"[{source_number}] {' '.join(source.passage.text.split())}"
 
-    # No page number here: small models then cite "[3]" for "page 3" instead of the passage number.
-    what = "table from" if source.passage.kind == "table" else "from"
-    return f"[{source_number}] ({what} {Path(source.passage.file).name})"
+
+def file_line(file: str) -> str:
+    return f"From {Path(file).name}:"
 
 
 def list_instruction(names: Sequence[str]) -> str:
@@ -52,9 +57,9 @@ def answer_messages(question: str, context: Sequence[Source], general_knowledge:
     """`names`: the things a list answer has one line each for (two or more), else a one-sentence answer."""
     blocks = []
     for number, source in enumerate(context, start=1):
-        # A Markdown table keeps its line breaks: one row per line is how the model reads which value is whose.
-        text = source.passage.text if source.passage.kind == "table" else " ".join(source.passage.text.split())
-        blocks.append(f"{passage_header(number, source)}\n{text}")
+        if number == 1 or source.passage.file != context[number - 2].passage.file:
+            blocks.append(file_line(source.passage.file))
+        blocks.append(passage_block(number, source))
     passages = "\n\n".join(blocks)
     instruction = list_instruction(names) if len(names) >= 2 else "Answer the question in a full sentence, citing the passages like [1]."
     return [
