@@ -105,3 +105,18 @@ def test_a_list_answer_is_left_to_the_line_checks():
     # The same claim as one sentence is about Norland, and no cited page names it.
     sentence = _review("The longest river in Norland is the Red River [1].", "Which are the longest rivers of Norland?", (red, "Red River"))
     assert not sentence.found
+
+
+def test_a_figure_given_as_another_dimension_does_not_answer_how_tall():
+    from desktop_app.core.answers.question_fit import other_dimension
+
+    falls = "Silver Falls is a waterfall on the Lakeview river. It is one of the widest falls of Norland, with a width of 1,700 m."
+    wide = "Silver Falls is one of the widest falls of Norland, with a width of 1,700 m [1]."
+    assert other_dimension(wide, "How tall is Silver Falls?") == ("height", "width")
+    assert other_dimension("It is 90 m high and 1,700 m wide [1].", "How tall is Silver Falls?") is None  # says the height too
+    assert other_dimension("The water drops 90 m [1].", "How tall is Silver Falls?") is None  # a bare figure is an answer
+    assert other_dimension("It has a length of 4 km [1].", "What is the width of the Silver Falls gorge?") == ("width", "length")
+    assert other_dimension("The festival lasted a long week, 9 days [1].", "How long did the festival last?") is None  # time or length: not judged
+    reviewed = _review(wide, "How tall is Silver Falls?", (falls, "Silver Falls"))
+    assert not reviewed.found and "does not say the height asked for (it gives a width)" in reviewed.notices[0]
+    assert _review("Silver Falls is 90 m high [1].", "How tall is Silver Falls?", (falls + " It is 90 m high.", "Silver Falls")).found

@@ -14,12 +14,13 @@ it instead, and each check below catches a way it does that:
 - **not the kind of answer asked for** (`missing_kind`): "Who did X?" wants someone named, and any
   "what / which / who ..." question something the question does not already say. A reply that describes
   the subject instead ("The oboe is a woodwind instrument [1]" to "Who invented the oboe?"), or repeats it
-  ("The capital of X is X"), answers a different question.
+  ("The capital of X is X"), answers a different question; so does a figure given as another dimension than
+  the one asked (a width to "how tall is X?", `other_dimension`).
 
 All read the question's wording only (English question words, general on purpose: nothing here comes from
 a test or benchmark question); review.py applies the first two only to an answer none of whose citations
-the sentence check supports. None can see a wrong fact of the right kind about the right subject (a width
-given for a height, a year of another event on the subject's page); the refusal benchmark counts what is left.
+the sentence check supports. None can see a wrong fact of the right kind about the right subject (a year
+of another event on the subject's page, another place's name); the refusal benchmark counts what is left.
 """
 
 from __future__ import annotations
@@ -50,6 +51,26 @@ _MEASURE_NOUN = re.compile(
     r"(?:population|area|height|length|elevation|altitude|depth|width|distance|weight|mass|speed|temperature|price|cost|age|diameter|capacity|melting point|boiling point)\b",
     re.IGNORECASE,
 )
+# The dimension a question asks for, and the words that say each one. "How long" is left out: it asks for a time as
+# often as for a length; so are "how big / large" (an area, a volume or a count).
+_DIMENSION_WORDS = {
+    "height": r"tall|taller|tallest|high|higher|highest|height|heights|elevation|altitude",
+    "width": r"wide|wider|widest|width|breadth",
+    "length": r"long|longer|longest|length",
+    "depth": r"deep|deeper|deepest|depth",
+    "area": r"area",
+    "weight": r"heavy|heavier|heaviest|weight|weighs|weigh|mass",
+}
+_DIMENSION = {kind: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for kind, words in _DIMENSION_WORDS.items()}
+_ASKS_DIMENSION = (
+    ("height", re.compile(r"\bhow\s+(?:tall|high)\b|\b(?:height|elevation|altitude)\s+of\b", re.IGNORECASE)),
+    ("width", re.compile(r"\bhow\s+wide\b|\b(?:width|breadth)\s+of\b", re.IGNORECASE)),
+    ("length", re.compile(r"\blength\s+of\b", re.IGNORECASE)),
+    ("depth", re.compile(r"\bhow\s+deep\b|\bdepth\s+of\b", re.IGNORECASE)),
+    ("area", re.compile(r"\barea\s+of\b", re.IGNORECASE)),
+    ("weight", re.compile(r"\bhow\s+heavy\b|\bhow\s+much\s+(?:does|do|did)\b.*\bweigh\b|\b(?:weight|mass)\s+of\b", re.IGNORECASE)),
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 # Wh-questions in general want something the question does not already say.
 _WH = re.compile(r"^\s*(?:(?:and|so|then)\s+)?(?:what|which|who|whom|whose|where|when|how)\b|\b(?:in|at|by|from|of|on|for|to)\s+(?:what|which|whom)\b", re.IGNORECASE)
 _MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
@@ -132,6 +153,28 @@ def missing_kind(answer: str, question: str) -> str | None:
         return "anything the question does not already say"
     if asked_kind(question) == "name" and not stated(answer, question, "name"):
         return "a name"
+    other = other_dimension(answer, question)
+    if other:
+        return f"the {other[0]} asked for (it gives a {other[1]})"
+    return None
+
+
+def asked_dimension(question: str) -> str | None:
+    """"height" for "How tall is X?", "width" for "What is the width of X?"... None when no dimension is asked for."""
+    return next((kind for kind, asks in _ASKS_DIMENSION if asks.search(question)), None)
+
+
+def other_dimension(answer: str, question: str) -> tuple[str, str] | None:
+    """(asked, given) when the answer states a figure as another dimension than the one asked ("with a width of
+    1,708 m" to "how tall ...?") and never says the one asked; None otherwise (a bare "108 m" is an answer)."""
+    asked = asked_dimension(question)
+    if asked is None or _DIMENSION[asked].search(answer):
+        return None
+    for sentence in _SENTENCE_END.split(_MARK.sub(" ", answer)):
+        if re.search(r"\d", sentence):
+            given = next((kind for kind, says in _DIMENSION.items() if kind != asked and says.search(sentence)), None)
+            if given:
+                return asked, given
     return None
 
 
