@@ -46,9 +46,10 @@ class Settings:
     top_k: int = 5
     # The answer prompt holds the best SENTENCES of the top 2 x top_k fused passages, up to this many tokens
     # (answers/evidence.py); 0 gives the model the top_k whole passages as before (the "passages" eval variant).
-    # 360: about half of 5 whole passages (700-900 tokens), for a first token within 5 s on 2 cores (issue 14);
-    # not tuned on the dev sets.
-    evidence_tokens: int = 360
+    # 280 (was 360, about half of 5 whole passages): for a first token within 5 s on 2 cores (issue 14). Chosen
+    # between the two on the dev sets (2026-11-24, docs/answer-evaluation.md): fusion's cited recall 280 vs 360
+    # -0.006 (multi-hop, 40 q) and +0.000 (FAQ, 60 q), precision +0.036 and +0.026, intervals around zero.
+    evidence_tokens: int = 280
     # At most this many candidate sentences are embedded to score them (the evidence stage's cost); 0 scores them
     # by shared words only. 16: 4.0 s at load average 14 on 2 cores (48: 8.8 s); not tuned on the dev sets.
     evidence_embedded: int = 16
