@@ -120,3 +120,15 @@ def test_a_figure_given_as_another_dimension_does_not_answer_how_tall():
     reviewed = _review(wide, "How tall is Silver Falls?", (falls, "Silver Falls"))
     assert not reviewed.found and "does not say the height asked for (it gives a width)" in reviewed.notices[0]
     assert _review("Silver Falls is 90 m high [1].", "How tall is Silver Falls?", (falls + " It is 90 m high.", "Silver Falls")).found
+
+
+def test_a_who_answer_whose_name_the_cited_page_does_not_hold_is_not_found():
+    mayor = "Aino Virtanen was the mayor of Lakeview until 1987, when she was succeeded in office. She founded the summer festival."
+    question = "Who succeeded Aino Virtanen as mayor of Lakeview?"
+    # Every word but the answer's name is on the page: the sentence check alone lets one missing name pass.
+    reviewed = _review("Aino Virtanen was succeeded by Lund as mayor of Lakeview [1].", question, (mayor, "Aino Virtanen"))
+    assert not reviewed.found and "lund" in reviewed.notices[0].lower()
+    named = mayor + " Her successor was Erik Lund."
+    assert _review("Aino Virtanen was succeeded by Lund as mayor of Lakeview [1].", question, (named, "Aino Virtanen")).found
+    # Not a "who" question: the missing name is left to the sentence check's leniency (a spelling).
+    assert _review("Aino Virtanen, mayor of Lakeview, was succeeded in office by Lund [1].", "When did Aino Virtanen leave office?", (mayor, "Aino Virtanen")).found

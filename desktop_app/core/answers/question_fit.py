@@ -1,8 +1,10 @@
-"""Does the answer answer the question that was asked? Three checks on the answer's words, no model.
+"""Does the answer answer the question that was asked? Checks on the answer's words, no model.
 
 A small model asked for a fact the documents do not state rarely says so. It answers with something near
 it instead, and each check below catches a way it does that:
 
+- **the answer itself not on the page** (`answer_not_on`): "Who succeeded X?" answered "X was succeeded by Y
+  [1]", and [1] names X but never Y: the sentence check lets one missing name pass, and here it is the answer.
 - **off subject** (`off_subject`): a sentence about the question's subject cites a passage that never names
   it. Asked for the population of a town whose page gives none, the model takes another town's figure and
   cites that town's page ("The population of Lakeview is 4 million [2]", [2] being about somewhere else).
@@ -176,6 +178,15 @@ def other_dimension(answer: str, question: str) -> tuple[str, str] | None:
             if given:
                 return asked, given
     return None
+
+
+def answer_not_on(sentence: str, question: str, page: Page) -> frozenset[str]:
+    """The sentence's terms of the kind the question asks for ("who ...?": names, "how many ...?": numbers) when
+    the page holds none of them: the page cannot support it, whatever else of the sentence it holds. The
+    sentence check lets one missing name pass (a spelling); for "Who succeeded X?" that name is the answer."""
+    kind = asked_kind(question)
+    facts = stated(sentence, question, kind) if kind else frozenset()
+    return frozenset() if any(page.names(f) for f in facts) else facts
 
 
 def answer_outside(answer: str, question: str, pages: Iterable[Page]) -> frozenset[str]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..types import Citation, Source
 from .citation_check import CitationCheck, check_citations, repair_citations, unfounded_facts, ungrounded_numbers
-from .question_fit import Page, answer_outside, as_written, is_list_answer, missing_kind, off_subject, subject_names
+from .question_fit import Page, answer_not_on, answer_outside, as_written, is_list_answer, missing_kind, off_subject, subject_names
 from .streaming import not_found_answer
 
 _CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
@@ -109,9 +109,12 @@ def _pages(context: Sequence[Source]) -> Callable[[int], Page]:
 
 
 def _subject_checked(checks: Sequence[CitationCheck], question: str, page: Callable[[int], Page]) -> list[CitationCheck]:
-    """The citation checks, with a sentence that names the question's subject unsupported by a passage that never does."""
+    """The citation checks, with a sentence unsupported by a passage that never names the question's subject when
+    the sentence does, or that holds none of the names or numbers the sentence answers a "who / how many" with."""
     return [
-        dataclasses.replace(check, supported=False) if check.supported and off_subject(check.sentence, question, [page(check.n)]) else check
+        dataclasses.replace(check, supported=False)
+        if check.supported and (off_subject(check.sentence, question, [page(check.n)]) or answer_not_on(check.sentence, question, page(check.n)))
+        else check
         for check in checks
     ]
 
