@@ -2,7 +2,7 @@
 
 In order: a citation pointing at the wrong passage is moved to the one that says it. An answer none of whose
 citations is supported (a sentence naming the question's subject is not supported by a page that never names
-it) came from the model's memory, not the documents, and becomes the not-found answer, when it states numbers
+it, nor one answering "who / how many" by a page holding none of its names or numbers) came from the model's memory, not the documents, and becomes the not-found answer, when it states numbers
 no passage contains; or numbers, codes and names none of which the passages it cites contain; or the subject's
 name, which none of the passages it cites names; or a figure the question asks for that none of the pages
 about the subject holds (question_fit.py). So does an answer of the wrong kind: one that only repeats the
