@@ -35,7 +35,7 @@ class CitingGenerator(ScriptedGenerator):
             yield from ["Oslo: capital\n", "Bergen: weather\n"]
             return
         self.answer_prompts += 1
-        blocks = re.findall(r"^\[(\d+)\] (.+)$", messages[-1]["content"], re.M)
+        blocks = re.findall(r"^\[(\d+)\]\n(.+)$", messages[-1]["content"], re.M)
         oslo = next(n for n, text in blocks if "Oslo" in text)
         yield from ["Oslo is the capital ", f"of Norway [{oslo}]."]
 

@@ -151,4 +151,4 @@ def test_the_model_reads_a_sentence_two_overlapping_passages_share_once_and_each
     assert prompt.count("pump-manual.pdf") == 1 and prompt.count("valve-guide.pdf") == 1
     # Each number still cites the passage whose text the model read under it.
     for number, cited in enumerate(evidence.context, start=1):
-        assert f"[{number}] {cited.passage.text}" in prompt
+        assert f"[{number}]\n{cited.passage.text}" in prompt
