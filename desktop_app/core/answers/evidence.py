@@ -36,7 +36,7 @@ NOT_FOUND_LINE = "not found in your documents."
 # Tokens per character of English prose for Qwen's tokenizer, rounded up (about 4 characters a token);
 # an estimate is enough for a budget and keeps this stage free of the model.
 CHARS_PER_TOKEN = 4
-PASSAGE_MARK_TOKENS = 4  # "[3] " and the blank line before it: what each passage costs the prompt besides its text
+PASSAGE_MARK_TOKENS = 4  # "[3]", its line break and the blank line before it: what a passage costs besides its text
 MIN_WORDS = 4  # shorter pieces are headings, captions, page numbers: they match a name query, answer nothing
 SENTENCE_CHARS = 400  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
 LEXICAL_POOL = 48  # sentences scored when none is embedded (scoring by words costs next to nothing)
@@ -214,14 +214,13 @@ def select_evidence(
             key=lambda i: float(to_queries[i, columns].max()) if columns else float(overall[i]),
             default=None,
         )
-        if best is not None and spent + cost(best) <= budget_tokens:
-            spent += cost(best)
+        if best is not None and spent + (price := cost(best)) <= budget_tokens:
+            spent += price
             chosen[best] = name
-    for i in np.argsort(-overall, kind="stable"):
-        i = int(i)
-        if i in chosen or spent + cost(i) > budget_tokens:
+    for i in map(int, np.argsort(-overall, kind="stable")):
+        if i in chosen or spent + (price := cost(i)) > budget_tokens:
             continue  # a shorter sentence further down may still fit
-        spent += cost(i)
+        spent += price
         chosen[i] = ""
 
     context, number_of = _regroup(sentences, chosen, overall)
@@ -239,8 +238,8 @@ def _regroup(sentences: list[_Sentence], chosen: dict[int, str], overall: np.nda
     groups: dict[int, list[int]] = {}
     for i in sorted(chosen, key=lambda i: -float(overall[i])):
         groups.setdefault(id(sentences[i].source), []).append(i)
-    files = list(dict.fromkeys(sentences[members[0]].source.passage.file for members in groups.values()))
-    ordered = sorted(groups.values(), key=lambda members: files.index(sentences[members[0]].source.passage.file))
+    file_rank = {file: rank for rank, file in enumerate(dict.fromkeys(sentences[m[0]].source.passage.file for m in groups.values()))}
+    ordered = sorted(groups.values(), key=lambda members: file_rank[sentences[members[0]].source.passage.file])
     context: list[Source] = []
     number_of: dict[int, int] = {}
     for number, members in enumerate(ordered, start=1):

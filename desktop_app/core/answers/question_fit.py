@@ -180,20 +180,24 @@ def other_dimension(answer: str, question: str) -> tuple[str, str] | None:
     return None
 
 
+def _asked_facts(text: str, question: str) -> frozenset[str]:
+    """The terms of the kind the question asks for (asked_kind) that the text adds to the question's."""
+    kind = asked_kind(question)
+    return stated(text, question, kind) if kind else frozenset()
+
+
 def answer_not_on(sentence: str, question: str, page: Page) -> frozenset[str]:
     """The sentence's terms of the kind the question asks for ("who ...?": names, "how many ...?": numbers) when
     the page holds none of them: the page cannot support it, whatever else of the sentence it holds. The
     sentence check lets one missing name pass (a spelling); for "Who succeeded X?" that name is the answer."""
-    kind = asked_kind(question)
-    facts = stated(sentence, question, kind) if kind else frozenset()
+    facts = _asked_facts(sentence, question)
     return frozenset() if any(page.names(f) for f in facts) else facts
 
 
 def answer_outside(answer: str, question: str, pages: Iterable[Page]) -> frozenset[str]:
     """The answer's terms of the kind asked for ("How many ...": its numbers) when none of them is on the given
     pages (those naming the question's subject); empty when one is, or the kind is not fixed."""
-    kind = asked_kind(question)
-    facts = stated(answer, question, kind) if kind else frozenset()
+    facts = _asked_facts(answer, question)
     pages = list(pages)
     if not facts or not pages:
         return frozenset()

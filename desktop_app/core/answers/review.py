@@ -2,12 +2,13 @@
 
 In order: a citation pointing at the wrong passage is moved to the one that says it. An answer none of whose
 citations is supported (a sentence naming the question's subject is not supported by a page that never names
-it, nor one answering "who / how many" by a page holding none of its names or numbers) came from the model's memory, not the documents, and becomes the not-found answer, when it states numbers
-no passage contains; or numbers, codes and names none of which the passages it cites contain; or the subject's
-name, which none of the passages it cites names; or a figure the question asks for that none of the pages
-about the subject holds (question_fit.py). So does an answer of the wrong kind: one that only repeats the
-question, or names no one to "who did X?". An answer citing nothing gets a notice; a citation whose passage may
-not back its sentence is flagged.
+it, nor one answering "who / how many" by a page holding none of its names or numbers) came from the model's
+memory, not the documents, and becomes the not-found answer, when it states numbers no passage contains; or
+numbers, codes and names none of which the passages it cites contain; or the subject's name, which none of
+the passages it cites names; or a figure the question asks for that none of the pages about the subject holds
+(question_fit.py). So does an answer of the wrong kind: one that only repeats the question, names no one to
+"who did X?", or gives another dimension than the one asked. An answer citing nothing gets a notice; a
+citation whose passage may not back its sentence is flagged.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def review_answer(
     checks = check_citations(answer, context) if found and answer else []
     page = _pages(context)
     if fits:
-        checks = _subject_checked(checks, question, page)
+        checks = _fit_checked(checks, question, page)
     if answered and found and answer and not general_knowledge:
         why = _not_from_documents(answer, question, context, checks, page if fits else None)
         if why:
@@ -108,7 +109,7 @@ def _pages(context: Sequence[Source]) -> Callable[[int], Page]:
     return page
 
 
-def _subject_checked(checks: Sequence[CitationCheck], question: str, page: Callable[[int], Page]) -> list[CitationCheck]:
+def _fit_checked(checks: Sequence[CitationCheck], question: str, page: Callable[[int], Page]) -> list[CitationCheck]:
     """The citation checks, with a sentence unsupported by a passage that never names the question's subject when
     the sentence does, or that holds none of the names or numbers the sentence answers a "who / how many" with."""
     return [
