@@ -132,3 +132,23 @@ def test_a_who_answer_whose_name_the_cited_page_does_not_hold_is_not_found():
     assert _review("Aino Virtanen was succeeded by Lund as mayor of Lakeview [1].", question, (named, "Aino Virtanen")).found
     # Not a "who" question: the missing name is left to the sentence check's leniency (a spelling).
     assert _review("Aino Virtanen, mayor of Lakeview, was succeeded in office by Lund [1].", "When did Aino Virtanen leave office?", (mayor, "Aino Virtanen")).found
+
+
+def test_an_answer_stating_a_relation_its_page_never_mentions_is_not_found():
+    architect = "Aino Virtanen is a Finnish architect. She teaches at the Lakeview Polytechnic and designed its library."
+    question = "In which town was Aino Virtanen born?"
+    # The page names her and Lakeview, so the sentence check supports the sentence; it never speaks of a birth or a town.
+    reviewed = _review("Aino Virtanen was born in the town of Lakeview [1].", question, (architect, "Aino Virtanen"))
+    assert not reviewed.found and "born" in reviewed.notices[0] and "never mention" in reviewed.notices[0]
+    # A page that mentions the relation in one of the question's words supports it.
+    born = architect + " She was born in Lakeview."
+    assert _review("Aino Virtanen was born in the town of Lakeview [1].", question, (born, "Aino Virtanen")).found
+    # The answering sentence cites nothing, the cited one is the page's own: still not from the page.
+    quoted = _review("Aino Virtanen was born in Lakeview. She teaches at the Lakeview Polytechnic [1].", question, (architect, "Aino Virtanen"))
+    assert not quoted.found
+    # The question's words count in other forms ("certification" on a page saying "certified").
+    firms = "Firms certified under Norland K7 keep a quality manual and are audited every second year."
+    assert _review("K7 certification requires a quality manual [1].", "What does K7 certification require?", (firms, "Norland K7")).found
+    # A relation named by one word is often said in another ("died" for a page's "1901-1975"): not judged.
+    dates = "Ragnar Holm (1901-1975) was a Swedish painter of the Lakeview school."
+    assert _review("Ragnar Holm died in 1975 [1].", "When did Ragnar Holm die?", (dates, "Ragnar Holm")).found

@@ -13,6 +13,10 @@ it instead, and each check below catches a way it does that:
 - **a figure from elsewhere** (`answer_outside`): "How many / how far / what is the population ...?" is
   answered by a number; when the answer's numbers are on none of the pages about the subject it cites (or
   read), they came from another page or from memory.
+- **the relation asked about not on the page** (`relation_not_on`): "In which city was X born?" answered "X
+  was born in Y [1]", [1] naming X and Y but never a birth. The answer repeats the question's words for what
+  is asked ("born"), and the page it cites holds none of the question's words but its names: it is about the
+  subject, and silent on the relation, so the fact joined to the subject came from elsewhere.
 - **not the kind of answer asked for** (`missing_kind`): "Who did X?" wants someone named, and any
   "what / which / who ..." question something the question does not already say. A reply that describes
   the subject instead ("The oboe is a woodwind instrument [1]" to "Who invented the oboe?"), or repeats it
@@ -72,6 +76,13 @@ _ASKS_DIMENSION = (
     ("area", re.compile(r"\barea\s+of\b", re.IGNORECASE)),
     ("weight", re.compile(r"\bhow\s+heavy\b|\bhow\s+much\s+(?:does|do|did)\b.*\bweigh\b|\b(?:weight|mass)\s+of\b", re.IGNORECASE)),
 )
+# Question words that are not the relation asked about, so neither count as a page mentioning it nor are asked
+# for: qualifiers ("the first vaccine", "the most pecans", "how many"), which a page may hold while silent on the
+# relation; and the form of the answer ("in what year", "the name of", "what does X mean"). Stemmed as terms() does.
+_NOT_RELATION = frozenset("first last most least only main many much year date name titl mean stand refer".split())
+# A relation word is on a page when a page term shares its first letters: "certification" is on a page saying
+# "certified", "develop" on one saying "development"; erring towards "on the page" keeps right answers.
+_SHARED_PREFIX = 5
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 # Wh-questions in general want something the question does not already say.
 _WH = re.compile(r"^\s*(?:(?:and|so|then)\s+)?(?:what|which|who|whom|whose|where|when|how)\b|\b(?:in|at|by|from|of|on|for|to)\s+(?:what|which|whom)\b", re.IGNORECASE)
@@ -202,3 +213,26 @@ def answer_outside(answer: str, question: str, pages: Iterable[Page]) -> frozens
     if not facts or not pages:
         return frozenset()
     return frozenset() if any(f in page.vocabulary for f in facts for page in pages) else facts
+
+
+def relation_words(question: str) -> frozenset[str]:
+    """The question's words for what it asks about its subject ("born", "city" in "In which city was Knuth born?"):
+    its content words (stemmed, as the citation check spells them) that are not names, codes, numbers or qualifiers."""
+    return frozenset(t.text for t in terms(question) if t.kind == "word" and t.text not in _NOT_RELATION)
+
+
+def _mentions(page: Page, word: str) -> bool:
+    if len(word) < _SHARED_PREFIX:
+        return word in page.vocabulary
+    return any(term.startswith(word[:_SHARED_PREFIX]) for term in page.vocabulary)
+
+
+def relation_not_on(sentence: str, question: str, pages: Sequence[Page]) -> frozenset[str]:
+    """The question's relation words the sentence repeats, when the pages (those it cites) hold none of the question's
+    relation words at all; empty otherwise. Judged only when the question has two or more of them: a relation named
+    by one word ("When did X die?") is often said by the page in another ("X (1900-1950)"), and a wrong "not on
+    the page" turns a right answer into "not found"."""
+    asked = relation_words(question)
+    if len(asked) < 2 or any(_mentions(page, word) for word in asked for page in pages):
+        return frozenset()
+    return asked & {t.text for t in terms(_MARK.sub(" ", sentence)) if t.kind == "word"}

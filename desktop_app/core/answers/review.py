@@ -1,6 +1,8 @@
 """After the answer: the checks that keep it honest, and the citations it ends up with.
 
-In order: a citation pointing at the wrong passage is moved to the one that says it. An answer none of whose
+In order: a citation pointing at the wrong passage is moved to the one that says it. An answer whose cited
+pages never mention the relation the question asks about ("born", "retired from acting"), while the answer
+states it, joined the subject to a fact from elsewhere and becomes the not-found answer. An answer none of whose
 citations is supported (a sentence naming the question's subject is not supported by a page that never names
 it, nor one answering "who / how many" by a page holding none of its names or numbers) came from the model's
 memory, not the documents, and becomes the not-found answer, when it states numbers no passage contains; or
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 
 from ..types import Citation, Source
 from .citation_check import CitationCheck, check_citations, repair_citations, unfounded_facts, ungrounded_numbers
-from .question_fit import Page, answer_not_on, answer_outside, as_written, is_list_answer, missing_kind, off_subject, subject_names
+from .question_fit import Page, answer_not_on, answer_outside, as_written, is_list_answer, missing_kind, off_subject, relation_not_on, subject_names
 from .streaming import not_found_answer
 
 _CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
@@ -111,26 +113,38 @@ def _pages(context: Sequence[Source]) -> Callable[[int], Page]:
 
 def _fit_checked(checks: Sequence[CitationCheck], question: str, page: Callable[[int], Page]) -> list[CitationCheck]:
     """The citation checks, with a sentence unsupported by a passage that never names the question's subject when
-    the sentence does, or that holds none of the names or numbers the sentence answers a "who / how many" with."""
+    the sentence does, that holds none of the names or numbers the sentence answers a "who / how many" with, or
+    none of the question's words for the relation the sentence states ("born")."""
     return [
         dataclasses.replace(check, supported=False)
-        if check.supported and (off_subject(check.sentence, question, [page(check.n)]) or answer_not_on(check.sentence, question, page(check.n)))
+        if check.supported and _not_on_page(check.sentence, question, page(check.n))
         else check
         for check in checks
     ]
 
 
+def _not_on_page(sentence: str, question: str, page: Page) -> bool:
+    return bool(off_subject(sentence, question, [page]) or answer_not_on(sentence, question, page) or relation_not_on(sentence, question, [page]))
+
+
 def _not_from_documents(
     answer: str, question: str, context: Sequence[Source], checks: Sequence[CitationCheck], page: Callable[[int], Page] | None
 ) -> str | None:
-    """Why an answer with no supported citation did not come from the documents, for the notice; None when it may have.
-    `page`: also apply the question's subject and the figure asked for (question_fit.py), reading the passages so."""
+    """Why the answer did not come from the documents, for the notice; None when it may have. With `page`, an answer
+    whose cited pages never mention the relation asked about; then, when no citation is supported, invented numbers
+    and facts, and (with `page`) the question's subject and the figure asked for (question_fit.py)."""
+    numbers = [n for n in cited_numbers(answer) if 1 <= n <= len(context)]
+    if page is not None and numbers:
+        # Before the sentence checks: a page can support a sentence the answer quotes from it while the sentence
+        # that answers cites nothing ("X developed the vaccine. This was the first ... [2]").
+        unmentioned = relation_not_on(answer, question, [page(n) for n in numbers])
+        if unmentioned:
+            return f"the passages it cites never mention {as_written(unmentioned, question)}"
     if any(c.supported for c in checks):
         return None
     invented = ungrounded_numbers(answer, question, context)
     if invented:
         return f"no passage contains {', '.join(sorted(invented))}"
-    numbers = [n for n in cited_numbers(answer) if 1 <= n <= len(context)]
     unfounded = unfounded_facts(answer, question, [context[n - 1] for n in numbers])
     if unfounded:
         return f"the passages it cites do not contain {', '.join(sorted(unfounded))}"
