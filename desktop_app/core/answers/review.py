@@ -139,7 +139,8 @@ def _not_from_documents(
         # that answers cites nothing ("X developed the vaccine. This was the first ... [2]").
         unmentioned = relation_not_on(answer, question, [page(n) for n in numbers])
         if unmentioned:
-            return f"the passages it cites never mention {as_written(unmentioned, question)}"
+            said = " or ".join(f"\u201c{as_written({word}, question)}\u201d" for word in sorted(unmentioned, key=lambda w: question.lower().find(w)))
+            return f"the passages it cites never mention {said}"
     if any(c.supported for c in checks):
         return None
     invented = ungrounded_numbers(answer, question, context)
