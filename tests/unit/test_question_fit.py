@@ -152,3 +152,17 @@ def test_an_answer_stating_a_relation_its_page_never_mentions_is_not_found():
     # A relation named by one word is often said in another ("died" for a page's "1901-1975"): not judged.
     dates = "Ragnar Holm (1901-1975) was a Swedish painter of the Lakeview school."
     assert _review("Ragnar Holm died in 1975 [1].", "When did Ragnar Holm die?", (dates, "Ragnar Holm")).found
+
+
+def test_a_description_in_reply_to_a_things_measure_is_not_found():
+    falls = "Silver Falls is a waterfall on the Silver River, a popular stop for hikers on the Lakeview trail."
+    described = _review("Silver Falls is a waterfall on the Silver River [1].", "How far is Silver Falls from Lakeview?", (falls, "Silver Falls"))
+    assert not described.found and "a figure" in described.notices[0]
+    assert not _review("Lakeview is a lake town in the north of Norland [1].", "What is the population of Lakeview?", (LAKEVIEW, "Lakeview")).found
+    measured = falls + " It lies 12 km from Lakeview."
+    assert _review("Silver Falls is 12 km from Lakeview [1].", "How far is Silver Falls from Lakeview?", (measured, "Silver Falls")).found
+    # Questions documents also answer in words keep such answers: how to do something, a price.
+    tank = "Fill the tank to the MAX mark on its side before the first use."
+    assert _review("Fill it to the MAX mark [1].", "How high should the tank be filled?", (tank, "Tank manual")).found
+    price = "The price of a kitchen depends on its size and the cabinets chosen."
+    assert _review("It depends on its size and the cabinets [1].", "What is the price of a new kitchen?", (price, "Kitchens")).found

@@ -20,7 +20,8 @@ it instead, and each check below catches a way it does that:
 - **not the kind of answer asked for** (`missing_kind`): "Who did X?" wants someone named, and any
   "what / which / who ..." question something the question does not already say. A reply that describes
   the subject instead ("The oboe is a woodwind instrument [1]" to "Who invented the oboe?"), or repeats it
-  ("The capital of X is X"), answers a different question; so does a figure given as another dimension than
+  ("The capital of X is X"), answers a different question; so do a reply with no figure to "how far is X?" or
+  "what is the population of X?", and a figure given as another dimension than
   the one asked (a width to "how tall is X?", `other_dimension`).
 
 All read the question's wording only (English question words, general on purpose: nothing here comes from
@@ -55,6 +56,16 @@ _HOW_MEASURE = re.compile(
 _MEASURE_NOUN = re.compile(
     r"\b(?:(?:what|which)\s+(?:is|was|are|were)\s+the|at\s+what)\s+(?:approximate\s+|total\s+|average\s+)?"
     r"(?:population|area|height|length|elevation|altitude|depth|width|distance|weight|mass|speed|temperature|price|cost|age|diameter|capacity|melting point|boiling point)\b",
+    re.IGNORECASE,
+)
+# Questions about a physical measure of a thing, answered by a figure: a reply with none ("Canopus is the brightest
+# star in Carina" to "How far is Canopus?") describes the subject instead. "How far / tall ... is X", not "how high
+# should I fill it" (a manual answers "to the MAX mark"); not price, cost, age, speed or temperature, which documents
+# also answer in words ("it depends on the size", "medium heat"); not "how many / much / long" (see missing_kind).
+_ASKS_FIGURE = re.compile(
+    r"\bhow\s+(?:far|tall|high|deep|wide|heavy)\s+(?:is|are|was|were)\b"
+    r"|\b(?:population|area|height|length|elevation|altitude|depth|width|distance|weight|mass|diameter|melting point|boiling point)\s+(?:of|above|below)\b"
+    r"|\bat\s+what\s+(?:height|elevation|altitude|depth|distance)\b",
     re.IGNORECASE,
 )
 # The dimension a question asks for, and the words that say each one. "How long" is left out: it asks for a time as
@@ -157,15 +168,18 @@ def stated(answer: str, question: str, kind: str | None = None) -> frozenset[str
 def missing_kind(answer: str, question: str) -> str | None:
     """What the answer lacks to be an answer of the kind asked for, in words for a notice; None when it has it.
 
-    Only wh-questions are judged: a reply that adds nothing to the question, or names no one to a question asking
-    who. A number is not demanded of "how much / how long" questions: a manual answers "fill to the MAX mark" or
-    "until the light turns green" (the figure check, `answer_outside`, judges numbers that are given)."""
+    Only wh-questions are judged: a reply that adds nothing to the question, names no one to a question asking who,
+    or gives no figure to one asking for a thing's physical measure (`_ASKS_FIGURE`). A number is not demanded of
+    "how much / how long" questions: a manual answers "fill to the MAX mark" or "until the light turns green" (the
+    figure check, `answer_outside`, judges numbers that are given)."""
     if not _WH.search(question):
         return None
     if not stated(answer, question):
         return "anything the question does not already say"
     if asked_kind(question) == "name" and not stated(answer, question, "name"):
         return "a name"
+    if _ASKS_FIGURE.search(question) and not stated(answer, question, "number"):
+        return "a figure"
     other = other_dimension(answer, question)
     if other:
         return f"the {other[0]} asked for (it gives a {other[1]})"
