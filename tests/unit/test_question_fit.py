@@ -152,6 +152,8 @@ def test_an_answer_stating_a_relation_its_page_never_mentions_is_not_found():
     # A relation named by one word is often said in another ("died" for a page's "1901-1975"): not judged.
     dates = "Ragnar Holm (1901-1975) was a Swedish painter of the Lakeview school."
     assert _review("Ragnar Holm died in 1975 [1].", "When did Ragnar Holm die?", (dates, "Ragnar Holm")).found
+    # A question in another language than the page's: its words are on no English page, so it is not judged.
+    assert _review("Aino Virtanen föddes i staden Lakeview [1].", "I vilken stad föddes Aino Virtanen?", (architect, "Aino Virtanen")).found
 
 
 def test_a_description_in_reply_to_a_things_measure_is_not_found():

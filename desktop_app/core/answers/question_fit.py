@@ -245,8 +245,9 @@ def relation_not_on(sentence: str, question: str, pages: Sequence[Page]) -> froz
     """The question's relation words the sentence repeats, when the pages (those it cites) hold none of the question's
     relation words at all; empty otherwise. Judged only when the question has two or more of them: a relation named
     by one word ("When did X die?") is often said by the page in another ("X (1900-1950)"), and a wrong "not on
-    the page" turns a right answer into "not found"."""
+    the page" turns a right answer into "not found". Only English wh-questions are judged, as by missing_kind: a
+    question in another language may be about pages in English, which would then never hold its words."""
     asked = relation_words(question)
-    if len(asked) < 2 or any(_mentions(page, word) for word in asked for page in pages):
+    if not _WH.search(question) or len(asked) < 2 or any(_mentions(page, word) for word in asked for page in pages):
         return frozenset()
     return asked & {t.text for t in terms(_MARK.sub(" ", sentence)) if t.kind == "word"}
