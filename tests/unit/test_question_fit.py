@@ -152,6 +152,15 @@ def test_an_answer_stating_a_relation_its_page_never_mentions_is_not_found():
     # A relation named by one word is often said in another ("died" for a page's "1901-1975"): not judged.
     dates = "Ragnar Holm (1901-1975) was a Swedish painter of the Lakeview school."
     assert _review("Ragnar Holm died in 1975 [1].", "When did Ragnar Holm die?", (dates, "Ragnar Holm")).found
+    # A page stating the figure asked for without the question's words (an answer under its FAQ heading) keeps the
+    # answer; a year on the page does not, since pages about people hold many.
+    grant = "Up to 4,500 EUR per household and year. Unused amounts do not carry over."
+    assert _review("The garden subsidy cap is 4,500 EUR per household [1].", "How high is the garden subsidy cap?", (grant, "Household grants")).found
+    works = architect + " Her Lakeview library (1998) won the Norland prize."
+    retired = _review("Aino Virtanen retired from politics in 1998 [1].", "In what year did Aino Virtanen retire from politics?", (works, "Aino Virtanen"))
+    assert not retired.found
+    # An English question need not start with a question word.
+    assert not _review("Aino Virtanen was born in Lakeview [1].", "Name the town where Aino Virtanen was born.", (architect, "Aino Virtanen")).found
     # A question in another language than the page's: its words are on no English page, so it is not judged.
     assert _review("Aino Virtanen föddes i staden Lakeview [1].", "I vilken stad föddes Aino Virtanen?", (architect, "Aino Virtanen")).found
 

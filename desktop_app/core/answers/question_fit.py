@@ -94,6 +94,16 @@ _NOT_RELATION = frozenset("first last most least only main many much year date n
 # A relation word is on a page when a page term shares its first letters: "certification" is on a page saying
 # "certified", "develop" on one saying "development"; erring towards "on the page" keeps right answers.
 _SHARED_PREFIX = 5
+# A figure specific enough that a page holding it is where the answer took it from: three or more digits, or a
+# decimal, but not a year. A page states a relation in its own way ("75,000 SEK per person and year" under the
+# heading "How high is the cap?", a table row), so its figure keeps the answer; a year is no such sign, since pages
+# about people and events hold many ("Tokyo Twilight (1957)" on the page of an actress asked when she retired).
+# Found on the FAQ dev set, where answers of this kind were refused.
+_SPECIFIC_FIGURE = re.compile(r"\d*\.\d+|\d{3,}")
+_YEAR = re.compile(r"1[5-9]\d\d|20\d\d")
+# English function words: a question with two of them is in English ("List the cities that ..." too), one in
+# another language ("I vilken stad föddes X?") has none or one.
+_ENGLISH = re.compile(r"\b(?:the|of|is|are|was|were|what|which|who|when|where|how|did|does|do|for|and|to)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 # Wh-questions in general want something the question does not already say.
 _WH = re.compile(r"^\s*(?:(?:and|so|then)\s+)?(?:what|which|who|whom|whose|where|when|how)\b|\b(?:in|at|by|from|of|on|for|to)\s+(?:what|which|whom)\b", re.IGNORECASE)
@@ -241,13 +251,20 @@ def _mentions(page: Page, word: str) -> bool:
     return any(term.startswith(word[:_SHARED_PREFIX]) for term in page.vocabulary)
 
 
+def _specific_figures(sentence: str, question: str) -> frozenset[str]:
+    return frozenset(n for n in stated(sentence, question, "number") if _SPECIFIC_FIGURE.fullmatch(n) and not _YEAR.fullmatch(n))
+
+
 def relation_not_on(sentence: str, question: str, pages: Sequence[Page]) -> frozenset[str]:
     """The question's relation words the sentence repeats, when the pages (those it cites) hold none of the question's
     relation words at all; empty otherwise. Judged only when the question has two or more of them: a relation named
     by one word ("When did X die?") is often said by the page in another ("X (1900-1950)"), and a wrong "not on
-    the page" turns a right answer into "not found". Only English wh-questions are judged, as by missing_kind: a
-    question in another language may be about pages in English, which would then never hold its words."""
+    the page" turns a right answer into "not found"; nor when a cited page holds a specific figure the sentence
+    answers with (`_SPECIFIC_FIGURE`). Only English questions are judged (two of its function words, `_ENGLISH`):
+    a question in another language may be about pages in English, which would then never hold its words."""
     asked = relation_words(question)
-    if not _WH.search(question) or len(asked) < 2 or any(_mentions(page, word) for word in asked for page in pages):
+    if len(_ENGLISH.findall(question)) < 2 or len(asked) < 2 or any(_mentions(page, word) for word in asked for page in pages):
+        return frozenset()
+    if any(figure in page.vocabulary for figure in _specific_figures(sentence, question) for page in pages):
         return frozenset()
     return asked & {t.text for t in terms(_MARK.sub(" ", sentence)) if t.kind == "word"}
