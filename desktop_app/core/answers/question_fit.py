@@ -53,19 +53,22 @@ _HOW_MEASURE = re.compile(
     r"|\b(?:what|which)\s+(?:year|decade|century|percentage|temperature)\b|\bin\s+what\s+year\b",
     re.IGNORECASE,
 )
+# The measures of a thing itself; not what it costs, how old, fast or hot it is or holds, which documents also
+# answer in words ("it depends on the size", "medium heat").
+_PHYSICAL_MEASURES = r"population|area|height|length|elevation|altitude|depth|width|distance|weight|mass|diameter|melting point|boiling point"
 # "What is the population of X?", "At what elevation is X?": a measure, so a number.
 _MEASURE_NOUN = re.compile(
     r"\b(?:(?:what|which)\s+(?:is|was|are|were)\s+the|at\s+what)\s+(?:approximate\s+|total\s+|average\s+)?"
-    r"(?:population|area|height|length|elevation|altitude|depth|width|distance|weight|mass|speed|temperature|price|cost|age|diameter|capacity|melting point|boiling point)\b",
+    rf"(?:{_PHYSICAL_MEASURES}|speed|temperature|price|cost|age|capacity)\b",
     re.IGNORECASE,
 )
 # Questions about a physical measure of a thing, answered by a figure: a reply with none ("Canopus is the brightest
 # star in Carina" to "How far is Canopus?") describes the subject instead. "How far / tall ... is X", not "how high
-# should I fill it" (a manual answers "to the MAX mark"); not price, cost, age, speed or temperature, which documents
-# also answer in words ("it depends on the size", "medium heat"); not "how many / much / long" (see missing_kind).
+# should I fill it" (a manual answers "to the MAX mark"); only the physical measures; not "how many / much / long"
+# (see missing_kind).
 _ASKS_FIGURE = re.compile(
     r"\bhow\s+(?:far|tall|high|deep|wide|heavy)\s+(?:is|are|was|were)\b"
-    r"|\b(?:population|area|height|length|elevation|altitude|depth|width|distance|weight|mass|diameter|melting point|boiling point)\s+(?:of|above|below)\b"
+    rf"|\b(?:{_PHYSICAL_MEASURES})\s+(?:of|above|below)\b"
     r"|\bat\s+what\s+(?:height|elevation|altitude|depth|distance)\b",
     re.IGNORECASE,
 )
@@ -91,6 +94,8 @@ _ASKS_DIMENSION = (
 # Question words that are not the relation asked about, so neither count as a page mentioning it nor are asked
 # for: qualifiers ("the first vaccine", "the most pecans", "how many"), which a page may hold while silent on the
 # relation; and the form of the answer ("in what year", "the name of", "what does X mean"). Stemmed as terms() does.
+# "mean" joined the list, and the shared prefix below replaced whole-word matching, after re-reviewing the FAQ dev
+# set's answers: a right answer to "What does <code> certification mean?" was refused; neither was tuned further.
 _NOT_RELATION = frozenset("first last most least only main many much year date name titl mean stand refer".split())
 # A relation word is on a page when a page term shares its first letters: "certification" is on a page saying
 # "certified", "develop" on one saying "development"; erring towards "on the page" keeps right answers.
