@@ -72,6 +72,7 @@ class PromptMeter:
 
 def parse_variant(text: str) -> tuple[str, dict]:
     from desktop_app.core.settings import Settings
+    from desktop_app.evaluation import variants  # noqa: F401  (registers the research variants: fusion-name-fact, ...)
 
     mode, *pairs = text.split("+")
     overrides = {}

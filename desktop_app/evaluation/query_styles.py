@@ -7,11 +7,13 @@ fusion+query_style=names` (or the named variant `fusion-names`) can still run th
 - "enumerate": decompose, and also name each member of a group the question asks about.
 - "names": the model lists by name what the answer is about.
 - "named-facts": each name followed by the fact asked, one query per line.
+- "name-fact": one "name: fact" line per name, each searched as the name alone and with its fact (the default
+  until 2026-11-24; the default "shared-fact" writes a fact shared by several names once and finds as much).
 """
 
 from __future__ import annotations
 
-from ..core.retrieval.query_styles import NAME_FACT_EXAMPLES, QUERY_SYSTEM_NAME_FACT, QueryStyle, register_query_style
+from ..core.retrieval.query_styles import NAMING_INSTRUCTIONS, QueryStyle, register_query_style, split_name_facts
 
 QUERY_SYSTEM = (
     "You write search queries for a search engine over the user's documents. "
@@ -25,6 +27,7 @@ QUERY_SYSTEM_ENUMERATE = QUERY_SYSTEM + (
     "first write one query for the group, then one query naming each member you know, with the fact asked."
 )
 _NAME_FACT_FORMAT = "Write one line per name: the name, a colon, then the fact asked about it in a few words."
+QUERY_SYSTEM_NAME_FACT = NAMING_INSTRUCTIONS + _NAME_FACT_FORMAT
 QUERY_SYSTEM_NAMES = QUERY_SYSTEM_NAME_FACT.replace(_NAME_FACT_FORMAT, "Write only the names, one per line.")
 QUERY_SYSTEM_NAMED_FACTS = QUERY_SYSTEM_NAME_FACT.replace(_NAME_FACT_FORMAT, "Write one line per name: the name, then the fact asked about it in a few words.")
 
@@ -42,7 +45,19 @@ ENUMERATE_EXAMPLE = (
     "Valdoria wine cooperative estates\nCasa Merla grape varieties\nPodere Ostra grape varieties\n"
     "Tenuta Ribe grape varieties\nVilla Corvo grape varieties",
 )
-# The default's questions, answered in each style's own format.
+# Made up, like the default's examples: the same three questions, one line per name.
+NAME_FACT_EXAMPLES = (
+    (
+        "How long does the battery last in the three lightest drones of the Kestrel range?",
+        "Kestrel Nano: battery life\nKestrel Mini: battery life\nKestrel Scout: battery life",
+    ),
+    (
+        "Which grape varieties do the four estates of the Valdoria wine cooperative grow?",
+        "Casa Merla: grape varieties\nPodere Ostra: grape varieties\nTenuta Ribe: grape varieties\nVilla Corvo: grape varieties",
+    ),
+    ("How many players can join a game of Starfold Harbor?", "Starfold Harbor: number of players"),
+)
+# The same questions, answered in each style's own format.
 NAMES_EXAMPLES = tuple((q, "\n".join(line.partition(":")[0] for line in a.splitlines())) for q, a in NAME_FACT_EXAMPLES)
 NAMED_FACTS_EXAMPLES = tuple((q, a.replace(": ", " ")) for q, a in NAME_FACT_EXAMPLES)
 
@@ -51,4 +66,5 @@ RESEARCH_QUERY_STYLES = (
     register_query_style(QueryStyle("enumerate", QUERY_SYSTEM_ENUMERATE, (ENUMERATE_EXAMPLE, *QUERY_EXAMPLES))),
     register_query_style(QueryStyle("names", QUERY_SYSTEM_NAMES, NAMES_EXAMPLES)),
     register_query_style(QueryStyle("named-facts", QUERY_SYSTEM_NAMED_FACTS, NAMED_FACTS_EXAMPLES)),
+    register_query_style(QueryStyle("name-fact", QUERY_SYSTEM_NAME_FACT, NAME_FACT_EXAMPLES, postprocess=split_name_facts)),
 )

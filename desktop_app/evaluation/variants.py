@@ -128,7 +128,7 @@ NAMED_VARIANTS = {
     "fusion-interleave": {"fusion_method": "interleave"},  # dev nDCG@10 -0.016 vs RRF, FAQ unchanged
     "fusion-adaptive": {"confident_similarity": "0.7"},  # swept 0.6-0.75: lower dev recall and FAQ nDCG
     "fusion-question-keywords": {"keyword_source": "question"},  # same recall, nDCG@10 -0.011
-    **{f"fusion-{style.name}": {"query_style": style.name} for style in RESEARCH_QUERY_STYLES},  # lost to name-fact
+    **{f"fusion-{style.name}": {"query_style": style.name} for style in RESEARCH_QUERY_STYLES},  # lost to the default query style
 }
 for _name, _knobs in NAMED_VARIANTS.items():
     if _name not in REGISTRY:

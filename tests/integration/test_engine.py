@@ -61,7 +61,7 @@ def test_the_page_that_holds_the_answer_is_cited(library):
 
 def test_fusion_generates_queries_and_fuses_with_the_rrf_formula(library):
     result, _ = ask(library, "Who was the chief inspector at Harbour Plant, and who installed its cooling tower?", generate_answer=False)
-    # one "name: fact" line per entity to look up, up to max_queries lines, each searched as the name and the name with its fact
+    # up to max_queries named things to look up (a shared fact written once), each searched as the name and the name with its fact
     assert 1 <= len(result.queries) + len(result.dropped_queries) <= 2 * max(library.settings.n_queries, library.settings.max_queries)
     assert len([lst for lst in result.lists if lst.kind == "vector"]) == 1 + len(result.queries)
     k = result.rrf_k

@@ -25,7 +25,7 @@ def examples():
 
 
 def test_every_query_style_is_checked():
-    assert {"name-fact", "decompose", "enumerate", "names", "named-facts"} <= {style for style, _, _ in examples()}
+    assert {"shared-fact", "name-fact", "decompose", "enumerate", "names", "named-facts"} <= {style for style, _, _ in examples()}
 
 
 def test_no_example_names_what_the_sample_datasheet_is_about():

@@ -113,13 +113,13 @@ def test_eval_runner_scores_each_mode_through_the_pipeline(library, generator):
 
 
 def test_default_query_prompt_asks_to_name_the_members_of_a_group(library, generator):
-    generator.enqueue("China: capital\nIndia: capital")
+    generator.enqueue("China; India: capital")
     _, result = ask(library, "What are the capitals of the two most populous countries?", "fusion")
     system, *examples, last = generator.prompts[0]
-    assert system["content"] == prompts.QUERY_SYSTEM_NAME_FACT
+    assert system["content"] == prompts.QUERY_SYSTEM_SHARED_FACT
     assert "name the ones you believe they are" in system["content"]
-    assert examples[1]["content"] == prompts.NAME_FACT_EXAMPLES[0][1]  # a worked example names members
-    assert len(examples[1]["content"].splitlines()) >= 3
+    assert examples[1]["content"] == prompts.SHARED_FACT_EXAMPLES[0][1]  # a worked example names members
+    assert len(examples[1]["content"].split(";")) >= 3
     assert last["content"] == "Question: What are the capitals of the two most populous countries?"
     # Each name is searched alone (its own document) and with its fact (the passage that states it).
     assert result.queries == ("China", "China capital", "India", "India capital")
@@ -138,7 +138,7 @@ def test_a_second_query_prompt_adds_its_queries_once(library, generator):
     generator.enqueue("Peru: capital", "Peru capital\nLima population")
     _, result = ask(library, "What is the capital of Peru and how many people live there?", research("fusion+extra_query_style=enumerate"))
     first, second = generator.prompts
-    assert first[0]["content"] == prompts.QUERY_SYSTEM_NAME_FACT and second[0]["content"] == research_prompts.QUERY_SYSTEM_ENUMERATE
+    assert first[0]["content"] == prompts.QUERY_SYSTEM_SHARED_FACT and second[0]["content"] == research_prompts.QUERY_SYSTEM_ENUMERATE
     assert result.queries == ("Peru", "Peru capital", "Lima population")  # "Peru capital" is not searched twice
 
 

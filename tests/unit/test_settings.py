@@ -69,7 +69,7 @@ def test_the_core_never_imports_the_eval_harness_and_knows_only_the_apps_modes()
         "print(','.join(REGISTRY)); print(','.join(QUERY_STYLES))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
-    assert out == [",".join(MODES), "name-fact,naive"]
+    assert out == [",".join(MODES), "shared-fact,naive"]
 
 
 def test_one_bad_value_keeps_the_good_ones_is_reported_and_the_users_file_is_kept(data_home, capsys):

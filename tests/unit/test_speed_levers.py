@@ -50,7 +50,24 @@ def test_pipeline_stops_generating_queries_once_enough_are_written():
     assert pipeline.generate_queries("What flow does the pump reach?").queries == ("pump flow rate", "maximum pressure", "motor power")
     # The model was stopped after the third query: the rest of its reply was never generated.
     assert 0 < generator.pieces_sent < len(reply.split())
-    assert generator.prompts[0][0]["content"] == prompts.query_messages("x", 2, "name-fact")[0]["content"]
+    assert generator.prompts[0][0]["content"] == prompts.query_messages("x", 2, "shared-fact")[0]["content"]
+
+
+def test_a_fact_shared_by_several_names_is_written_once_and_searched_with_each_name():
+    generator = ScriptedGenerator(["Kestrel Nano; Kestrel Mini; Kestrel Scout: battery life"])
+    pipeline = Pipeline(None, None, None, lambda: generator, Settings())
+    assert pipeline.generate_queries("How long do the three lightest Kestrel drones fly?").queries == (
+        "Kestrel Nano", "Kestrel Nano battery life", "Kestrel Mini", "Kestrel Mini battery life", "Kestrel Scout", "Kestrel Scout battery life",
+    )  # fmt: skip
+
+
+def test_a_list_of_more_names_than_are_searched_is_cut_at_the_last_name_searched():
+    # Asked about "the original states", a small model lists thirteen names before it writes the fact.
+    names = [f"State {letter}" for letter in "ABCDEFGHIJKLM"]
+    generator = ScriptedGenerator(["; ".join(names) + ": capital"])
+    pipeline = Pipeline(None, None, None, lambda: generator, Settings(max_queries=5))
+    assert pipeline.generate_queries("What are the capitals of the original states?").queries == tuple(names[:5])  # searched alone
+    assert generator.pieces_sent < 2 * 7  # stopped at the sixth name: the rest was never generated
 
 
 def test_citation_style_numbering_is_stripped_from_queries():

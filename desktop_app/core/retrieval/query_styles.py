@@ -3,9 +3,11 @@
 Each style is its system message, its worked examples (question -> the reply we want), how the user's
 question is put to the model, and how the parsed lines become queries. The app ships two:
 
-- "name-fact" (the default): one "name: fact" line per thing the answer is about, naming the members of a
-  group the question only describes; each line is searched as the name alone (which finds the document about
-  it) and as the name with its fact (which finds the passage that states it). Measured in docs/evaluation.md.
+- "shared-fact" (the default): the things the answer is about, by name, naming the members of a group the
+  question only describes, then the fact asked about them, written once: "Kestrel Nano; Kestrel Mini: battery
+  life". Each name is searched alone (which finds the document about it) and with the fact (which finds the
+  passage that states it). It replaced "name-fact" (one "name: fact" line per name), which finds the same but
+  writes the fact once per name: about a third more time writing queries (docs/evaluation.md).
 - "naive": the RAG-Fusion paper's prompt, for the naive-fusion mode.
 
 The styles that lost their measurements live with the eval harness (desktop_app/evaluation/query_styles.py),
@@ -22,7 +24,7 @@ from ..registry import Registry
 Message = dict[str, str]
 Example = tuple[str, str]  # (question, the reply we want)
 
-DEFAULT_QUERY_STYLE = "name-fact"
+DEFAULT_QUERY_STYLE = "shared-fact"
 
 
 def question_line(question: str, n: int) -> str:
@@ -31,6 +33,24 @@ def question_line(question: str, n: int) -> str:
 
 def keep_lines(lines: Sequence[str]) -> list[str]:
     return list(lines)
+
+
+def unfold_shared_facts(raw: str) -> str:
+    """"Kestrel Nano; Kestrel Mini: weight" -> one "name: fact" line per name, the form `split_name_facts` reads.
+
+    A fact shared by several names is written once, after them, not once per name: fewer tokens for the
+    model to write. A list cut before its colon (the model named more things than are searched) gives the
+    names alone."""
+    lines: list[str] = []
+    for line in raw.splitlines():
+        names, colon, fact = line.partition(":")
+        if ";" not in names:
+            lines.append(line)
+        elif colon:
+            lines.extend(f"{name.strip()}:{fact}" for name in names.split(";") if name.strip())
+        else:
+            lines.extend(name.strip() for name in names.split(";") if name.strip())
+    return "\n".join(lines)
 
 
 def split_name_facts(lines: Sequence[str]) -> list[str]:
@@ -53,6 +73,8 @@ class QueryStyle:
     examples: tuple[Example, ...] = ()
     user_message: Callable[[str, int], str] = question_line  # (question, n) -> the last user turn
     postprocess: Callable[[Sequence[str]], list[str]] = keep_lines  # parsed lines -> the queries searched
+    unfold: Callable[[str], str] = str  # the model's text -> one query per line, before parsing
+    item_ends: str = "\n"  # what ends one item of the model's list (the early stop counts items at these)
     # True: a question naming more things than n_queries may get one line each, up to max_queries.
     one_line_per_thing: bool = True
 
@@ -70,25 +92,25 @@ class QueryStyle:
 
 # Asked for *search queries*, a small model writes queries about the group a question describes ("largest car
 # makers founders") and rarely names its members; asked to list by name what the answer is about, it names them.
-QUERY_SYSTEM_NAME_FACT = (
+NAMING_INSTRUCTIONS = (
     "List the specific people, places, organisations or things that the answer to the question is about, by name. "
     "When the question describes them without naming them (the top five X, the past presidents, the members of Y), "
     "name the ones you believe they are. "
-    "Write one line per name: the name, a colon, then the fact asked about it in a few words."
+)
+QUERY_SYSTEM_SHARED_FACT = NAMING_INSTRUCTIONS + (
+    "Write the names separated by semicolons, a colon, then the fact asked about them in a few words. "
+    "When different facts are asked about different names, write one such line per fact."
 )
 
 # Worked examples teach a small model the format better than instructions alone. They are made up (a drone
 # range, a wine cooperative, a board game) so that they match no test, sample or benchmark question (the
 # earlier ones asked about the PX-40 pump, the sample datasheet of the tests, and about capitals and founders
 # much like the dev set): two groups described without names, whose members are named, and one single thing.
-NAME_FACT_EXAMPLES: tuple[Example, ...] = (
-    (
-        "How long does the battery last in the three lightest drones of the Kestrel range?",
-        "Kestrel Nano: battery life\nKestrel Mini: battery life\nKestrel Scout: battery life",
-    ),
+SHARED_FACT_EXAMPLES: tuple[Example, ...] = (
+    ("How long does the battery last in the three lightest drones of the Kestrel range?", "Kestrel Nano; Kestrel Mini; Kestrel Scout: battery life"),
     (
         "Which grape varieties do the four estates of the Valdoria wine cooperative grow?",
-        "Casa Merla: grape varieties\nPodere Ostra: grape varieties\nTenuta Ribe: grape varieties\nVilla Corvo: grape varieties",
+        "Casa Merla; Podere Ostra; Tenuta Ribe; Villa Corvo: grape varieties",
     ),
     ("How many players can join a game of Starfold Harbor?", "Starfold Harbor: number of players"),
 )
@@ -110,5 +132,9 @@ def query_messages(question: str, n: int, style: str = DEFAULT_QUERY_STYLE) -> l
     return query_style(style).messages(question, n)
 
 
-register_query_style(QueryStyle("name-fact", QUERY_SYSTEM_NAME_FACT, NAME_FACT_EXAMPLES, postprocess=split_name_facts))
+# A list of names ends at each ";" too: the early stop cuts a list once enough names are written, even before
+# its fact (the names are then searched alone).
+register_query_style(
+    QueryStyle("shared-fact", QUERY_SYSTEM_SHARED_FACT, SHARED_FACT_EXAMPLES, postprocess=split_name_facts, unfold=unfold_shared_facts, item_ends="\n;")
+)
 register_query_style(QueryStyle("naive", NAIVE_QUERY_SYSTEM, user_message=naive_request, one_line_per_thing=False))

@@ -48,7 +48,7 @@ def fallback_reason(notice: str | None) -> str | None:
     return None
 
 
-def read_queries(pieces: Iterable[str], question: str, n: int) -> str:
+def read_queries(pieces: Iterable[str], question: str, n: int, unfold: Callable[[str], str] = str, item_ends: str = "\n") -> str:
     """The streamed query text, cut as soon as `n` usable queries are complete.
 
     Small models often keep talking after the list (explanations, more queries); every token
@@ -58,9 +58,9 @@ def read_queries(pieces: Iterable[str], question: str, n: int) -> str:
     with TokenStream(pieces) as stream:
         for piece in stream:
             raw += piece
-            if "\n" in piece:
-                complete = raw[: raw.rfind("\n")]
-                if len(parse_queries(complete, question, n)) >= n:
+            if any(end in piece for end in item_ends):
+                complete = raw[: max(raw.rfind(end) for end in item_ends)]
+                if len(parse_queries(unfold(complete), question, n)) >= n:
                     return complete
     return raw
 
@@ -88,11 +88,11 @@ def write_queries(
         try:
             # A tight cap and an early stop once `limit` complete queries are written: every token costs ~0.1 s.
             pieces = llm.stream(style.messages(question, n), max_tokens=settings.query_tokens_each * limit + 8, temperature=0.0)
-            raw = read_queries(pieces, question, limit) if settings.query_early_stop else "".join(pieces)
+            raw = read_queries(pieces, question, limit, style.unfold, style.item_ends) if settings.query_early_stop else "".join(pieces)
         except ModelError as exc:  # the model failed while writing: search the question alone (bugs surface)
             return GeneratedQueries((), (), f"{FAILED} ({exc}); searched the question alone.", "")
         raws.append(raw)
-        for query in style.postprocess(parse_queries(raw, question, limit)):
+        for query in style.postprocess(parse_queries(style.unfold(raw), question, limit)):
             if normalize(query) not in seen:
                 seen.add(normalize(query))
                 queries.append(query)
