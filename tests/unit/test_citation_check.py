@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bench.citation_check_quality import load_labelled, measure, new_check
-from desktop_app.core.answers.citation_check import check_citations, repair_citations, support
+from desktop_app.core.answers.citation_check import check_citations, cite_uncited, repair_citations, support
+from desktop_app.core.answers.review import review_answer
 from desktop_app.core.types import Passage, Source
 from desktop_app.sample_datasheet import SAMPLE_PAGES
 
@@ -66,6 +67,25 @@ def test_a_citation_to_a_page_that_only_names_the_product_is_moved_to_the_page_t
     # A fact no page holds stays where it is (and is flagged by check_citations).
     same, none = repair_citations("The PX-40 is made in Germany [3].", datasheet())
     assert same == "The PX-40 is made in Germany [3]." and none == {}
+
+
+def test_the_answers_own_fact_with_no_citation_gets_the_page_that_says_it():
+    # The model stated the answer, then cited only a sentence about something else: the user would be shown the overview.
+    answer = "The IP rating of the PX-40 pump is IP67. This datasheet covers installation, electrical data, operating limits and maintenance. [1]"
+    reviewed = review_answer(answer, True, "What is the IP rating of the PX-40 pump?", datasheet(), datasheet())
+    assert reviewed.answer.startswith("The IP rating of the PX-40 pump is IP67 [3]. This datasheet")
+    assert [c.n for c in reviewed.citations] == [3, 1] and all(c.supported for c in reviewed.citations)
+    assert any("now cites [3]" in notice for notice in reviewed.notices)
+    # No figure to check, a figure no page states, a sentence cited by the markers after it, a not-found line: unchanged.
+    # So does a paragraph whose one closing citation is the page that holds it.
+    for same in (
+        "The PX-40 is a reliable pump.",
+        "The PX-40 weighs 12 kg.",
+        "The maximum system pressure is 6 bar. [3]",
+        "The PX-40's weight is not found in the documents, only its 6 bar.",
+        "The enclosure is rated IP67. The pump withstands temporary immersion in water. [3]",
+    ):
+        assert cite_uncited(same, datasheet()) == (same, [])
 
 
 # The floor under the numbers in citation_check's docstring (a regression guard on fixed data).

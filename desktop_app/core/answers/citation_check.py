@@ -362,3 +362,38 @@ def repair_citations(answer: str, context: Sequence[Source]) -> tuple[str, dict[
             fixed = re.sub(r"(\[\d+\])(?:\s*\1)+", r"\1", fixed)  # "[1][1]" after two wrong markers pointed at one passage
         out = out[:start] + fixed + out[end:]
     return out, changes
+
+
+def cite_uncited(answer: str, context: Sequence[Source]) -> tuple[str, list[int]]:
+    """Cite a sentence that states a figure or code but cites nothing with the passage that says it.
+
+    A small model sometimes states the answer in one sentence and cites only the next: "The IP rating of the
+    PX-40 is IP67. This datasheet covers installation ... [1]". The answer's own fact then points nowhere and
+    the page the user is shown is the other sentence's. Only sentences with a number or identifier are cited
+    (a fact the user will want to check), only when a passage supports the whole sentence, and then the best
+    supporting one, unless a later citation on the same line already points at it (a model often cites once at
+    the end of a paragraph). Returns the new answer and the passage numbers added, in order."""
+    pieces = [(m.start(), m.end()) for m in _SENTENCE.finditer(answer)] if answer else []
+    vocabularies: list[frozenset[str]] | None = None
+    out, added = answer, []
+    for index in range(len(pieces) - 1, -1, -1):  # backwards, so earlier offsets stay valid
+        start, end = pieces[index]
+        sentence = out[start:end]
+        following = out[pieces[index + 1][0] : pieces[index + 1][1]] if index + 1 < len(pieces) else ""
+        if _MARK.search(sentence) or (_MARK.search(following) and not terms(_MARK.sub("", following))):
+            continue  # cited, or cited by the markers right after its full stop ("... 11 bar. [2]")
+        if "not found" in sentence.lower() or not any(t.kind in ("number", "identifier") for t in terms(sentence)):
+            continue
+        if vocabularies is None:
+            vocabularies = [passage_vocabulary(s.passage.text, s.passage.title) for s in context]
+        verdicts = [support(sentence, vocabulary) for vocabulary in vocabularies]
+        best = max((i for i, v in enumerate(verdicts) if v.supported), key=lambda i: (verdicts[i].share, -i), default=-1)
+        line_end = out.find("\n", end)
+        cited_after = {int(n) for m in _MARK.finditer(out[end : None if line_end < 0 else line_end]) for n in m.group(1).split(",")}
+        if best < 0 or best + 1 in cited_after:
+            continue  # nothing holds it, or the paragraph's closing citation already points at what does
+        body = sentence.rstrip()
+        stop = len(body) - 1 if body[-1:] in ".!?" else len(body)
+        out = out[:start] + body[:stop] + f" [{best + 1}]" + body[stop:] + sentence[len(body) :] + out[end:]
+        added.insert(0, best + 1)
+    return out, added

@@ -1,6 +1,7 @@
 """After the answer: the checks that keep it honest, and the citations it ends up with.
 
-In order: a citation pointing at the wrong passage is moved to the one that says it. An answer whose cited
+In order: a citation pointing at the wrong passage is moved to the one that says it, and a sentence stating a
+figure with no citation gets the passage that says it (citation_check.py). An answer whose cited
 pages never mention the relation the question asks about ("born", "retired from acting"), while the answer
 states it, joined the subject to a fact from elsewhere and becomes the not-found answer. An answer none of whose
 citations is supported (a sentence naming the question's subject is not supported by a page that never names
@@ -21,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..types import Citation, Source
-from .citation_check import CitationCheck, check_citations, repair_citations, unfounded_facts, ungrounded_numbers
+from .citation_check import CitationCheck, check_citations, cite_uncited, repair_citations, unfounded_facts, ungrounded_numbers
 from .question_fit import Page, answer_not_on, answer_outside, as_written, is_list_answer, missing_kind, off_subject, relation_not_on, subject_names
 from .streaming import not_found_answer
 
@@ -71,6 +72,10 @@ def review_answer(
         answer, repaired = repair_citations(answer, context)
         for old, new in sorted(repaired.items()):
             notices.append(f"Citation [{old}] pointed at a passage that does not say this; it now points at [{new}].")
+        if not is_list_answer(answer):  # a list's lines are matched to passages by list_lines.py
+            answer, cited = cite_uncited(answer, context)
+            for n in cited:
+                notices.append(f"A sentence stating a figure cited no passage; it now cites [{n}], which says it.")
     # Judged after the repair: a fact cited to the wrong passage number is still the documents' fact.
     fits = found and bool(answer) and not is_list_answer(answer)  # a list answer is checked line by line (list_lines.py)
     checks = check_citations(answer, context) if found and answer else []
