@@ -13,7 +13,7 @@ fusion+query_style=names` (or the named variant `fusion-names`) can still run th
 
 from __future__ import annotations
 
-from ..core.retrieval.query_styles import NAMING_INSTRUCTIONS, QueryStyle, register_query_style, split_name_facts
+from ..core.retrieval.query_styles import NAMING_INSTRUCTIONS, SHARED_FACT_EXAMPLES, QueryStyle, register_query_style, split_name_facts, unfold_shared_facts
 
 QUERY_SYSTEM = (
     "You write search queries for a search engine over the user's documents. "
@@ -45,18 +45,8 @@ ENUMERATE_EXAMPLE = (
     "Valdoria wine cooperative estates\nCasa Merla grape varieties\nPodere Ostra grape varieties\n"
     "Tenuta Ribe grape varieties\nVilla Corvo grape varieties",
 )
-# Made up, like the default's examples: the same three questions, one line per name.
-NAME_FACT_EXAMPLES = (
-    (
-        "How long does the battery last in the three lightest drones of the Kestrel range?",
-        "Kestrel Nano: battery life\nKestrel Mini: battery life\nKestrel Scout: battery life",
-    ),
-    (
-        "Which grape varieties do the four estates of the Valdoria wine cooperative grow?",
-        "Casa Merla: grape varieties\nPodere Ostra: grape varieties\nTenuta Ribe: grape varieties\nVilla Corvo: grape varieties",
-    ),
-    ("How many players can join a game of Starfold Harbor?", "Starfold Harbor: number of players"),
-)
+# The default's made-up examples, one "name: fact" line per name.
+NAME_FACT_EXAMPLES = tuple((q, unfold_shared_facts(a)) for q, a in SHARED_FACT_EXAMPLES)
 # The same questions, answered in each style's own format.
 NAMES_EXAMPLES = tuple((q, "\n".join(line.partition(":")[0] for line in a.splitlines())) for q, a in NAME_FACT_EXAMPLES)
 NAMED_FACTS_EXAMPLES = tuple((q, a.replace(": ", " ")) for q, a in NAME_FACT_EXAMPLES)

@@ -60,6 +60,11 @@ NAME_WEIGHT = 2  # a wrong or invented name is a wrong fact: it counts twice
 # A full stop followed at once by a letter or digit ("10.4", "help.start") does not end a sentence.
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\w))+(?:[.!?]+|$)")
 _MARK = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+
+
+def _marked_numbers(text: str) -> list[int]:
+    """The passage numbers of the citation marks in a text, in order ("[1, 3] ... [2]" -> 1, 3, 2)."""
+    return [int(n) for m in _MARK.finditer(text) for n in m.group(1).split(",")]
 _QUOTE = re.compile(r"[\"\u201c]([^\"\u201d]{8,})[\"\u201d]")
 _STOP = FUNCTION_WORDS | frozenset(
     "but had has have if more most other not no yes per "
@@ -261,7 +266,7 @@ def _sentences_with_citations(answer: str) -> list[tuple[str, list[int]]]:
     text = re.sub(r"([.!?])\s*((?:\[\d+(?:\s*,\s*\d+)*\]\s*)+)", r" \2\1 ", answer)
     for match in _SENTENCE.finditer(text):
         sentence = match.group(0).strip()
-        numbers = [int(n) for m in _MARK.finditer(sentence) for n in m.group(1).split(",")]
+        numbers = _marked_numbers(sentence)
         if numbers:
             out.append((_MARK.sub("", sentence).strip(), numbers))
     return out
@@ -339,7 +344,7 @@ def repair_citations(answer: str, context: Sequence[Source]) -> tuple[str, dict[
     for index in range(len(pieces) - 1, -1, -1):
         start, end = pieces[index]
         sentence = out[start:end]
-        numbers = [int(n) for m in _MARK.finditer(sentence) for n in m.group(1).split(",")]
+        numbers = _marked_numbers(sentence)
         if not numbers:
             continue
         claim = _MARK.sub("", sentence)
@@ -389,8 +394,7 @@ def cite_uncited(answer: str, context: Sequence[Source]) -> tuple[str, list[int]
         verdicts = [support(sentence, vocabulary) for vocabulary in vocabularies]
         best = max((i for i, v in enumerate(verdicts) if v.supported), key=lambda i: (verdicts[i].share, -i), default=-1)
         line_end = out.find("\n", end)
-        cited_after = {int(n) for m in _MARK.finditer(out[end : None if line_end < 0 else line_end]) for n in m.group(1).split(",")}
-        if best < 0 or best + 1 in cited_after:
+        if best < 0 or best + 1 in _marked_numbers(out[end : None if line_end < 0 else line_end]):
             continue  # nothing holds it, or the paragraph's closing citation already points at what does
         body = sentence.rstrip()
         stop = len(body) - 1 if body[-1:] in ".!?" else len(body)

@@ -68,16 +68,17 @@ def review_answer(
     """`answered`: False when no answer was asked for (search only); `sources` name the closest pages of a refusal."""
     notices: list[str] = []
     written = answer
+    listed = bool(answer) and is_list_answer(answer)  # a list's lines are matched to passages by list_lines.py
     if found and answer:
         answer, repaired = repair_citations(answer, context)
         for old, new in sorted(repaired.items()):
             notices.append(f"Citation [{old}] pointed at a passage that does not say this; it now points at [{new}].")
-        if not is_list_answer(answer):  # a list's lines are matched to passages by list_lines.py
+        if not listed:
             answer, cited = cite_uncited(answer, context)
             for n in cited:
                 notices.append(f"A sentence stating a figure cited no passage; it now cites [{n}], which says it.")
     # Judged after the repair: a fact cited to the wrong passage number is still the documents' fact.
-    fits = found and bool(answer) and not is_list_answer(answer)  # a list answer is checked line by line (list_lines.py)
+    fits = found and bool(answer) and not listed  # a list answer is checked line by line (list_lines.py)
     checks = check_citations(answer, context) if found and answer else []
     page = _pages(context)
     if fits:
