@@ -1,0 +1,273 @@
+"""Filters written in the question (self-query): "in R-data.pdf", "on pages 10-20", "in my Word files",
+"documents added this week", "since 2026-11-01".
+
+Read by a small grammar, not by the model: it is deterministic and testable, costs no time before the
+queries are written, and matches file names against the library's real document names (the model would
+have to be shown every name, and may misspell one). The words it knows, per language, are in
+filter_words.py. Each part it finds is a `FilterPart`: removed from the text that is searched, applied
+exactly as a collection is (retrieval/scope.py), shown as a chip the person can remove.
+
+A file name with an extension that matches no document is kept as a part with no documents: the answer
+says there is no such document rather than searching everything.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from ..formats import FORMATS, format_of, suffixes
+from .filter_words import LANGUAGES, FilterWords
+
+FILE, PAGES, FORMAT, ADDED = "file", "pages", "format", "added"
+# A name without its extension shorter than this is no file name ("in R", "in a"): it is searched as words.
+MIN_NAME = 3
+
+
+@dataclass(frozen=True)
+class DocumentName:
+    """What the grammar matches a named file against: a document's id, path, title and when it was added."""
+
+    id: int
+    path: str
+    title: str
+    added_at: str = ""  # UTC "YYYY-MM-DD HH:MM:SS", as SQLite's datetime('now') wrote it
+
+
+@dataclass(frozen=True)
+class FilterPart:
+    """One filter the question states, with the words that state it."""
+
+    kind: str  # FILE, PAGES, FORMAT or ADDED
+    phrase: str  # as written in the question: left out of the searched text
+    label: str  # what its chip says: "R-data.pdf", "pages 10-20", "Word files", "added this week"
+    documents: tuple[int, ...] = ()  # FILE: the documents of that name (none: the library has no such file)
+    pages: tuple[int, int] = (0, 0)  # PAGES: first and last, 1-based, as the page view counts them
+    format: str = ""  # FORMAT: a format's name in formats.py ("PDF", "Word")
+    added_after: str = ""  # ADDED: UTC bounds as documents.added_at is written ("" = open)
+    added_before: str = ""
+
+
+@dataclass(frozen=True)
+class QuestionFilters:
+    """The question's filters: what they were read from, the text searched without them, and those removed."""
+
+    text: str  # the question the filters were read from (a follow-up's standalone rewrite)
+    searched: str  # the text without the filters' words: what is searched and answered
+    parts: tuple[FilterPart, ...] = ()
+    ignored: tuple[str, ...] = ()  # phrases the person removed as filters: searched as words again
+
+    @property
+    def unknown_files(self) -> tuple[str, ...]:
+        return tuple(p.label for p in self.parts if p.kind == FILE and not p.documents)
+
+    @property
+    def pages(self) -> tuple[tuple[int, int], ...]:
+        return tuple(p.pages for p in self.parts if p.kind == PAGES)
+
+    @property
+    def limits_documents(self) -> bool:
+        return any(p.kind != PAGES for p in self.parts)
+
+    def documents(self, library: Sequence[DocumentName], allowed: Sequence[int] | None) -> list[int] | None:
+        """The documents searched: the allowed ones (None: all) that every kind of filter admits.
+
+        Files named and formats named each admit their union ("in a.pdf or b.pdf"); dates bound the rest.
+        None when nothing limits the documents."""
+        if not self.limits_documents:
+            return None if allowed is None else list(allowed)
+        kept = [d for d in library if allowed is None or d.id in set(allowed)]
+        files = {i for p in self.parts if p.kind == FILE for i in p.documents}
+        if any(p.kind == FILE for p in self.parts):
+            kept = [d for d in kept if d.id in files]
+        formats = {p.format for p in self.parts if p.kind == FORMAT}
+        if formats:
+            kept = [d for d in kept if (found := format_of(d.path)) is not None and found.name in formats]
+        for part in (p for p in self.parts if p.kind == ADDED):
+            kept = [d for d in kept if (not part.added_after or d.added_at >= part.added_after) and (not part.added_before or d.added_at < part.added_before)]
+        return [d.id for d in kept]
+
+    def without(self, phrase: str) -> tuple[str, ...]:
+        """The ignored phrases once this part's is removed too (what a chip's removal re-asks with)."""
+        return (*self.ignored, phrase)
+
+
+def _alternatives(words: Iterable[str]) -> str:
+    return "|".join(sorted(set(words), key=len, reverse=True))
+
+
+def _joined(pick: Callable[[FilterWords], Iterable[str]]) -> str:
+    return _alternatives(w for language in LANGUAGES for w in pick(language))
+
+
+_ARTICLES = rf"(?:(?:{_joined(lambda w: w.articles)})\s+){{0,2}}"
+_PLACE = rf"(?:(?:{_joined(lambda w: w.places)})\s+{_ARTICLES})"
+# Before a name with its extension: "of R-data.pdf" too.
+_FILE_PLACE = rf"(?:(?:{_joined(lambda w: (*w.places, *w.owner_places))})\s+{_ARTICLES})"
+_NUMBER = r"(\d+)"
+_DIGITS = re.compile(r"\d+")  # \d is any script's decimal digit; int() reads them all
+_JOIN = rf"\s*(?:[-–—]|\s(?:{_joined(lambda w: w.range_joiners)})\s)\s*"
+_PAGE_PLACE = rf"(?:(?:{_joined(lambda w: (*w.places, *w.page_places))})\s+{_ARTICLES})"
+_PAGES = re.compile(rf"(?<!\w){_PAGE_PLACE}?(?:{_joined(lambda w: w.page_words)})\s*{_NUMBER}(?:{_JOIN}{_NUMBER})?(?!\w)", re.IGNORECASE)
+_FILE_NOUN = _joined(lambda w: w.file_nouns)
+_FORMAT_WORDS = [
+    (name, rf"(?:{_alternatives(alone)})" if alone else "", rf"(?:{_alternatives(before)})" if before else "")
+    for name in (f.name for f in FORMATS)
+    for alone, before in [(
+        [w for lang in LANGUAGES for w in lang.formats_alone.get(name, ())],
+        [w for lang in LANGUAGES for w in lang.formats_before_noun.get(name, ())],
+    )]
+]
+
+
+def _format_pattern(alone: str, before: str) -> re.Pattern:
+    """ "my PDFs", "the Word files", "den PDF-Dateien", after an optional "in the"."""
+    forms = [f for f in (alone, before and rf"{before}[\s-]?(?:{_FILE_NOUN})") if f]
+    return re.compile(rf"(?<!\w)(?:{_PLACE}|{_ARTICLES})(?:{'|'.join(forms)})(?!\w)", re.IGNORECASE)
+
+
+_FORMATS = [(name, _format_pattern(alone, before)) for name, alone, before in _FORMAT_WORDS if alone or before]
+_SUFFIXES = _alternatives(s.lstrip(".") for s in suffixes())
+# A file name with an importable extension: "report.docx", "R-data.pdf" (no spaces: a spaced name is matched
+# only when the library has it).
+_FILE_TOKEN = re.compile(rf"(?<![\w/\\]){_FILE_PLACE}?[\"'“‘]?(\w[\w.+~-]*\.(?:{_SUFFIXES}))[\"'”’]?(?!\w)", re.IGNORECASE)
+
+_DATE = r"(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})\.(\d{1,2})\.(\d{4})"
+_ADDED = _joined(lambda w: w.added)
+_SINCE, _AFTER, _BEFORE = (_joined(lambda w, k=k: getattr(w, k)) for k in ("since", "after", "before"))
+_DATED = re.compile(rf"(?<!\w)(?:(?:{_ADDED})\s+(?:(?P<after>{_SINCE}|{_AFTER})|(?P<before>{_BEFORE}))|(?P<since>{_SINCE}))\s+(?:{_DATE})(?!\w)", re.IGNORECASE)
+_PERIOD_NAMES = {phrase: key for lang in LANGUAGES for key, phrases in lang.periods.items() for phrase in phrases}
+_LAST_DAYS = "|".join(rf"{a}\s+\d+\s+{b}" for a, b in {lang.last_days for lang in LANGUAGES} if a)
+_PERIOD = rf"(?P<period>{_alternatives(_PERIOD_NAMES)}|{_LAST_DAYS})"
+_RELATIVE = re.compile(rf"(?<!\w)(?:(?:{_ADDED})\s+{_PERIOD}|{_PERIOD.replace('period', 'period2')}\s+(?:{_ADDED}))(?!\w)", re.IGNORECASE)
+
+
+def _midnight(day: datetime) -> datetime:
+    return day.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _utc(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _period(name: str, now: datetime) -> tuple[datetime, datetime | None]:
+    """A named period as local [start, end) (end None: until now)."""
+    today = _midnight(now)
+    week = today - timedelta(days=today.weekday())  # weeks start on Monday (ISO 8601)
+    month = today.replace(day=1)
+    days = _DIGITS.search(name)
+    if days:
+        return now - timedelta(days=int(days.group())), None
+    return {
+        "today": (today, None),
+        "yesterday": (today - timedelta(days=1), today),
+        "this_week": (week, None),
+        "last_week": (week - timedelta(days=7), week),
+        "this_month": (month, None),
+        "last_month": ((month - timedelta(days=1)).replace(day=1), month),
+    }[name]
+
+
+def _date(match: re.Match, now: datetime) -> datetime | None:
+    groups = [g for g in match.groups()[-6:]]
+    year, month, day = (groups[0], groups[1], groups[2]) if groups[0] else (groups[5], groups[4], groups[3])
+    try:
+        return datetime(int(year), int(month), int(day), tzinfo=now.tzinfo)
+    except (TypeError, ValueError):  # no such day ("2026-02-30"): not a date, searched as words
+        return None
+
+
+def _page_part(match: re.Match) -> FilterPart | None:
+    first = int(match.group(1))
+    last = int(match.group(2)) if match.group(2) else first
+    first, last = min(first, last), max(first, last)
+    if first < 1:
+        return None
+    label = f"page {first}" if first == last else f"pages {first}-{last}"
+    return FilterPart(PAGES, match.group(0), label, pages=(first, last))
+
+
+def _names(document: DocumentName) -> tuple[tuple[str, bool], ...]:
+    """A document's names as a person may write them, each with whether it may stand alone (with its
+    extension it is unmistakably a file; without it, a name needs "in"/"from"... before it)."""
+    file = Path(document.path).name
+    return ((file, True), (Path(file).stem, False), (document.title, bool(format_of(document.title))))
+
+
+def _spans(text: str, library: Sequence[DocumentName], now: datetime) -> list[tuple[int, int, FilterPart]]:
+    found: list[tuple[int, int, FilterPart]] = []
+    named: dict[str, list[DocumentName]] = {}
+    for document in library:
+        for name, alone in _names(document):
+            if alone or len(name.strip()) >= MIN_NAME:
+                named.setdefault(f"{name.casefold()}|{alone}", []).append(document)
+    for key, documents in named.items():
+        name, alone = key.rsplit("|", 1)
+        pattern = rf"(?<!\w){_FILE_PLACE + '?' if alone == 'True' else _PLACE}[\"'“‘]?{re.escape(name)}[\"'”’]?(?![\w-])"
+        for match in re.finditer(pattern, text, re.IGNORECASE):
+            label = Path(documents[0].path).name
+            found.append((match.start(), match.end(), FilterPart(FILE, match.group(0), label, documents=tuple(sorted({d.id for d in documents})))))
+    known = {Path(d.path).name.casefold() for d in library}
+    for match in _FILE_TOKEN.finditer(text):
+        if match.group(1).casefold() not in known:
+            found.append((match.start(), match.end(), FilterPart(FILE, match.group(0), match.group(1))))
+    for match in _PAGES.finditer(text):
+        part = _page_part(match)
+        if part:
+            found.append((match.start(), match.end(), part))
+    for name, pattern in _FORMATS:
+        for match in pattern.finditer(text):
+            found.append((match.start(), match.end(), FilterPart(FORMAT, match.group(0), f"{name} files", format=name)))
+    for match in _DATED.finditer(text):
+        day = _date(match, now)
+        if day is None:
+            continue
+        if match.group("before"):
+            part = FilterPart(ADDED, match.group(0), f"added before {day:%Y-%m-%d}", added_before=_utc(day))
+        else:
+            part = FilterPart(ADDED, match.group(0), f"added since {day:%Y-%m-%d}", added_after=_utc(day))
+        found.append((match.start(), match.end(), part))
+    for match in _RELATIVE.finditer(text):
+        period = (match.group("period") or match.group("period2")).lower()
+        name = _PERIOD_NAMES.get(" ".join(period.split()), period)
+        label = "added " + (name.replace("_", " ") if name in _PERIOD_NAMES.values() else "in the last {} days".format(int(_DIGITS.search(name).group())))
+        start, end = _period(name, now)
+        part = FilterPart(ADDED, match.group(0), label, added_after=_utc(start), added_before=_utc(end) if end else "")
+        found.append((match.start(), match.end(), part))
+    return found
+
+
+def _without_overlaps(spans: list[tuple[int, int, FilterPart]], blocked: list[tuple[int, int]]) -> list[tuple[int, int, FilterPart]]:
+    """The longest span wins where two overlap ("in R-data.pdf" over "in R-data"); spans over an ignored phrase go."""
+    kept: list[tuple[int, int, FilterPart]] = []
+    for start, end, part in sorted(spans, key=lambda s: (-(s[1] - s[0]), s[0])):
+        taken = blocked + [(s, e) for s, e, _ in kept]
+        if all(end <= s or start >= e for s, e in taken):
+            kept.append((start, end, part))
+    return sorted(kept, key=lambda s: s[0])
+
+
+def _cut(text: str, spans: Sequence[tuple[int, int, FilterPart]]) -> str:
+    """The text without the spans, its spaces and punctuation tidied ("What is X in a.pdf?" -> "What is X?")."""
+    out, last = "", 0
+    for start, end, _ in spans:
+        out += text[last:start] + " "
+        last = end
+    out += text[last:]
+    out = re.sub(r"\s+([,.;:?!])", r"\1", " ".join(out.split()))
+    out = re.sub(r"([,;:])(?=[,.;:?!]|$)", "", out)  # a comma left before the end or another mark
+    return out.strip(" ,;:")
+
+
+def read_filters(text: str, library: Sequence[DocumentName], ignored: Sequence[str] = (), now: datetime | None = None) -> QuestionFilters:
+    """The filters `text` states, matched against the library's documents; phrases in `ignored` are not read."""
+    now = now or datetime.now().astimezone()
+    blocked = [(m.start(), m.end()) for phrase in ignored if phrase for m in re.finditer(re.escape(phrase), text, re.IGNORECASE)]
+    spans = _without_overlaps(_spans(text, library, now), blocked)
+    if not spans:
+        return QuestionFilters(text, text, (), tuple(ignored))
+    searched = _cut(text, spans) or text
+    return QuestionFilters(text, searched, tuple(part for _, _, part in spans), tuple(ignored))
