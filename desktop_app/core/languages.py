@@ -3,8 +3,8 @@ searched in the language of the documents (issue 34).
 
 py3langid (a fork of langid.py: a naive Bayes model over byte n-grams, 97 languages, numpy only, a 4 MB
 wheel) reads any script without word lists. A document's language is read once, at import, from its first
-pages; a question's is compared with the library's by probability, since a short question is easy to
-misread: it is taken to be in another language only when the library's language is unlikely for it.
+pages; a question's is compared with the library's, and since a short question is easy to misread, it is
+taken to be in another language only when that language is its likeliest and the library's is unlikely.
 """
 
 from __future__ import annotations
@@ -34,9 +34,21 @@ _lock = threading.Lock()
 
 @functools.cache
 def _identifier():
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier  # late: loading the model takes ~0.3 s
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier  # late: unpacking the model takes 1 to 3 s
 
     return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+
+def preload() -> None:
+    """Unpack the model on a background thread (lzma lets the others run meanwhile), so the question that needs
+    it finds it ready: started when a question begins, it is ready by the time its queries are written."""
+    if _identifier.cache_info().currsize == 0:
+        threading.Thread(target=_loaded, name="language model", daemon=True).start()
+
+
+def _loaded() -> None:
+    with _lock:
+        _identifier()
 
 
 def _probabilities(text: str) -> dict[str, float]:
@@ -44,12 +56,17 @@ def _probabilities(text: str) -> dict[str, float]:
         return dict(_identifier().rank(text[:SAMPLE_CHARS]))
 
 
+def _likeliest(probabilities: dict[str, float]) -> str:
+    return max(probabilities, key=probabilities.__getitem__)
+
+
+def _too_short(text: str) -> bool:
+    return sum(ch.isalpha() for ch in text[:SAMPLE_CHARS]) < 20
+
+
 def detect_language(text: str) -> str | None:
     """The ISO 639-1 code of the language `text` is mostly written in; None when it has too few letters to tell."""
-    if sum(ch.isalpha() for ch in text[:SAMPLE_CHARS]) < 20:
-        return None
-    probabilities = _probabilities(text)
-    return max(probabilities, key=probabilities.__getitem__)
+    return None if _too_short(text) else _likeliest(_probabilities(text))
 
 
 def sample(texts: Iterable[str]) -> str:
@@ -63,10 +80,16 @@ def sample(texts: Iterable[str]) -> str:
 
 
 def other_language(question: str, library_language: str | None) -> str | None:
-    """The library's language when `question` is probably written in another one (None: the same, or unknown)."""
+    """The library's language when `question` is written in another one (None: the same one, or too short to tell).
+
+    Another language must be the question's likeliest, and the library's unlikely: a short question in the
+    library's own language is often read as some third language, and then costs a translation for nothing."""
     if library_language is None or library_language not in LANGUAGE_NAMES:
         return None
-    if _probabilities(question).get(library_language, 0.0) >= OTHER_LANGUAGE_BELOW:
+    if _too_short(question):
+        return None
+    probabilities = _probabilities(question)
+    if _likeliest(probabilities) == library_language or probabilities.get(library_language, 0.0) >= OTHER_LANGUAGE_BELOW:
         return None
     return library_language
 

@@ -45,6 +45,7 @@ from .modes import Mode, Round, mode_named
 from .retrieval.fusion import reciprocal_rank_fusion
 from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
 from .retrieval.query_writing import GeneratedQueries, write_queries
+from . import languages
 from .languages import LANGUAGE_NAMES, detect_language, mostly, other_language
 from .retrieval.question_filters import no_match_answer, read_filters
 from .retrieval.translation import in_language
@@ -250,6 +251,8 @@ class Pipeline:
         """Yields QueriesGenerated, SourcesRanked and EvidenceSelected; returns what was found, the passages the
         model reads and the evidence chosen from them (None when it reads whole passages, or nothing is answered:
         a search alone, such as the retrieval eval's, keeps the fused top_k as its context)."""
+        if mode.writes_queries and typed is None and self.settings.document_language_queries:
+            languages.preload()  # ready when the queries are written, for the question's language (in_documents_language)
         # The question (or the text the mode writes instead) is searched first; its list can decide what follows.
         with clock.stage("query_generation"):
             searched = mode.search_text(self._generator, question)
