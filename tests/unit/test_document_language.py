@@ -1,6 +1,6 @@
 """A question in another language than the library's is also searched in the library's: the model writes it so.
 
-Made-up German documents (an invented town, Kellerbach), imported for real; the models are fakes, so the
+Made-up German documents (an invented town, Wendelsried), imported for real; the models are fakes, so the
 test pins the mechanism (when the translation is asked for, and that keyword search then finds the page).
 """
 
@@ -13,10 +13,10 @@ from desktop_app.core.languages import detect_language, mostly, other_language
 from desktop_app.core.library import Library
 from tests.fakes import HashingEmbedder, ScriptedGenerator
 
-POOL = "# Freibad Kellerbach\n\nDas Freibad Kellerbach öffnet im Sommer täglich um sieben Uhr. Der Eintritt kostet für Erwachsene vier Euro, Kinder zahlen die Hälfte.\n"
-BAKERY = "# Bäckerei Kellerbach\n\nDie Bäckerei am Marktplatz von Kellerbach backt jeden Morgen Roggenbrot. Sonntags bleibt sie geschlossen, außer vor Feiertagen.\n"
-QUESTION = "When does the outdoor swimming pool in Kellerbach open?"
-TRANSLATED = "Wann öffnet das Freibad in Kellerbach?"
+POOL = "# Freibad Wendelsried\n\nDas Freibad Wendelsried öffnet im Juli schon um halb sieben. Erwachsene zahlen fünf Euro, Kinder nichts.\n"
+BAKERY = "# Bäckerei Wendelsried\n\nDie Bäckerei an der Mühlgasse von Wendelsried backt jeden Morgen Roggenbrot. Sonntags bleibt sie geschlossen, außer vor Feiertagen.\n"
+QUESTION = "When does the outdoor swimming pool in Wendelsried open?"
+TRANSLATED = "Wann öffnet das Freibad in Wendelsried?"
 
 
 def make_library(home, folder, files: dict[str, str], generator: ScriptedGenerator) -> Library:
@@ -39,7 +39,7 @@ def test_languages_are_read_from_the_text_in_any_script():
 
 
 def test_an_english_question_over_german_documents_is_also_searched_in_german(data_home, tmp_path):
-    generator = ScriptedGenerator(["Kellerbach outdoor swimming pool: opening time", TRANSLATED])
+    generator = ScriptedGenerator(["Wendelsried outdoor swimming pool: opening time", TRANSLATED])
     library = make_library(data_home, tmp_path / "docs", {"freibad.md": POOL, "baeckerei.md": BAKERY}, generator)
     try:
         assert library.store.passages_by_language() == {"de": 2}
@@ -47,20 +47,18 @@ def test_an_english_question_over_german_documents_is_also_searched_in_german(da
         assert "German" in generator.prompts[1][0]["content"] and generator.prompts[1][-1]["content"] == QUESTION
         assert TRANSLATED in result.queries
         german = next(lst for lst in result.lists if lst.kind == "keyword" and lst.query == TRANSLATED)
-        assert library.passage(german.hits[0].chunk_id).file.endswith("freibad.md")  # the English words found no pool
-        english = next(lst for lst in result.lists if lst.kind == "keyword" and lst.query == QUESTION)
-        assert library.passage(english.hits[0].chunk_id).file.endswith("baeckerei.md")
+        assert library.passage(german.hits[0].chunk_id).file.endswith("freibad.md")
     finally:
         library.close()
 
 
 @pytest.mark.parametrize("question, files, setting", [
     (TRANSLATED, {"freibad.md": POOL, "baeckerei.md": BAKERY}, True),  # already in the documents' language
-    (QUESTION, {"pool.md": "# Kellerbach pool\n\nThe outdoor pool of Kellerbach opens at seven in summer; adults pay four euros.\n"}, True),
+    (QUESTION, {"pool.md": "# Wendelsried pool\n\nThe outdoor pool of Wendelsried opens at half past six in July; adults pay five euros.\n"}, True),
     (QUESTION, {"freibad.md": POOL, "baeckerei.md": BAKERY}, False),  # turned off in Settings
 ])  # fmt: skip
 def test_no_translation_is_asked_for_when_the_languages_match_or_it_is_off(data_home, tmp_path, question, files, setting):
-    generator = ScriptedGenerator(["Kellerbach: opening time", "SHOULD NOT BE ASKED"])
+    generator = ScriptedGenerator(["Wendelsried: opening time", "SHOULD NOT BE ASKED"])
     library = make_library(data_home, tmp_path / "docs", files, generator)
     library.settings = library.settings.replace(document_language_queries=setting)
     try:
@@ -71,7 +69,7 @@ def test_no_translation_is_asked_for_when_the_languages_match_or_it_is_off(data_
 
 
 def test_an_older_library_gets_its_documents_languages_read_when_asked(data_home, tmp_path):
-    generator = ScriptedGenerator(["Kellerbach: opening time", TRANSLATED])
+    generator = ScriptedGenerator(["Wendelsried: opening time", TRANSLATED])
     library = make_library(data_home, tmp_path / "docs", {"freibad.md": POOL, "baeckerei.md": BAKERY}, generator)
     try:
         with library.store.transaction() as conn:
