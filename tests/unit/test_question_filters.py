@@ -7,6 +7,7 @@ real importer into SQLite and hnswlib; only the models are fakes.
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pymupdf as fitz
 import pytest
@@ -53,6 +54,7 @@ def write_pdf(path, pages: list[str]):
         ("Welche diese Woche hinzugefügten Dokumente nennen Preise?", "Welche Dokumente nennen Preise?", [ADDED], "added this week"),
         ("What is in the report?", "What is?", [FILE], "report.docx"),
         ("Tell me about pages ٣-٥ please", "Tell me about please", [PAGES], "pages 3-5"),  # Arabic-Indic digits
+        ("Summarise pages 3-4 of R-data", "Summarise", [PAGES, FILE], "pages 3-4"),
         ("What does plan.docx say?", "What does say?", [FILE], "plan.docx"),
     ],
 )
@@ -148,3 +150,19 @@ def test_the_filters_survive_the_json_of_a_saved_answer(pump_library):
     again = result_from_json(result_to_json(result))
     assert again.filters == result.filters
     assert [p.pages for p in again.filters.parts if p.kind == PAGES] == [(2, 2)]
+
+
+R_MANUALS = Path("/usr/share/R/doc/manual")
+
+
+@pytest.mark.skipif(not (R_MANUALS / "R-data.pdf").exists(), reason="the R manuals are not installed (apt-get install r-doc-pdf)")
+def test_the_r_manuals_a_file_and_pages_named_in_the_question(data_home):
+    library = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator())
+    try:
+        list(library.store_paths([R_MANUALS / "R-data.pdf", R_MANUALS / "R-intro.pdf"]))  # their text: searched by keyword
+        ranked = searched(library, "How do I read a spreadsheet in R-data.pdf?")[1]
+        assert ranked.sources and {Path(s.passage.file).name for s in ranked.sources} == {"R-data.pdf"}
+        ranked = searched(library, "How do I get help on a command, on pages 10-12 of R-intro?")[1]
+        assert ranked.sources and {(Path(s.passage.file).name, s.passage.page in range(10, 13)) for s in ranked.sources} == {("R-intro.pdf", True)}
+    finally:
+        library.close()

@@ -37,6 +37,7 @@ def _joined(pick: Callable[[FilterWords], Iterable[str]]) -> str:
 
 _ARTICLES = rf"(?:(?:{_joined(lambda w: w.articles)})\s+){{0,2}}"
 _PLACE = rf"(?:(?:{_joined(lambda w: w.places)})\s+{_ARTICLES})"
+_OWNER = _joined(lambda w: w.owner_places)
 # Before a name with its extension: "of R-data.pdf" too.
 _FILE_PLACE = rf"(?:(?:{_joined(lambda w: (*w.places, *w.owner_places))})\s+{_ARTICLES})"
 _NUMBER = r"(\d+)"
@@ -140,7 +141,9 @@ def _spans(text: str, library: Sequence[DocumentName], now: datetime) -> list[tu
                 named.setdefault(f"{name.casefold()}|{alone}", []).append(document)
     for key, documents in named.items():
         name, alone = key.rsplit("|", 1)
-        pattern = rf"(?<!\w){_FILE_PLACE + '?' if alone == 'True' else _PLACE}[\"'“‘]?{re.escape(name)}[\"'”’]?(?![\w-])"
+        # Without its extension a name needs "in"/"from" before it, or "of" after a number ("pages 3-4 of R-intro").
+        prefix = rf"(?<!\w){_FILE_PLACE}?" if alone == "True" else rf"(?:(?<!\w){_PLACE}|(?<=\d)\s+(?:{_OWNER})\s+)"
+        pattern = rf"{prefix}[\"'“‘]?{re.escape(name)}[\"'”’]?(?![\w-])"
         for match in re.finditer(pattern, text, re.IGNORECASE):
             label = Path(documents[0].path).name
             found.append((match.start(), match.end(), FilterPart(FILE, match.group(0), label, documents=tuple(sorted({d.id for d in documents})))))
