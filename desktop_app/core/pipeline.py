@@ -48,7 +48,7 @@ from .retrieval.query_writing import GeneratedQueries, write_queries
 from . import languages
 from .languages import LANGUAGE_NAMES, detect_language, mostly, other_language
 from .retrieval.question_filters import no_match_answer, read_filters
-from .retrieval.translation import in_language
+from .retrieval.translation import in_language, translation_messages
 from .retrieval.scope import Scope
 from .retrieval.search import Searcher
 from .settings import Settings
@@ -94,6 +94,9 @@ class Pipeline:
         for style in mode_named(self.settings.mode).query_styles or mode_named("fusion").query_styles:
             warm_up(query_messages("Warm-up question", self.settings.n_queries, style))
         warm_up(prompts.answer_messages("Warm-up question", [], self.settings.general_knowledge))
+        language = self.documents_language() if self.settings.document_language_queries else None
+        if language in LANGUAGE_NAMES:  # a question in another language is written in the library's with this prompt
+            warm_up(translation_messages("Warm-up question", LANGUAGE_NAMES[language]))
         sql_prompt = warm_up_messages(self.store, self.tables) if self.tables is not None else None
         if sql_prompt:  # only a library with tables pays for it
             warm_up(sql_prompt)

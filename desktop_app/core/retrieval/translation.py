@@ -16,10 +16,13 @@ TRANSLATE_SYSTEM = (
 _LABEL = re.compile(r"^\w+:\s+")  # "Translation:", "Übersetzung:", "German:"
 
 
+def translation_messages(question: str, language: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": TRANSLATE_SYSTEM.format(language=language)}, {"role": "user", "content": question}]
+
+
 def in_language(generator: Generator, question: str, language: str, max_tokens: int = 64) -> str:
     """`question` written in `language` (an English name: "German"); "" when the model wrote nothing usable."""
-    messages = [{"role": "system", "content": TRANSLATE_SYSTEM.format(language=language)}, {"role": "user", "content": question}]
-    raw = generator.complete(messages, max_tokens=max_tokens, temperature=0.0)
+    raw = generator.complete(translation_messages(question, language), max_tokens=max_tokens, temperature=0.0)
     for line in raw.splitlines():
         line = _LABEL.sub("", clean_line(line)).strip().strip("\"'“”„«»")
         if line and line.casefold() != question.casefold():
