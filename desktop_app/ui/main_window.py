@@ -100,7 +100,8 @@ class MainWindow(QMainWindow):
         left.addWidget(self.library_panel)
         left.addWidget(self.chat_list_panel)
         left.setSizes([560, 260])
-        right = QSplitter(Qt.Orientation.Vertical)
+        # How the answer was found above, the cited page below: the page gets its half once a citation is opened.
+        self.evidence_splitter = right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.fusion_panel)
         right.addWidget(self.source_views)
         right.setSizes([560, 340])
@@ -111,6 +112,17 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([330, 480, 630])
         self.setCentralWidget(self.splitter)
+
+    def make_room_for_source(self) -> None:
+        """An opened citation or passage: its page (or text) gets at least half of the side panel's height."""
+        sizes = self.evidence_splitter.sizes()
+        total = sum(sizes)
+        area = self.page_view.scroll if self.source_views.currentWidget() is self.page_view else self.text_view.text
+        # What sits above the page in its view (the caption, the zoom buttons), measured once it has been laid out.
+        above = sizes[1] - area.height() if area.isVisible() and 0 < area.height() <= sizes[1] else 80
+        wanted = (self.evidence_splitter.height() + 1) // 2 + above  # half of all of it, the splitter's handle included
+        if total and sizes[1] < wanted:
+            self.evidence_splitter.setSizes([total - wanted, wanted])
 
     def _build_menus(self) -> None:
         style = self.style()
@@ -191,7 +203,7 @@ class MainWindow(QMainWindow):
             library, self.model_jobs, self.chat_panel, self.fusion_panel, self.library_panel, self.documents, self.chat_controller, self.model_controller, feedback
         )
         self.evidence_controller = EvidenceController(
-            library, self.chat_panel.view, self.fusion_panel, self.page_view, feedback, self.text_view, self.source_views, self.page_jobs
+            library, self.chat_panel.view, self.fusion_panel, self.page_view, feedback, self.text_view, self.source_views, self.page_jobs, self.make_room_for_source
         )
         self.settings_controller = SettingsController(library, self.chat_panel, self.model_controller, feedback, self.library_jobs)
 
