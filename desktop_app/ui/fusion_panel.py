@@ -33,7 +33,7 @@ def timings_text(timings: Timings) -> str:
     return "  ·  ".join(parts[:1] + waited + parts[1:])
 
 
-PASSAGE_MIN_WIDTH = 220  # px: a few words of the passage, whatever the number of queries
+PASSAGE_MIN_WIDTH = 200  # px: a few words of the passage, whatever the number of queries
 
 
 class FusedTable(QTableView):
