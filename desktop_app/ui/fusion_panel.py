@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QSortFilterProxyModel, QStringListModel, Qt, Signal
+from PySide6.QtCore import QSize, QSortFilterProxyModel, QStringListModel, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QListView, QTableView, QVBoxLayout, QWidget
 
 from ..core.sql.text_to_sql import duration_text
@@ -49,6 +49,13 @@ class FusedTable(QTableView):
         others = sum(self.columnWidth(c) for c in range(self.model().columnCount()) if c != column)
         self.setColumnWidth(column, max(PASSAGE_MIN_WIDTH, self.viewport().width() - others))
 
+    def minimumSizeHint(self) -> QSize:
+        """Room for the titles, one whole passage and the scroll bar under it, however little the panel has."""
+        hint = super().minimumSizeHint()
+        scroll_bar = self.horizontalScrollBar().sizeHint().height()
+        hint.setHeight(self.horizontalHeader().sizeHint().height() + self.verticalHeader().defaultSectionSize() + scroll_bar + 2 * self.frameWidth())
+        return hint
+
     def resizeEvent(self, event) -> None:  # the viewport's size, a vertical scroll bar coming or going included
         super().resizeEvent(event)
         self.fit_passage()
@@ -63,8 +70,8 @@ class FusionPanel(QWidget):
         self.result: AskResult | None = None
         title = QLabel("How the answer was found")
         title.setObjectName("panelTitle")
-        self.question = QLabel("Ask a question to see the search queries and how their results were fused.")
-        self.question.setWordWrap(True)
+        # One line: the question is in the chat already (the whole of it in the tooltip here).
+        self.question = OneLineLabel("Ask a question to see the search queries and how their results were fused.")
         self.question.setObjectName("hint")
         # A follow-up ("and its IP rating?") is searched as a standalone question rewritten from the chat.
         self.searched_as = QLabel()
@@ -165,7 +172,7 @@ class FusionPanel(QWidget):
         return [q.strip() for q in self.queries.stringList() if q.strip()]
 
     def show_queries(self, question: str, queries: list[str]) -> None:
-        self.question.setText(f"Question: <b>{html.escape(question)}</b>")
+        self.question.setText(f"Question: {question}")
         self.queries.setStringList(list(queries))
 
     def show_searched_as(self, standalone: str) -> None:

@@ -99,7 +99,10 @@ class MainWindow(QMainWindow):
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(self.library_panel)
         left.addWidget(self.chat_list_panel)
-        left.setSizes([560, 260])
+        # The library gets what the screen has to spare (its imports and folders unfold there); the chat list a few rows.
+        left.setStretchFactor(0, 1)
+        left.setStretchFactor(1, 0)
+        left.setSizes([640, 180])
         # How the answer was found above, the cited page below: the page gets its half once a citation is opened.
         self.evidence_splitter = right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.fusion_panel)
@@ -109,8 +112,11 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.chat_panel)
         self.splitter.addWidget(right)
+        # A smaller screen narrows the chat and the evidence alike; the library keeps its width.
+        self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([330, 480, 630])
+        self.splitter.setStretchFactor(2, 1)
+        self.splitter.setSizes([370, 430, 640])
         self.setCentralWidget(self.splitter)
 
     def make_room_for_source(self) -> None:
