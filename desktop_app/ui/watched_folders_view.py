@@ -3,7 +3,7 @@ opens a short scrolling list, with one button to stop keeping the selected folde
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QListWidget, QVBoxLayout, QWidget
 
 from .fold import Fold
@@ -21,6 +21,9 @@ class WatchedFoldersView(QWidget):
         self.stop = tool_button(self, Pixmap.SP_DialogCancelButton, "Stop keeping the selected folder in sync (its documents stay)", self._stop_selected)
         self.stop.setAutoRaise(True)
         self.list = QListWidget()
+        # A long path is cut in its middle (the folder's own name stays), never scrolled sideways.
+        self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setFixedHeight(ROWS_SHOWN * self.list.fontMetrics().lineSpacing() + 12)
         self.fold = Fold(self.list, self.stop, is_open=True)
         self.fold.toggled.connect(self.stop.setVisible)  # it stops the folder selected in the list
@@ -32,6 +35,8 @@ class WatchedFoldersView(QWidget):
     def set_folders(self, folders: list[str]) -> None:
         self.list.clear()
         self.list.addItems(folders)
+        for row, folder in enumerate(folders):
+            self.list.item(row).setToolTip(folder)
         if folders:
             self.list.setCurrentRow(0)
         tip = "New files in these folders are imported, changed ones re-imported, deleted ones removed"
