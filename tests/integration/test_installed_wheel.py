@@ -1,5 +1,6 @@
-"""`pip install .` gives a working app: the wheel carries the model catalog, the tokenizer, the icons and the
-desktop entry, and the installed code finds them with no repository around it.
+"""`pip install .` gives a working app: the wheel carries the model catalog (the repository's top-level models/)
+and the tokenizer, the icons and the desktop entry (resources/), and the installed code finds them with no
+repository around it.
 
 The full check with every dependency in a clean virtualenv (the window and the CLI answering) is
 `make install-check` (packaging/check_install.py); this test builds the real wheel and runs it from a
@@ -32,10 +33,14 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_the_wheel_carries_the_files_the_app_loads_at_run_time(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for needed in ("desktop_app/core/models/catalog.json", "desktop_app/resources/all-minilm-l6-v2-tokenizer.json",
+    # The repository's top-level models/ and resources/, inside the package (setup.py maps them).
+    for needed in ("desktop_app/models/catalog.json", "desktop_app/resources/all-minilm-l6-v2-tokenizer.json",
                    "desktop_app/resources/desktop-app.png", "desktop_app/resources/desktop-app.svg",
                    "desktop_app/resources/desktop-app.desktop"):  # fmt: skip
         assert needed in names, f"{needed} is missing from the wheel"
+    # Nothing lands beside the package in site-packages, and a GGUF a user dropped into models/ stays out.
+    assert {n.split("/")[0] for n in names} <= {"desktop_app", *(n.split("/")[0] for n in names if ".dist-info/" in n)}
+    assert not [n for n in names if n.endswith(".gguf")]
 
 
 INSTALLED_APP = r"""
