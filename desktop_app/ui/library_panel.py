@@ -49,7 +49,7 @@ class LibraryPanel(QWidget):
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self.remove_button.setEnabled(self.table.selectionModel().hasSelection()))
-        QShortcut(QKeySequence.StandardKey.Delete, self.table, self._remove_selected)
+        QShortcut(QKeySequence.StandardKey.Delete, self.table, self._remove_selected).setWhatsThis("Remove the selected documents from the library")
 
         self.drop_hint = QLabel(
             "<div style='font-size:15px; font-weight:600'>Drop PDFs or folders here</div>"

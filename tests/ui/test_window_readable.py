@@ -177,17 +177,13 @@ def test_the_page_preview_zooms_opens_large_and_clears_with_the_chat(make_window
     assert view.file is None and view.image.pixmap().isNull()
 
 
-def test_settings_show_plain_sections_and_a_collapsed_advanced_part(make_window, data_home, qtbot):
+def test_settings_show_plain_sections_and_a_collapsed_advanced_part(make_window, data_home, qtbot, open_settings):
     from PySide6.QtWidgets import QGroupBox, QLabel
 
     from desktop_app.core.settings import SETTING_HELP, load_settings
-    from desktop_app.ui.settings_dialog import SettingsDialog
 
-    library = fake_library(data_home)
-    window = make_window(library)
-    dialog = SettingsDialog(library.settings, library.catalog, window)
-    dialog.show()
-    qtbot.waitExposed(dialog)
+    window = make_window(fake_library(data_home))
+    dialog = open_settings(window)
     assert [box.title() for box in dialog.findChildren(QGroupBox)] == ["Model", "Search", "Answers"]
     shown = [label.text() for label in dialog.findChildren(QLabel) if label.isVisible()]
     # The plain choices a person makes, each with what it changes; no research knob in sight.

@@ -233,7 +233,7 @@ def _read_pages(doc, path: Path, title: str, scans: bool = True) -> ExtractedDoc
                 )
             kind = "its text is drawn as shapes" if set(scanned_left) <= set(drawn) else "scanned document"
             raise NoTextLayer(f"{path.name}: no text layer on {len(scanned_left)} of {page_count} pages: {kind}", hint=OCR_HINT)
-        raise NotADocument(f"{path.name} has no text: its {page_count} page(s) are blank", hint="There is nothing to import.")
+        raise NotADocument(f"{path.name} has no text: {'its one page is' if page_count == 1 else f'its {page_count} pages are'} blank", hint="There is nothing to import.")
     if scanned_left:
         tail = "; install tesseract for OCR" if not ocr_available() else " (OCR found no text)"
         notices.append(f"{len(scanned_left)} of {page_count} pages have no text layer (scanned){tail}")
