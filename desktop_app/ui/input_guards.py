@@ -11,9 +11,11 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtWidgets import QAbstractSlider, QAbstractSpinBox, QApplication, QComboBox, QDialog, QWidget
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QComboBox, QDialog, QSlider, QWidget
 
-WHEEL_SET_CONTROLS = (QComboBox, QAbstractSpinBox, QAbstractSlider)
+# Controls whose value the wheel sets. Not QAbstractSlider: a scroll area scrolls by handing the wheel to its
+# scroll bar (never focused), which must keep taking it.
+WHEEL_SET_CONTROLS = (QComboBox, QAbstractSpinBox, QSlider)
 
 
 class WheelGuard(QObject):

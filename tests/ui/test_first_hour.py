@@ -37,6 +37,12 @@ def wheel_over(widget, steps: int = -3) -> None:
 def test_the_wheel_over_settings_scrolls_past_them_and_changes_only_a_focused_one(make_window, data_home, qtbot, open_settings):
     dialog = open_settings(make_window(fake_library(data_home)))
     dialog.advanced_toggle.click()
+    dialog.resize(dialog.width(), 500)  # shorter than its settings: the page scrolls
+    bar = dialog.page.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    wheel_over(dialog.page.viewport())
+    assert bar.value() > 0  # the wheel scrolls the page (the scroll area hands it to its scroll bar)
+    bar.setValue(0)
     dialog.setFocus()
     controls = [w for w in dialog.findChildren(QComboBox) + dialog.findChildren(QAbstractSpinBox) if w.isVisible() and w.isEnabled()]
     assert len(controls) >= 10
