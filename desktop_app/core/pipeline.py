@@ -70,6 +70,7 @@ class Pipeline:
         self.tables = tables  # the CSV/Excel tables; None: every question goes to passages
         # The model's measured prompt-reading speed, kept by the library across questions: the wait's estimate.
         self.reading_speed = reading_speed or ReadingSpeed()
+        self._counted: tuple[str, int] = ("", 0)  # the last prompt whose tokens were counted, and their number
         self.store = store
         self.index = index
         self.embedder = embedder
@@ -155,11 +156,17 @@ class Pipeline:
 
     def reading_tokens(self, messages: Sequence[dict[str, str]]) -> int:
         """The tokens the model reads for an answer before its first word: the passages and the question (the
-        fixed instructions before them come from the prompt cache). 0 when they cannot be counted (a server)."""
-        try:
-            return self._generator().count_tokens(messages[-1]["content"])
-        except Exception:  # a server without a tokenizer endpoint, or unreachable: no estimate, the answer goes on
-            return 0
+        fixed instructions before them come from the prompt cache). 0 when they cannot be counted.
+
+        Counted once per prompt (the estimate and the measurement ask for the same one): a server counts over
+        the network."""
+        content = messages[-1]["content"]
+        if self._counted[0] != content:
+            try:
+                self._counted = (content, self._generator().count_tokens(content))
+            except Exception:  # a server that cannot be reached: no estimate, and the answer goes on
+                self._counted = (content, 0)
+        return self._counted[1]
 
     def reading_estimate(self, question: str, context: Sequence[Source], evidence: Evidence | None) -> float | None:
         """Seconds the model will take to read this answer's prompt, from the measured speed; None before any."""
