@@ -13,20 +13,18 @@ def _keys(sequence: QKeySequence) -> str:
 
 
 def shortcut_rows(window: QWidget) -> list[tuple[str, str]]:
-    """(keys, what they do) for every action and shortcut of the window with a key, and every widget's KEYS."""
+    """(keys, what they do) for every action and shortcut of the window with a key, and every widget's KEYS: the
+    keys a person types (a standard key's first binding: "Ctrl++", not also the keyboard's own zoom key)."""
     rows: list[tuple[str, str]] = []
-    for action in window.findChildren(QAction):
-        keys = [_keys(s) for s in action.shortcuts() if not s.isEmpty()]
-        if keys:
-            rows.append((", ".join(keys), action.text().replace("&", "").rstrip(".")))  # as the menu names it
-    for shortcut in window.findChildren(QShortcut):
-        keys = [_keys(s) for s in shortcut.keys() if not s.isEmpty()]
-        if keys:
-            rows.append((", ".join(keys), shortcut.whatsThis() or "(no description)"))
     for widget in window.findChildren(QWidget):
         rows.extend(getattr(type(widget), "KEYS", ()))
-    unique = dict.fromkeys(rows)  # a widget class shown twice lists its keys once
-    return sorted(unique, key=lambda row: row[1].lower())
+    for action in window.findChildren(QAction):
+        if not action.shortcut().isEmpty():
+            rows.append((_keys(action.shortcut()), action.text().replace("&", "").rstrip(".")))  # as the menu names it
+    for shortcut in window.findChildren(QShortcut):
+        if not shortcut.key().isEmpty():
+            rows.append((_keys(shortcut.key()), shortcut.whatsThis() or "(no description)"))
+    return list(dict.fromkeys(rows))  # a widget class shown twice lists its keys once
 
 
 class ShortcutsDialog(QDialog):
