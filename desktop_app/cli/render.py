@@ -34,7 +34,7 @@ from ..core.places import citation_label
 from ..core.places import short_place as section_place
 from ..core.sql.text_to_sql import duration_text, format_value
 from ..core.types import AskResult, ImportProgress, Passage, SqlResult
-from ..core.wording import counted_units
+from ..core.wording import counted, counted_units
 from .progress import ProgressBar
 
 if TYPE_CHECKING:
@@ -272,5 +272,5 @@ def sql_table_lines(result: SqlResult, max_rows: int = 20) -> list[str]:
             lines.append("  " + "  ".join("-" * w for w in widths))
     more = "more than " if result.truncated else ""
     extra = f", first {max_rows} shown" if len(result.rows) > max_rows else ""
-    lines.append(f"({more}{len(result.rows)} row{'s' if len(result.rows) != 1 else ''}{extra}; {duration_text(result.elapsed)})")
+    lines.append(f"({more}{counted(len(result.rows), 'row')}{extra}; {duration_text(result.elapsed)})")
     return lines

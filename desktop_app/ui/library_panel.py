@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHBoxLayout, QHeader
 
 from ..core.formats import format_names
 from ..core.types import ImportProgress
+from ..core.wording import counted
 from .import_row import ImportRow
 from .indexing_status import IndexingStatus
 from .models import CollectionsModel, DocumentsModel
@@ -149,7 +150,7 @@ class LibraryPanel(QWidget):
         elif name and self.collection_ids is not None:
             allowed = self.allowed_documents() or []
             narrowed = " (narrowed by the ticks)" if checked else ""
-            self.scope.setText(f"Questions search {len(allowed)} document{'s' if len(allowed) != 1 else ''} of the collection '{name}'{narrowed}.")
+            self.scope.setText(f"Questions search {counted(len(allowed), 'document')} of the collection '{name}'{narrowed}.")
         elif checked:
             self.scope.setText(f"Questions search the {checked} ticked of {total} documents.")
         else:

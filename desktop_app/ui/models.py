@@ -260,7 +260,7 @@ class CollectionsModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{name} ({count})"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"Collection '{name}': {count} document{'s' if count != 1 else ''}"
+            return f"Collection '{name}': {counted(count, 'document')}"
         if role == ID_ROLE:
             return name
         return None

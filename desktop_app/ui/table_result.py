@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QPlainText
 
 from ..core.sql.text_to_sql import duration_text
 from ..core.types import ChartSpec, SqlResult
+from ..core.wording import counted
 from .chart_view import ChartView
 from .models import ResultRowsModel
 from .parts import fixed_pitch_font
@@ -56,7 +57,7 @@ class SqlResultView(QWidget):
             self.rows.set_result([], [])
         else:
             more = "more than " if final.truncated else ""
-            notes.append(f"{more}{len(final.rows)} row{'s' if len(final.rows) != 1 else ''} in {duration_text(final.elapsed)}")
+            notes.append(f"{more}{counted(len(final.rows), 'row')} in {duration_text(final.elapsed)}")
             self.rows.set_result(final.columns, final.rows)
         self.status.setText("<br>".join(notes))
         self.chart.set_chart(chart)
