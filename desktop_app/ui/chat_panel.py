@@ -14,6 +14,7 @@ from .parts import OneLineLabel
 class QuestionEdit(QPlainTextEdit):
     """Enter sends, Shift+Enter adds a line."""
 
+    KEYS = (("Enter", "Send the question"), ("Shift+Enter", "Start a new line in the question"))  # listed by F1
     submitted = Signal()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

@@ -8,7 +8,12 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QProgressBar, QSizePolicy, QStyle, QWidget
 
 from ..core.types import ImportProgress
+<<<<<<< HEAD
 from .parts import OneLineLabel, Pixmap, button_block, tool_button
+=======
+from ..core.wording import counted, counted_units
+from .parts import Pixmap, button_block, tool_button
+>>>>>>> h-fresh
 
 _STAGE_TEXT = {
     "queued": "waiting",
@@ -61,11 +66,11 @@ class ImportRow(QWidget):
         self.stage = event.stage
         text = _STAGE_TEXT.get(event.stage, event.stage)
         if event.stage == "extracting" and event.total:
-            text = f"read {event.done} of {event.total} {event.unit}"
+            text = f"read {event.done} of {counted_units(event.total, event.unit)}"
         elif event.stage == "embedding" and event.total:
-            text = f"indexing: {event.done} of {event.total} passages"
+            text = f"indexing: {event.done} of {counted(event.total, 'passage')}"
         elif event.stage == "ready":
-            text = f"ready: {event.total} {event.unit}" + (f" ({event.message})" if event.message else "")
+            text = f"ready: {counted_units(event.total, event.unit)}" + (f" ({event.message})" if event.message else "")
         elif event.stage in ("failed", "skipped", "removed") and event.message:
             text = f"{text}: {event.message}"
         elif event.stage == "cancelled" and "searchable by keyword" in event.message:

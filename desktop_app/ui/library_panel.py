@@ -13,7 +13,11 @@ from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHBoxLayout, QHeader
 
 from ..core.formats import format_names
 from ..core.types import ImportProgress
+<<<<<<< HEAD
 from .import_list import ImportList
+=======
+from ..core.wording import counted
+>>>>>>> h-fresh
 from .import_row import ImportRow
 from .indexing_status import IndexingStatus
 from .models import CollectionsModel, DocumentsModel
@@ -66,7 +70,7 @@ class LibraryPanel(QWidget):
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self.remove_button.setEnabled(self.table.selectionModel().hasSelection()))
-        QShortcut(QKeySequence.StandardKey.Delete, self.table, self._remove_selected)
+        QShortcut(QKeySequence.StandardKey.Delete, self.table, self._remove_selected).setWhatsThis("Remove the selected documents from the library")
 
         self.drop_hint = QLabel(
             "<div style='font-size:15px; font-weight:600'>Drop PDFs or folders here</div>"
@@ -177,7 +181,7 @@ class LibraryPanel(QWidget):
         elif name and self.collection_ids is not None:
             allowed = self.allowed_documents() or []
             narrowed = " (narrowed by the ticks)" if checked else ""
-            self.scope.setText(f"Questions search {len(allowed)} document{'s' if len(allowed) != 1 else ''} of the collection '{name}'{narrowed}.")
+            self.scope.setText(f"Questions search {counted(len(allowed), 'document')} of the collection '{name}'{narrowed}.")
         elif checked:
             self.scope.setText(f"Questions search the {checked} ticked of {total} documents.")
         else:

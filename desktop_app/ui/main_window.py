@@ -29,9 +29,11 @@ from .controllers.model_loading import ModelController
 from .controllers.settings import SettingsController
 from .controllers.watched_folders import WatchedFolderController
 from .fusion_panel import FusionPanel
+from .input_guards import FocusReturn, install_wheel_guard
 from .library_panel import LibraryPanel
 from .models import ChatsModel, CollectionsModel, DocumentsModel
 from .page_view import PageView
+from .shortcuts_dialog import ShortcutsDialog
 from .text_view import PassageTextView
 from .workers import JobRunner
 
@@ -43,6 +45,8 @@ ICON_PATH = ICON_PNG
 class MainWindow(QMainWindow):
     def __init__(self, library: Library | None = None, home: Path | None = None, warm_up: bool = True):
         super().__init__()
+        install_wheel_guard()  # before any control is shown: the wheel scrolls past controls it does not focus
+        self._focus_return = FocusReturn(self)  # a closed dialog hands the keyboard back to this window
         # Workers run Python between native calls; a short switch interval hands the GUI thread the
         # interpreter sooner (the default 5 ms, times several busy threads, shows as stutter).
         sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
@@ -165,6 +169,10 @@ class MainWindow(QMainWindow):
         self.open_logs_action = QAction("Open &log folder", self)
         self.open_logs_action.setToolTip("The app's logs, to send with a problem report; they hold no document text or questions")
         self.open_logs_action.triggered.connect(self.open_log_folder)
+        self.shortcuts_action = QAction("&Keyboard shortcuts", self)
+        self.shortcuts_action.setShortcut(QKeySequence(Qt.Key.Key_F1))
+        self.shortcuts_action.triggered.connect(self.show_shortcuts)
+        help_menu.addAction(self.shortcuts_action)
         help_menu.addAction(self.open_logs_action)
         help_menu.addAction(about)
 
@@ -187,6 +195,11 @@ class MainWindow(QMainWindow):
         folder.mkdir(parents=True, exist_ok=True)
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
         return folder
+
+    def show_shortcuts(self) -> ShortcutsDialog:
+        dialog = ShortcutsDialog(self)
+        dialog.open()  # not exec(): answers and imports go on while it is open
+        return dialog
 
     def _about(self) -> None:
         QMessageBox.about(self, APP_NAME, f"<b>{APP_NAME}</b><p>Chat with your documents, locally. RAG-Fusion over your PDFs with a local LLM.</p><p>Data folder: {self.library.home}</p>")

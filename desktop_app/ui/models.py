@@ -12,6 +12,7 @@ from ..core.formats import SECTION
 from ..core.places import TABLE, place_of
 from ..core.sql.text_to_sql import format_value
 from ..core.types import AskResult, Document, Source
+from ..core.wording import counted
 from .chat_list_model import ChatsModel as ChatsModel  # the window's models, importable from one place
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -66,13 +67,13 @@ class DocumentsModel(QAbstractTableModel):
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if doc.kind == "table":  # CSV/Excel: no pages or chunks; its rows, asked with SQL
-                return (doc.title, "table", f"{doc.rows} rows", _STATUS_TEXT.get(doc.status, doc.status))[column]
-            return (doc.title, str(doc.pages), str(doc.chunks), _STATUS_TEXT.get(doc.status, doc.status))[column]
+                return (doc.label, "table", counted(doc.rows, "row"), _STATUS_TEXT.get(doc.status, doc.status))[column]
+            return (doc.label, str(doc.pages), str(doc.chunks), _STATUS_TEXT.get(doc.status, doc.status))[column]
         if role == Qt.ItemDataRole.ToolTipRole:
             if doc.kind == "table" and not doc.error:
-                return f"{doc.path}\n{doc.rows} rows in {doc.pages} table{'s' if doc.pages != 1 else ''}; asked with SQL (Tables mode)"
+                return f"{doc.path}\n{counted(doc.rows, 'row')} in {counted(doc.pages, 'table')}; asked with SQL (Tables mode)"
             if doc.unit == SECTION and not doc.error:
-                return f"{doc.path}\n{doc.pages} section{'s' if doc.pages != 1 else ''} (the file has no pages; passages are cited by their heading)"
+                return f"{doc.path}\n{counted(doc.pages, 'section')} (the file has no pages; passages are cited by their heading)"
             return doc.error or doc.path
         if role == Qt.ItemDataRole.CheckStateRole and column == 0:
             return Qt.CheckState.Checked if doc.id in self._checked else Qt.CheckState.Unchecked
@@ -286,7 +287,7 @@ class CollectionsModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{name} ({count})"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"Collection '{name}': {count} document{'s' if count != 1 else ''}"
+            return f"Collection '{name}': {counted(count, 'document')}"
         if role == ID_ROLE:
             return name
         return None

@@ -1,5 +1,5 @@
 """Small pieces the panels share: buttons (a standard icon, a tooltip, what a click reaches), a panel's title row,
-and the caption row above a shown passage."""
+the caption row above a shown passage, and the font code is shown in."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt
+from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QFontMetricsF
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QStyle, QToolButton, QVBoxLayout, QWidget
 
 Pixmap = QStyle.StandardPixmap
@@ -114,3 +115,27 @@ def title_row(title: str, *widgets: QWidget) -> QHBoxLayout:
     for widget in widgets:
         row.addWidget(widget)
     return row
+
+
+def _draws_fixed_pitch(font: QFont) -> bool:
+    drawn = QFontMetricsF(font)
+    return drawn.horizontalAdvance("i") == drawn.horizontalAdvance("M")
+
+
+def fixed_pitch_font() -> QFont:
+    """The system's fixed font, as a real family that draws every character the same width.
+
+    The system's fixed font is often the generic name "monospace", which Qt resolves through the machine's font
+    set-up; with some (DejaVu and Noto alone) that is a proportional font. Then the first installed family that
+    draws fixed-pitch is used, checked by measuring, not by the name."""
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    font.setFamilies([QFontInfo(font).family()])  # the family actually drawn, not an alias
+    if _draws_fixed_pitch(font):
+        return font
+    for family in QFontDatabase.families():
+        if QFontDatabase.isFixedPitch(family):
+            candidate = QFont(font)
+            candidate.setFamilies([family])
+            if _draws_fixed_pitch(candidate):
+                return candidate
+    return font
