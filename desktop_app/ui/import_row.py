@@ -8,12 +8,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QProgressBar, QSizePolicy, QStyle, QWidget
 
 from ..core.types import ImportProgress
-<<<<<<< HEAD
-from .parts import OneLineLabel, Pixmap, button_block, tool_button
-=======
 from ..core.wording import counted, counted_units
-from .parts import Pixmap, button_block, tool_button
->>>>>>> h-fresh
+from .parts import OneLineLabel, Pixmap, button_block, tool_button
 
 _STAGE_TEXT = {
     "queued": "waiting",

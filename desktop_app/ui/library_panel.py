@@ -13,11 +13,8 @@ from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHBoxLayout, QHeader
 
 from ..core.formats import format_names
 from ..core.types import ImportProgress
-<<<<<<< HEAD
-from .import_list import ImportList
-=======
 from ..core.wording import counted
->>>>>>> h-fresh
+from .import_list import ImportList
 from .import_row import ImportRow
 from .indexing_status import IndexingStatus
 from .models import CollectionsModel, DocumentsModel
