@@ -6,7 +6,7 @@ One place decides what the model reads and what the user sees before the answer 
    every sentence of ten passages would cost more than the stage's budget on a 2-core laptop);
 3. the kept sentences are embedded in one batch with the generated queries and scored by cosine against the
    question and each query;
-4. coverage first: when the query step named several things (name-fact lines "Toyota: founder"), each name
+4. coverage first: when the query step named several things (name-fact lines "Tarrow Works: founder"), each name
    that some candidate passage mentions gets its best sentence in the prompt; a name no passage mentions is
    `missing`, and the answer gets its "not found in your documents" line from code (`missing_lines`);
 5. the rest of the token budget is filled with the best remaining sentences;
@@ -73,7 +73,7 @@ def words(text: str) -> set[str]:
 
 
 def names_of(queries: Sequence[str]) -> list[str]:
-    """The names of name-fact queries: a query that another query extends ("Toyota" and "Toyota founder").
+    """The names of name-fact queries: a query that another query extends ("Tarrow Works" and "Tarrow Works founder").
 
     query_styles.split_name_facts writes each "name: fact" line as the name alone and the name with its fact;
     other query styles (paraphrases) rarely produce such pairs, so they name nothing and answers stay prose."""
@@ -81,8 +81,8 @@ def names_of(queries: Sequence[str]) -> list[str]:
 
 
 def mentions(name: str, source: Source) -> bool:
-    """The passage (or its file's title) names it: any distinctive word of the name, so "Kiichiro Toyoda" is
-    found in a passage saying "Toyoda" (lenient: a false "not found" line is worse than a weak sentence)."""
+    """The passage (or its file's title) names it: any distinctive word of the name, so "Edda Tarrow" is
+    found in a passage saying "Tarrow" (lenient: a false "not found" line is worse than a weak sentence)."""
     wanted = words(name)
     return bool(wanted) and bool(wanted & (words(source.passage.text) | words(source.passage.title)))
 
@@ -202,7 +202,7 @@ def select_evidence(
         return sentences[i].tokens + (PASSAGE_MARK_TOKENS if new_passage else 0) + (file_line_tokens(source.passage.file) if new_file else 0)
 
     for name in found_names:  # coverage first: each name that found something gets its best sentence
-        # Scored against the name WITH its fact ("Toyota founder"): the name alone is closest to headings.
+        # Scored against the name WITH its fact ("Tarrow Works founder"): the name alone is closest to headings.
         columns = [i for i, q in enumerate(queries) if q.lower().startswith(name.lower() + " ")]
         best = max(
             (i for i, s in enumerate(sentences) if i not in chosen and mentions(name, s.source)),
