@@ -149,7 +149,7 @@ class Timings:
     retrieval: float = 0.0
     fusion: float = 0.0
     rerank: float = 0.0
-    evidence: float = 0.0  # choosing the sentences the model reads (answers/evidence.py)
+    evidence: float = 0.0  # choosing the sentences the model reads (retrieval/evidence.py)
     first_evidence: float = 0.0  # from the question to the first quotes on screen (EvidenceSelected, a first look or the fused)
     fused_evidence: float = 0.0  # from the question to the fused evidence's quotes, what the model reads
     prompt_processing: float = 0.0

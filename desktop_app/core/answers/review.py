@@ -19,9 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..types import Citation, Source
-from .evidence import NOT_FOUND_LINE
 from .grounding import MARK, Grounding, Vocabulary, content, judge_claim
-from .streaming import not_found_answer
+from .streaming import NOT_FOUND_LINE, not_found_answer
 
 # A claim: a list line ("- ...", "1. ..."), or a sentence with the citation marks that follow it, wherever they stand
 # ("... 9 s [2].", "... 9 s. [2]"); a full stop between letters or digits ("10.4", "help.start") ends none.
@@ -65,6 +64,7 @@ class _Evidence:
     def __init__(self, context: Sequence[Source], question: str):
         self.texts = [f"{s.passage.title}\n{s.passage.text}" for s in context]
         self.question = question
+        self.asked = Vocabulary([question])
         self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
         self.each = list(self._vocabularies.values())
 
@@ -75,6 +75,18 @@ class _Evidence:
         if key not in self._vocabularies:
             self._vocabularies[key] = Vocabulary(self.texts[n - 1] for n in key)
         return judge_claim(claim, self._vocabularies[key], self.question, self.each)
+
+    def quote(self, claim: str, cited: Sequence[int]) -> tuple[int, str] | None:
+        """(n, sentence): the first sentence of the passages (those cited first) that holds every word of the claim
+        and says more than the question."""
+        said = content(MARK.sub(" ", claim))
+        for n in [*cited, *range(1, len(self.texts) + 1)]:
+            for m in _SENTENCE.finditer(self.texts[n - 1] if 1 <= n <= len(self.texts) else ""):
+                sentence = " ".join(m.group(0).split())
+                words = Vocabulary([sentence])
+                if all(words.holds(t) for t in said) and not all(self.asked.holds(t) for t in content(sentence)):
+                    return n, sentence
+        return None
 
     def stating(self, claim: str, cited: Sequence[int]) -> list[int] | None:
         """The passages that state the claim: the one passage that states it best; else those it cites and the one
@@ -94,6 +106,13 @@ def judged_claims(answer: str, context: Sequence[Source], question: str = "") ->
     return [(MARK.sub("", c).strip(), evidence.judge(c, cited_numbers(c))) for c in claims if cited_numbers(c)]
 
 
+def _head(line: str, names: Sequence[str]) -> str:
+    """What a list line is about: the named thing it names, else the words before its colon, else its first words."""
+    text = re.sub(r"^\s*(?:[-*\u2022]|\d+[.)])\s+", "", MARK.sub("", line)).strip()
+    named = [n for n in names if n.casefold() in text.casefold()]
+    return max(named, key=len) if named else text.partition(":")[0].strip() if ":" in text else " ".join(text.split()[:3])
+
+
 def _with_marks(claim: str, numbers: Sequence[int]) -> str:
     """The claim with these citation marks in place of its own, before its closing full stop."""
     body = MARK.sub("", claim).rstrip()
@@ -109,8 +128,10 @@ def review_answer(
     sources: Sequence[Source],
     answered: bool = True,
     general_knowledge: bool = False,
+    names: Sequence[str] = (),
 ) -> ReviewedAnswer:
-    """`answered`: False when no answer was asked for (search only); `sources` name the closest pages of a refusal."""
+    """`answered`: False when no answer was asked for (search only); `sources` name the closest pages of a refusal;
+    `names`: the named things a list answer has a line each for (retrieval/evidence.py)."""
     if not (found and answer):
         return ReviewedAnswer(answer, found, (), ())
     evidence, notices, flagged = _Evidence(context, question), [], {}
@@ -123,6 +144,13 @@ def review_answer(
         if not content(MARK.sub(" ", claim)) or NOT_FOUND_LINE in claim.lower():
             continue
         numbers, listed = cited_numbers(claim), bool(_LIST_LINE.match(claim))
+        if listed and all(evidence.asked.holds(t) for t in content(MARK.sub(" ", claim))):
+            quoted = evidence.quote(claim, numbers)  # "- Name: [2]" says nothing the question does not
+            if quoted:
+                grounded_claims += 1
+                out = out[:start] + f"- {_head(claim, names)}: \u201c{quoted[1]}\u201d [{quoted[0]}]" + out[end:]
+                notices.append(f"The line \u201c{MARK.sub('', claim).strip()}\u201d said nothing about its name; it now quotes the passage that does.")
+                continue
         if not numbers and not listed:  # the line's closing citation may cite it ("A. B. C [1].")
             line_end = out.find("\n", end)
             later = cited_numbers(out[end : None if line_end < 0 else line_end])
@@ -139,9 +167,8 @@ def review_answer(
             out = out[:start] + _with_marks(claim, better) + out[end:]
             was, now = ", ".join(f"[{n}]" for n in numbers), ", ".join(f"[{n}]" for n in better)
             notices.append(f"Citation {was} pointed at a passage that does not say this; it now points at {now}." if numbers else f"A claim cited no passage; it now cites {now}, which says it.")
-        elif listed and not numbers:
-            head, colon, _ = MARK.sub("", claim).rstrip().partition(":")
-            out = out[:start] + head.rstrip() + (":" if colon else " \u2014") + f" {NOT_FOUND_LINE}" + out[end:]
+        elif listed:
+            out = out[:start] + f"- {_head(claim, names)}: {NOT_FOUND_LINE}" + out[end:]
             notices.append(f"No passage states \u201c{MARK.sub('', claim).strip()[:120]}\u201d: the line now says not found.")
         else:
             for n in numbers:

@@ -8,7 +8,8 @@ One place decides what the model reads and what the user sees before the answer 
    question and each query;
 4. coverage first: when the query step named several things (name-fact lines "Tarrow Works: founder"), each name
    that some candidate passage mentions gets its best sentence in the prompt; a name no passage mentions is
-   `missing`, and the answer gets its "not found in your documents" line from code (`missing_lines`);
+   `missing`, and the answer gets its "not found in your documents" line from code (answers/streaming.py
+   `missing_lines`);
 5. the rest of the token budget is filled with the best remaining sentences;
 6. the chosen sentences are regrouped by passage, in page order, as shortened passages: the answer prompt
    numbers and cites them like whole passages, and their offsets span the chosen sentences so the page
@@ -32,7 +33,6 @@ from ..models.embedder import Embedder
 from ..stopwords import FUNCTION_WORDS
 from ..types import Citation, Quote, Source
 
-NOT_FOUND_LINE = "not found in your documents."
 # Tokens per character of English prose for Qwen's tokenizer, rounded up (about 4 characters a token);
 # an estimate is enough for a budget and keeps this stage free of the model.
 CHARS_PER_TOKEN = 4
@@ -272,15 +272,6 @@ def _quote(sentence: _Sentence, number: int, score: float, names: Sequence[str])
     stated = words(f"{sentence.text} {passage.section or ''} {passage.title}")
     label = next((name for name in names if name and words(name) <= stated), passage.section or "")
     return Quote(sentence_citation(sentence, number), round(score, 4), label)
-
-
-def not_found_line(name: str) -> str:
-    return f"- {name}: {NOT_FOUND_LINE}"
-
-
-def missing_lines(missing: Sequence[str]) -> str:
-    """The answer's lines for named things nothing was found for, decided here rather than left to the model."""
-    return "".join(f"\n{not_found_line(name)}" for name in missing)
 
 
 def on_the_page(citations: Sequence[Citation], sources: Sequence[Source]) -> tuple[Citation, ...]:
