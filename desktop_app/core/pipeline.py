@@ -179,12 +179,13 @@ class Pipeline:
         end = time.perf_counter()
         names = (*evidence.names, *evidence.missing) if evidence is not None else ()
         reviewed = review_answer(answer, ok, question, context, found.sources, generate_answer, settings.general_knowledge, names)
+        review_s = time.perf_counter() - end
         yield AnswerDone(
             AskResult(
                 question=asked, mode=chosen.name, queries=found.generated.queries, dropped_queries=found.generated.dropped,
                 lists=found.lists, rrf_k=settings.rrf_k, sources=found.sources, context=tuple(context),
                 answer=reviewed.answer, citations=on_the_page(reviewed.citations, found.sources), found=reviewed.found,
-                timings=Timings.with_answer(started, answer_started, first_token_at, end, **clock.seconds,
+                timings=Timings.with_answer(started, answer_started, first_token_at, end, review=review_s, **clock.seconds,
                     first_evidence=clock.moments.get("first_evidence", 0.0), fused_evidence=clock.moments.get("fused_evidence", 0.0),
                 ),
                 notices=(*notices, *reviewed.notices), standalone_question=question if question != asked else "",

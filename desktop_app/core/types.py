@@ -155,6 +155,7 @@ class Timings:
     prompt_processing: float = 0.0
     first_token: float = 0.0
     generation: float = 0.0
+    review: float = 0.0  # the grounding check of the finished answer (answers/review.py), after the last token; in total
     total: float = 0.0
     # Waiting for the model to load before the question could start (the window asks while it loads); in total.
     model_wait: float = 0.0
@@ -167,7 +168,7 @@ class Timings:
             prompt_processing=(first_token_at - answer_started) if first_token_at else 0.0,
             first_token=(first_token_at - started) if first_token_at else 0.0,
             generation=(end - first_token_at) if first_token_at else 0.0,
-            total=end - started,
+            total=end - started + stages.get("review", 0.0),
         )
 
 

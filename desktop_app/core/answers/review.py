@@ -25,6 +25,7 @@ from .streaming import NOT_FOUND_LINE, not_found_answer
 # A claim: a list line ("- ...", "1. ..."), or a sentence with the citation marks that follow it, wherever they stand
 # ("... 9 s [2].", "... 9 s. [2]"); a full stop between letters or digits ("10.4", "help.start") ends none.
 _LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S.*$")
+_MARKS_INSIDE = re.compile(r"(?:\s*\[\d+(?:\s*,\s*\d+)*\])+(?=\s*[^\s\[.!?])")  # marks with more of the sentence after them
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\w))+(?:[.!?]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")
 
 
@@ -47,15 +48,22 @@ def citations_of(answer: str, context: Sequence[Source]) -> list[Citation]:
 
 
 def claim_spans(answer: str) -> list[tuple[int, int]]:
-    """(start, end) of each claim of the answer: its list lines whole, its other lines sentence by sentence."""
+    """(start, end) of each claim of the answer: its list lines whole; its other lines sentence by sentence, and a
+    sentence again after each group of citation marks inside it ("It needs 24 V [1] and seals every 2,000 h [2].":
+    two claims, each citing what states it)."""
     spans, offset = [], 0
     for line in answer.split("\n"):
         if _LIST_LINE.match(line):
             spans.append((offset, offset + len(line)))
         else:
-            spans += [(offset + m.start(), offset + m.end()) for m in _SENTENCE.finditer(line) if m.group(0).strip()]
+            for m in _SENTENCE.finditer(line):
+                start = m.start()
+                for mark in _MARKS_INSIDE.finditer(m.group(0)):
+                    spans.append((offset + start, offset + m.start() + mark.end()))
+                    start = m.start() + mark.end()
+                spans.append((offset + start, offset + m.end()))
         offset += len(line) + 1
-    return spans
+    return [(s, e) for s, e in spans if answer[s:e].strip()]
 
 
 class _Evidence:
