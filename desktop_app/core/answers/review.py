@@ -1,12 +1,14 @@
 """After the answer: each claim checked against what it cites (grounding.py), and the citations it ends up with.
 
-A claim is a sentence of the answer, or a whole list line. Judged against the passages it cites together:
+A claim is a sentence of the answer (cut again after citation marks inside it), or a whole list line. Judged
+against the passages it cites together:
 - grounded: kept as written;
 - not grounded, but one passage of the evidence states it: its citation moves there (the small model got the
-  number wrong, or cited the next sentence's passage);
-- not grounded anywhere: its citations are flagged, with the reason (what the passages lack);
-- citing nothing: it gets the passage that states it, unless the line's closing citation already does; a list
-  line that no passage states says "not found in your documents".
+  number wrong, or cited the next sentence's passage); else the passage that completes the cited ones is added;
+- not grounded anywhere: its citations are flagged, with the reason (what the passages lack); a list line says
+  "not found in your documents" under its name instead;
+- citing nothing: it gets the passage that states it, unless the line's closing citation already does;
+- a list line saying nothing but its name ("- Name: [2]") quotes the passage sentence that names it.
 An answer of which no claim is grounded did not come from the documents: it becomes the not-found answer, with
 the model's reply in the notice. Nothing else vetoes an answer.
 """
@@ -74,7 +76,7 @@ class _Evidence:
         self.question = question
         self.asked = Vocabulary([question])
         self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
-        self.each = list(self._vocabularies.values())
+        self.each = tuple(self._vocabularies.values())
 
     def judge(self, claim: str, numbers: Sequence[int]) -> Grounding:
         key = tuple(sorted(n for n in set(numbers) if 1 <= n <= len(self.texts)))
@@ -82,7 +84,7 @@ class _Evidence:
             return Grounding(False, 0.0, "it cites no passage the model read")
         if key not in self._vocabularies:
             self._vocabularies[key] = Vocabulary(self.texts[n - 1] for n in key)
-        return judge_claim(claim, self._vocabularies[key], self.question, self.each)
+        return judge_claim(claim, self._vocabularies[key], self.asked, self.each)
 
     def quote(self, claim: str, cited: Sequence[int]) -> tuple[int, str] | None:
         """(n, sentence): the first sentence of the passages (those cited first) that holds every word of the claim
