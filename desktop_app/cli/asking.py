@@ -17,9 +17,9 @@ def cmd_ask(args: argparse.Namespace, generate_answer: bool = True) -> int:
     if chat and generate_answer:
         chat_id = library.create_chat(args.question[:60]) if chat == "new" else int(chat)
         renderer.chat_opened(chat_id)
-        events = library.ask_in_chat(chat_id, args.question, args.mode, allowed)
+        events = library.ask_in_chat(chat_id, args.question, args.mode, allowed, ignored_filters=args.ignore_filter or ())
     else:
-        events = library.ask(args.question, args.mode, allowed, generate_answer=generate_answer)
+        events = library.ask(args.question, args.mode, allowed, generate_answer=generate_answer, ignored_filters=args.ignore_filter or ())
     renderer.render(events)
     library.close()
     return 0
@@ -40,6 +40,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--model", help="catalog name or path of a GGUF file")
         p.add_argument("--doc", action="append", help="limit to this document (repeatable)")
         p.add_argument("--collection", help="limit to the documents of this collection")
+        p.add_argument(
+            "--ignore-filter", action="append", metavar="WORDS",
+            help="words of the question not to read as a filter (e.g. 'in report.pdf'): searched as words instead (repeatable)",
+        )
         p.add_argument("--rerank", help="rerank the fused passages: 'llm', or a CrossEncoder model folder")
         p.add_argument("--json", action="store_true")
         add_server_arguments(p)

@@ -21,6 +21,7 @@ from ..core.events import (
     FIRST_LOOK_HEADING,
     AnswerDone,
     EvidenceSelected,
+    FiltersRead,
     QueriesGenerated,
     QuestionRewritten,
     SourcesRanked,
@@ -82,6 +83,7 @@ class Renderer:
 
     # AskEvent
     def question_rewritten(self, event: QuestionRewritten) -> None: ...
+    def filters_read(self, event: FiltersRead) -> None: ...
     def queries_generated(self, event: QueriesGenerated) -> None: ...
     def sources_ranked(self, event: SourcesRanked) -> None: ...
     def evidence_selected(self, event: EvidenceSelected) -> None: ...
@@ -136,6 +138,12 @@ class TextRenderer(Renderer):
     # -- a question -------------------------------------------------------------------------------
     def question_rewritten(self, event: QuestionRewritten) -> None:
         self.line(f"Searched as: {event.standalone}")
+
+    def filters_read(self, event: FiltersRead) -> None:
+        """The filters the question stated, each with how to ask without it (the window's chips)."""
+        self.line("Filters: " + "; ".join(p.label for p in event.filters.parts))
+        self.line(f"  searched: {event.filters.searched}   (--ignore-filter '<words>' searches them as words: " + ", ".join(f"'{p.phrase}'" for p in event.filters.parts) + ")")
+        self._heading_due = True
 
     def queries_generated(self, event: QueriesGenerated) -> None:
         if event.queries:

@@ -20,7 +20,7 @@ from typing import Any
 from . import events
 from .events import AskEvent
 from .places import place_of
-from .types import AskResult, ChartSpec, Citation, Passage, Quote, RankedList, SearchHit, Source, SqlResult, Timings
+from .types import AskResult, ChartSpec, Citation, Passage, QuestionFilters, Quote, RankedList, SearchHit, Source, SqlResult, Timings
 
 # -- generic: any frozen dataclass <-> JSON-ready values ---------------------------------------------
 
@@ -159,6 +159,8 @@ def result_to_json(result: AskResult) -> dict[str, Any]:
             sql_attempts=[{"sql": r.sql, "error": r.error, "elapsed": r.elapsed} for r in result.sql_runs],
             chart=to_json(result.chart) if result.chart else None,
         )
+    if result.filters is not None:
+        out["filters"] = to_json(result.filters)
     if result.quotes:
         out["quotes"] = [{**to_json(q), "place": place_of(q.citation)} for q in result.quotes]
     by_chunk = {s.passage.chunk_id: s.passage for s in result.sources}
@@ -210,6 +212,7 @@ def result_from_json(data: dict[str, Any]) -> AskResult:
         sql_runs=sql_runs,
         chart=from_json(ChartSpec, data["chart"]) if data.get("chart") else None,
         quotes=tuple(from_json(Quote, {k: v for k, v in q.items() if k != "place"}) for q in data.get("quotes", ())),
+        filters=from_json(QuestionFilters, data["filters"]) if data.get("filters") else None,
     )
 
 
@@ -217,6 +220,7 @@ def result_from_json(data: dict[str, Any]) -> AskResult:
 
 _EVENT_NAMES: dict[type, str] = {
     events.QuestionRewritten: "question_rewritten",
+    events.FiltersRead: "filters_read",
     events.QueriesGenerated: "queries_generated",
     events.SourcesRanked: "sources_ranked",
     events.EvidenceSelected: "evidence_selected",

@@ -1,6 +1,6 @@
 """What `ask` yields, in order, as one typed union: the window, the CLI and the eval harness consume the same stream.
 
-    [QuestionRewritten] -> QueriesGenerated -> SourcesRanked -> [EvidenceSelected] -> Token ... -> AnswerDone   (passages)
+    [QuestionRewritten] -> [FiltersRead] -> QueriesGenerated -> SourcesRanked -> [EvidenceSelected] -> Token ... -> AnswerDone   (passages)
     [QuestionRewritten] -> SqlRan (1 or 2) -> Token ... -> AnswerDone                       (tables)
 
 Every event is a frozen dataclass; `codec.py` turns each into JSON and back.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .types import AskResult, Quote, RankedList, Source, SqlResult
+from .types import AskResult, QuestionFilters, Quote, RankedList, Source, SqlResult
 from .wording import counted
 
 
@@ -20,6 +20,13 @@ class QuestionRewritten:
 
     original: str
     standalone: str
+
+
+@dataclass(frozen=True)
+class FiltersRead:
+    """The question names files, pages, file types or import dates: the search is limited to them (only when it does)."""
+
+    filters: QuestionFilters
 
 
 @dataclass(frozen=True)
@@ -96,4 +103,4 @@ class AnswerDone:
     result: AskResult
 
 
-AskEvent = QuestionRewritten | QueriesGenerated | SourcesRanked | EvidenceSelected | SqlRan | Token | AnswerDone | StageStarted
+AskEvent = QuestionRewritten | FiltersRead | QueriesGenerated | SourcesRanked | EvidenceSelected | SqlRan | Token | AnswerDone | StageStarted

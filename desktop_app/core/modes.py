@@ -29,6 +29,7 @@ from .registry import Registry
 from .retrieval.fusion import reciprocal_rank_fusion, union
 from .retrieval.query_styles import DEFAULT_QUERY_STYLE
 from .retrieval.query_writing import NO_GENERATED_QUERIES, GeneratedQueries
+from .retrieval.scope import Scope
 from .retrieval.strategies import hypothetical_passage, rewrite_query
 from .settings import MODES, Settings
 from .types import FusedHit, RankedList, Source
@@ -56,7 +57,7 @@ class Round:
 
     question: str
     question_vector: np.ndarray
-    allowed_documents: Sequence[int] | None
+    scope: Scope  # the documents and pages searched
     generated: GeneratedQueries
     lists: tuple[RankedList, ...]
     sources: tuple[Source, ...]

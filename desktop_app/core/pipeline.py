@@ -29,6 +29,7 @@ from .events import (
     AnswerDone,
     AskEvent,
     EvidenceSelected,
+    FiltersRead,
     QueriesGenerated,
     QuestionRewritten,
     SourcesRanked,
@@ -44,14 +45,21 @@ from .retrieval.evidence import Evidence, on_the_page, select_evidence
 from .retrieval.fusion import reciprocal_rank_fusion
 from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
 from .retrieval.query_writing import GeneratedQueries, write_queries
+from . import languages
+from .languages import LANGUAGE_NAMES, detect_language, mostly, other_language
+from .retrieval.question_filters import no_match_answer, read_filters
+from .retrieval.translation import in_language, translation_messages
+from .retrieval.scope import Scope
 from .retrieval.search import Searcher
 from .settings import Settings
 from .sql.table_answers import ask_tables, skipped_tables_notice, tables_for_question, warm_up_messages
 from .storage.store import Store
 from .storage.table_store import TableStore
 from .storage.vector_index import VectorIndex
-from .types import AskResult, FusedHit, Quote, RankedList, Source, Timings
+from .types import AskResult, FusedHit, QuestionFilters, Quote, RankedList, Source, Timings
 
+# Documents of an older library whose language is read per question (core/languages.py), until all are.
+LANGUAGE_BATCH = 200
 INDEXING_NOTICE = "Some documents are still being indexed; until they are, they are found by keyword only."
 
 
@@ -97,6 +105,9 @@ class Pipeline:
         styles = mode_named(self.settings.mode).query_styles or mode_named("fusion").query_styles
         warmed = [query_messages("Warm-up question", self.settings.n_queries, style) for style in styles]
         warmed.append(prompts.answer_messages("Warm-up question", [], self.settings.general_knowledge))
+        language = self.documents_language() if self.settings.document_language_queries else None
+        if language in LANGUAGE_NAMES:  # a question in another language is written in the library's with this prompt
+            warmed.append(translation_messages("Warm-up question", LANGUAGE_NAMES[language]))
         sql_prompt = warm_up_messages(self.store, self.tables) if self.tables is not None else None
         if sql_prompt:  # only a library with tables pays for it
             warmed.append(sql_prompt)
@@ -112,8 +123,8 @@ class Pipeline:
     def generate_queries(self, question: str, n: int | None = None, styles: Sequence[str] = (DEFAULT_QUERY_STYLE,)) -> GeneratedQueries:
         return write_queries(self._generator, question, self.settings, styles, n)
 
-    def retrieve(self, texts: Sequence[str], vectors: np.ndarray, allowed_documents: Sequence[int] | None = None, weights: Sequence[float] | None = None) -> list[RankedList]:
-        return self.searcher.vector_lists(texts, vectors, allowed_documents, weights)
+    def retrieve(self, texts: Sequence[str], vectors: np.ndarray, scope: Scope | None = None, weights: Sequence[float] | None = None) -> list[RankedList]:
+        return self.searcher.vector_lists(texts, vectors, scope, weights)
 
     def fuse(self, lists: Sequence[RankedList], k: float | None = None) -> list[FusedHit]:
         return reciprocal_rank_fusion(lists, self.settings.rrf_k if k is None else k)
@@ -175,9 +186,13 @@ class Pipeline:
         return self.reading_speed.seconds_for(self.reading_tokens(prompts.answer_messages(question, context, self.settings.general_knowledge, names)))
 
     # -- all together --------------------------------------------------------------------------
-    def search(self, question: str, mode: str | None = None, allowed_documents: Sequence[int] | None = None) -> Iterator[AskEvent]:
+    def search(self, question: str, mode: str | None = None, allowed_documents: Sequence[int] | None = None, **kwargs) -> Iterator[AskEvent]:
         """Everything but the answer: yields QueriesGenerated, SourcesRanked, then AnswerDone with answer ''."""
-        return self.ask(question, mode, allowed_documents, generate_answer=False)
+        return self.ask(question, mode, allowed_documents, generate_answer=False, **kwargs)
+
+    def read_filters(self, question: str, ignored: Sequence[str] = ()) -> QuestionFilters:
+        """The files, pages, file types and import dates the question limits itself to (retrieval/question_filters.py)."""
+        return read_filters(question, self.store.document_names(), ignored)
 
     def ask(
         self,
@@ -189,32 +204,47 @@ class Pipeline:
         queries: Sequence[str] | None = None,
         history: Sequence[Turn] = (),
         asked_at: float | None = None,
+        ignored_filters: Sequence[str] = (),
     ) -> Iterator[AskEvent]:
-        """Yields [QuestionRewritten], QueriesGenerated, SourcesRanked, Token..., AnswerDone.
+        """Yields [QuestionRewritten], [FiltersRead], QueriesGenerated, SourcesRanked, Token..., AnswerDone.
 
         `queries` replaces the generated queries (the panel's edited list is searched as given).
         `history` holds the chat's earlier turns: a follow-up is rewritten into a standalone question first.
+        `ignored_filters`: phrases of the question not to read as filters (chips the person removed).
         """
         chosen = mode_named(mode or self.settings.mode)
+        filters = self.read_filters(question, ignored_filters)
+        documents = self._filtered_documents(filters, allowed_documents)
         # Tables are asked with SQL the model writes (mode "sql", or a scope of tables only); passages go on below.
-        table_infos = tables_for_question(self.store, chosen.name, allowed_documents) if self.tables is not None else None
+        table_infos = tables_for_question(self.store, chosen.name, documents) if self.tables is not None else None
         if table_infos is not None:
             yield from ask_tables(self._generator, self.tables, table_infos, question, self.settings, chosen.name, history, cancel, generate_answer)
             return
         settings = chosen.settings_for(self.settings)
         if settings != self.settings:  # naive-fusion runs the same stages with the paper's settings
-            yield from self.with_settings(settings).ask(question, mode, allowed_documents, generate_answer, cancel, queries, history, asked_at)
+            yield from self.with_settings(settings).ask(question, mode, allowed_documents, generate_answer, cancel, queries, history, asked_at, ignored_filters)
             return
         # `asked_at` (time.perf_counter()): when the person asked, if the question waited for the model to load first.
         started = asked_at or time.perf_counter()
         clock = StageClock(started)
         clock.seconds["model_wait"] = time.perf_counter() - started
-        notices = self._skipped_tables(allowed_documents) if generate_answer else []
+        notices = self._skipped_tables(documents) if generate_answer else []
         asked = question
         if history:
             question = rewrite_followup(self._generator(), history, question)
             yield QuestionRewritten(asked, question)
-        found, context, evidence = yield from self._search_passages(chosen, question, allowed_documents, queries, clock, notices, generate_answer)
+            filters = self.read_filters(question, ignored_filters)
+            documents = self._filtered_documents(filters, allowed_documents)
+        scope = Scope.of(documents, filters.pages)
+        if filters.parts:
+            yield FiltersRead(filters)
+            refusal = no_match_answer(filters, self.store.document_names(), self.searcher.allowed_chunks(scope))
+            if refusal:
+                yield Token(refusal)
+                yield AnswerDone(self._unsearched(asked, chosen.name, question, refusal, filters, clock, started))
+                return
+            question = filters.searched
+        found, context, evidence = yield from self._search_passages(chosen, question, scope, queries, clock, notices, generate_answer)
         yield StageStarted(READING, len(context), self.reading_estimate(question, context, evidence) if generate_answer else None)
         answer_started = time.perf_counter()
         answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices)) if generate_answer else ("", True, None)
@@ -231,9 +261,22 @@ class Pipeline:
                     first_evidence=clock.moments.get("first_evidence", 0.0), fused_evidence=clock.moments.get("fused_evidence", 0.0),
                 ),
                 notices=(*notices, *reviewed.notices), standalone_question=question if question != asked else "",
-                quotes=evidence.quotes if evidence is not None else (),
+                quotes=evidence.quotes if evidence is not None else (), filters=filters if filters.parts else None,
             )
         )
+
+    def _filtered_documents(self, filters: QuestionFilters, allowed_documents: Sequence[int] | None) -> list[int] | None:
+        """The documents searched: the chosen ones (None: all) that the question's filters admit."""
+        return filters.documents(self.store.document_names() if filters.limits_documents else (), allowed_documents)
+
+    def _unsearched(self, asked: str, mode: str, question: str, answer: str, filters: QuestionFilters, clock: StageClock, started: float) -> AskResult:
+        """The answer to a question whose filters leave nothing to search (a file the library does not have)."""
+        end = time.perf_counter()
+        return AskResult(
+            question=asked, mode=mode, queries=(), dropped_queries=(), lists=(), rrf_k=self.settings.rrf_k, sources=(), context=(),
+            answer=answer, citations=(), found=False, timings=Timings.with_answer(started, end, end, end, **clock.seconds),
+            standalone_question=question if question != asked else "", filters=filters,
+        )  # fmt: skip
 
     def _skipped_tables(self, allowed_documents: Sequence[int] | None) -> list[str]:
         if self.tables is None or allowed_documents is None:
@@ -245,7 +288,7 @@ class Pipeline:
         self,
         mode: Mode,
         question: str,
-        allowed_documents: Sequence[int] | None,
+        scope: Scope,
         typed: Sequence[str] | None,
         clock: StageClock,
         notices: list[str],
@@ -254,13 +297,15 @@ class Pipeline:
         """Yields QueriesGenerated, SourcesRanked and EvidenceSelected; returns what was found, the passages the
         model reads and the evidence chosen from them (None when it reads whole passages, or nothing is answered:
         a search alone, such as the retrieval eval's, keeps the fused top_k as its context)."""
+        if mode.writes_queries and typed is None and self.settings.document_language_queries:
+            languages.preload()  # ready when the queries are written, for the question's language (in_documents_language)
         # The question (or the text the mode writes instead) is searched first; its list can decide what follows.
         with clock.stage("query_generation"):
             searched = mode.search_text(self._generator, question)
         with clock.stage("embedding"):
             question_vector = self.embedder.embed([searched])
         with clock.stage("retrieval"):
-            lists = self.retrieve([searched], question_vector, allowed_documents, [mode.question_weight(self.settings)])
+            lists = self.retrieve([searched], question_vector, scope, [mode.question_weight(self.settings)])
         evidence_wanted = answering and self.settings.evidence_tokens > 0 and not self.settings.reranker
         if mode.writes_queries and typed is None:
             if evidence_wanted:
@@ -273,17 +318,21 @@ class Pipeline:
             yield StageStarted(WRITING_QUERIES)
         with clock.stage("query_generation"):
             generated = mode.write_queries(self, question, searched, lists[0], typed)
+            translated = self.in_documents_language(question) if mode.writes_queries and typed is None else ""
         with clock.stage("embedding"):
             generated, query_vectors = self._embed_queries(mode, generated, question_vector[0], guard=typed is None)
+            if translated and translated not in generated.queries:  # searched as written: the guard's English model cannot judge it
+                generated = dataclasses.replace(generated, queries=(*generated.queries, translated))
+                query_vectors = np.vstack([query_vectors.reshape(-1, question_vector.shape[1]), self.embedder.embed([translated])])
         if generated.notice:
             notices.append(generated.notice)
         yield QueriesGenerated(generated.queries, generated.dropped, generated.notice)
         yield StageStarted(SEARCHING)
         with clock.stage("retrieval"):
-            lists += self._more_lists(mode, question, generated, query_vectors, allowed_documents, notices)
+            lists += self._more_lists(mode, question, generated, query_vectors, scope, notices)
         with clock.stage("fusion"):
             sources = self.sources(mode.merge.fuse(lists, self.settings), question_vector[0])
-        found = Round(question, question_vector[0], allowed_documents, generated, tuple(lists), tuple(sources), typed is not None)
+        found = Round(question, question_vector[0], scope, generated, tuple(lists), tuple(sources), typed is not None)
         found = mode.second_round(self, found, clock)
         evidence = None
         if evidence_wanted:
@@ -300,6 +349,23 @@ class Pipeline:
             clock.mark("fused_evidence")
         return found, context, evidence
 
+    def documents_language(self) -> str | None:
+        """The language most of the library's passages are in (None: no one language holds most). Documents of an
+        older library are read here, a batch per question, since they were imported before languages were kept."""
+        unread = self.store.documents_without_language(LANGUAGE_BATCH)
+        if unread:
+            self.store.set_document_languages({i: detect_language(text) or "" for i, text in unread})
+        return mostly(self.store.passages_by_language())
+
+    def in_documents_language(self, question: str) -> str:
+        """The question written in the documents' language when the library is mostly in another one; else ""."""
+        if not self.settings.document_language_queries:
+            return ""
+        language = other_language(question, self.documents_language())
+        if language is None:
+            return ""
+        return in_language(self._generator(), question, LANGUAGE_NAMES[language], max_tokens=4 * self.settings.query_tokens_each)
+
     def _embed_queries(self, mode: Mode, generated: GeneratedQueries, question_vector: np.ndarray, guard: bool) -> tuple[GeneratedQueries, np.ndarray]:
         """The searched queries' vectors; with `guard`, generated queries far from the question are dropped."""
         if not (mode.writes_queries and generated.queries):
@@ -312,19 +378,19 @@ class Pipeline:
         return GeneratedQueries(tuple(queries[i] for i in kept), tuple(queries[i] for i in dropped), generated.notice, generated.raw), vectors[kept]
 
     def _more_lists(
-        self, mode: Mode, question: str, generated: GeneratedQueries, vectors: np.ndarray, allowed_documents: Sequence[int] | None, notices: list[str]
+        self, mode: Mode, question: str, generated: GeneratedQueries, vectors: np.ndarray, scope: Scope, notices: list[str]
     ) -> list[RankedList]:
         """The lists after the question's own: one per generated query, and keyword lists."""
         lists = []
         if mode.writes_queries and generated.queries:
-            lists += self.retrieve(generated.queries, vectors, allowed_documents, [1.0] * len(generated.queries))
+            lists += self.retrieve(generated.queries, vectors, scope, [1.0] * len(generated.queries))
         keyword = mode.adds_keyword_lists(self.settings)
         if keyword:
-            lists += [self.searcher.keyword_list(text, allowed_documents) for text in mode.keyword_texts(question, generated.queries)]
+            lists += [self.searcher.keyword_list(text, scope) for text in mode.keyword_texts(question, generated.queries)]
         if self.store.pending_count():
             # A document still being embedded is only found by keyword: search the question that way too.
             if not keyword and mode.merge.takes_keyword_lists:
-                lists.append(self.searcher.keyword_list(question, allowed_documents, weight=1.0))
+                lists.append(self.searcher.keyword_list(question, scope, weight=1.0))
             notices.append(INDEXING_NOTICE)
         return lists
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,6 +59,78 @@ class Document:
         name = Path(self.path).name
         title = " ".join(self.title.split())
         return name if not title or title in (name, Path(self.path).stem) else f"{title} — {name}"
+
+
+@dataclass(frozen=True)
+class DocumentName:
+    """What a file named in a question is matched against (retrieval/question_filters.py)."""
+
+    id: int
+    path: str
+    title: str
+    added_at: str = ""  # UTC "YYYY-MM-DD HH:MM:SS", as SQLite's datetime('now') wrote it
+
+
+# The kinds of filter a question can state (FilterPart.kind).
+FILE, PAGES, FORMAT, ADDED = "file", "pages", "format", "added"
+
+
+@dataclass(frozen=True)
+class FilterPart:
+    """One filter the question states, with the words that state it."""
+
+    kind: str  # FILE, PAGES, FORMAT or ADDED
+    phrase: str  # as written in the question: left out of the searched text
+    label: str  # what its chip says: "R-data.pdf", "pages 10-20", "Word files", "added this week"
+    documents: tuple[int, ...] = ()  # FILE: the documents of that name (none: the library has no such file)
+    pages: tuple[int, int] = (0, 0)  # PAGES: first and last, 1-based, as the page view counts them
+    format: str = ""  # FORMAT: a format's name in formats.py ("PDF", "Word")
+    added_after: str = ""  # ADDED: UTC bounds as documents.added_at is written ("" = open)
+    added_before: str = ""
+
+
+@dataclass(frozen=True)
+class QuestionFilters:
+    """The question's filters: what they were read from, the text searched without them, and those removed."""
+
+    text: str  # the question the filters were read from (a follow-up's standalone rewrite)
+    searched: str  # the text without the filters' words: what is searched and answered
+    parts: tuple[FilterPart, ...] = ()
+    ignored: tuple[str, ...] = ()  # phrases the person removed as filters: searched as words again
+
+    @property
+    def unknown_files(self) -> tuple[str, ...]:
+        return tuple(p.label for p in self.parts if p.kind == FILE and not p.documents)
+
+    @property
+    def pages(self) -> tuple[tuple[int, int], ...]:
+        return tuple(p.pages for p in self.parts if p.kind == PAGES)
+
+    @property
+    def limits_documents(self) -> bool:
+        return any(p.kind != PAGES for p in self.parts)
+
+    def documents(self, library: Sequence[DocumentName], allowed: Sequence[int] | None) -> list[int] | None:
+        """The documents searched: the allowed ones (None: all) that every kind of filter admits.
+
+        Files named and formats named each admit their union ("in a.pdf or b.pdf"); dates bound the rest.
+        None when nothing limits the documents."""
+        if not self.limits_documents:
+            return None if allowed is None else list(allowed)
+        kept = [d for d in library if allowed is None or d.id in set(allowed)]
+        files = {i for p in self.parts if p.kind == FILE for i in p.documents}
+        if any(p.kind == FILE for p in self.parts):
+            kept = [d for d in kept if d.id in files]
+        formats = {p.format for p in self.parts if p.kind == FORMAT}
+        if formats:
+            kept = [d for d in kept if (found := format_of(d.path)) is not None and found.name in formats]
+        for part in (p for p in self.parts if p.kind == ADDED):
+            kept = [d for d in kept if (not part.added_after or d.added_at >= part.added_after) and (not part.added_before or d.added_at < part.added_before)]
+        return [d.id for d in kept]
+
+    def without(self, phrase: str) -> tuple[str, ...]:
+        """The ignored phrases once this part's is removed too (what a chip's removal re-asks with)."""
+        return (*self.ignored, phrase)
 
 
 @dataclass(frozen=True)
@@ -201,6 +274,8 @@ class AskResult:
     chart: ChartSpec | None = None  # when the question asked for a chart of the result
     # The sentences shown before the answer (EvidenceSelected), each citing its passage in `context`.
     quotes: tuple[Quote, ...] = ()
+    # The filters the question stated ("in R-data.pdf", "on pages 3-4"): applied to the search, shown as chips.
+    filters: QuestionFilters | None = None
 
     @property
     def weights(self) -> dict[str, float]:

@@ -84,7 +84,7 @@ class ResearchMode(Mode):
         with clock.stage("embedding"):
             vectors = pipeline.embedder.embed(named)
         with clock.stage("retrieval"):
-            lists = (*found.lists, *pipeline.retrieve(named, vectors, found.allowed_documents, [1.0] * len(named)))
+            lists = (*found.lists, *pipeline.retrieve(named, vectors, found.scope, [1.0] * len(named)))
         with clock.stage("fusion"):
             sources = tuple(pipeline.sources(self.merge.fuse(lists, pipeline.settings), found.question_vector))
         generated = dataclasses.replace(found.generated, queries=found.generated.queries + tuple(named))

@@ -23,6 +23,7 @@ QProgressBar::chunk { background: #1a73e8; border-radius: 3px; }
 QScrollArea { border: 1px solid #dadce0; background: #e8eaed; }
 QLabel#pageImage { background: #e8eaed; }
 QSplitter::handle { background: #e8eaed; }
+QToolButton#filterChip { border: 1px solid #1a73e8; border-radius: 10px; padding: 1px 8px; background: #e8f0fe; color: #174ea6; }
 """
 
 

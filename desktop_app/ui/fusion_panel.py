@@ -5,10 +5,10 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QSize, QSortFilterProxyModel, QStringListModel, Qt, Signal
-from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QListView, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QListView, QTableView, QToolButton, QVBoxLayout, QWidget
 
 from ..core.sql.text_to_sql import duration_text
-from ..core.types import AskResult, SqlResult, Timings
+from ..core.types import AskResult, QuestionFilters, SqlResult, Timings
 from .models import SORT_ROLE, FusedPassagesModel
 from .parts import OneLineLabel, Pixmap, push_button, tool_button
 from .table_result import SqlResultView
@@ -63,6 +63,7 @@ class FusedTable(QTableView):
 
 class FusionPanel(QWidget):
     rerun_requested = Signal(str, list)  # question, edited queries
+    filter_removed = Signal(object, str)  # the question's filters, the phrase of the chip removed
     passage_selected = Signal(object)  # the Source of the clicked row
 
     def __init__(self, parent=None):
@@ -79,6 +80,12 @@ class FusionPanel(QWidget):
         self.searched_as.setWordWrap(True)
         self.searched_as.setToolTip("The follow-up question, rewritten from the chat history so it stands alone; this is what was searched")
         self.searched_as.hide()
+        # The filters the question stated ("in R-data.pdf", "pages 3-4"), one chip each; removing one asks again without it.
+        self.filters: QuestionFilters | None = None
+        self.filter_row = QWidget()
+        self.filter_chips = QHBoxLayout(self.filter_row)
+        self.filter_chips.setContentsMargins(0, 0, 0, 0)
+        self.filter_row.hide()
 
         self.queries = QStringListModel(self)
         self.query_list = QListView()
@@ -146,6 +153,7 @@ class FusionPanel(QWidget):
         layout.addWidget(title)
         layout.addWidget(self.question)
         layout.addWidget(self.searched_as)
+        layout.addWidget(self.filter_row)
         layout.addWidget(self.passages_view, 1)
         layout.addWidget(self.sql_view, 1)
         layout.addWidget(self.timings)
@@ -180,10 +188,38 @@ class FusionPanel(QWidget):
         self.searched_as.setText(f"Searched as: <b>{html.escape(standalone)}</b>" if standalone else "")
         self.searched_as.setVisible(bool(standalone))
 
+    def show_filters(self, filters: QuestionFilters | None) -> None:
+        """One removable chip per filter the question stated; none hides the row."""
+        self.filters = filters
+        while self.filter_chips.count():
+            item = self.filter_chips.takeAt(0)
+            if item.widget():
+                item.widget().deleteLater()
+        parts = filters.parts if filters else ()
+        if parts:
+            self.filter_chips.addWidget(QLabel("Limited to:"))
+        for part in parts:
+            chip = QToolButton()
+            chip.setObjectName("filterChip")
+            chip.setText(f"{part.label}  \u2715")
+            chip.setToolTip(f"Read from \u201c{part.phrase}\u201d in the question. Click to ask again without this filter (its words are then searched).")
+            chip.setAutoRaise(False)
+            chip.clicked.connect(lambda _checked=False, phrase=part.phrase: self.filter_removed.emit(self.filters, phrase))
+            self.filter_chips.addWidget(chip)
+        self.filter_chips.addStretch(1)
+        self.filter_row.setVisible(bool(parts))
+
+    def chips(self) -> list[str]:
+        """The chips' labels, as shown."""
+        return [part.label for part in self.filters.parts] if self.filters else []
+
     def searched_question(self) -> str:
-        """What the question's own list searched: the standalone rewrite of a follow-up, else the question."""
+        """What the question's own list searched: the standalone rewrite of a follow-up, else the question. With
+        filters, the text they were read from, so a re-run reads them again."""
         if not self.result:
             return ""
+        if self.result.filters is not None:
+            return self.result.filters.text
         return self.result.standalone_question or self.result.question
 
     def show_result(self, result: AskResult | None, update_queries: bool = True) -> None:
@@ -195,6 +231,7 @@ class FusionPanel(QWidget):
             self.passages_view.show()
             self.sql_view.hide()
             self.show_searched_as("")
+            self.show_filters(None)
             self.queries.setStringList([])
             self.timings.setText("")
             self.rerun.setEnabled(False)
@@ -202,6 +239,7 @@ class FusionPanel(QWidget):
         if update_queries:
             self.show_queries(result.question, list(result.queries))
             self.show_searched_as(result.standalone_question)
+            self.show_filters(result.filters)
         is_sql = bool(result.sql_runs)
         self.passages_view.setVisible(not is_sql)
         self.sql_view.setVisible(is_sql)

@@ -251,6 +251,7 @@ class MainWindow(QMainWindow):
         self.chat_panel.view.citation_clicked.connect(evidence.show_citation)
         self.chat_panel.view.quote_clicked.connect(evidence.show_quote)
         self.fusion_panel.rerun_requested.connect(asking.rerun)
+        self.fusion_panel.filter_removed.connect(asking.without_filter)
         self.fusion_panel.passage_selected.connect(evidence.show_source)
         self.page_view.failed.connect(self.feedback.report)
 

@@ -235,3 +235,16 @@ def test_an_answer_kept_as_streamed_is_not_repeated(capsys):
     result = AskResult(QUESTION, "fusion", (), (), (), 60.0, (), (), "It weighs 249 grams [1].", (), True, Timings(total=1.0, generation=0.5))
     TextRenderer().render([Token("It weighs 249 grams [1]."), AnswerDone(result)])
     assert "Corrected answer" not in capsys.readouterr().out
+
+
+def test_the_filters_a_question_states_are_shown_with_how_to_ask_without_them(capsys):
+    from desktop_app.cli.render import TextRenderer
+    from desktop_app.core.events import FiltersRead
+    from desktop_app.core.retrieval.question_filters import read_filters
+    from desktop_app.core.types import DocumentName
+
+    filters = read_filters("What is the top speed on pages 3-4 of blender.pdf?", [DocumentName(1, "/docs/blender.pdf", "Blender manual")])
+    TextRenderer().render([FiltersRead(filters), Token("It spins fast [1].")])
+    out = capsys.readouterr().out
+    assert "Filters: pages 3-4; blender.pdf" in out
+    assert "searched: What is the top speed?" in out and "'of blender.pdf'" in out and "--ignore-filter" in out

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..errors import AppError, ImportCancelled, ImportFailed, StorageError, UnsupportedFormat
 from ..formats import is_hidden_or_temporary, is_importable, unsupported_message
+from ..languages import detect_language, sample
 from ..models.embedder import Embedder
 from ..storage.store import Store
 from ..storage.table_store import TableStore
@@ -188,8 +189,9 @@ class Importer:
             drafts = chunk_pages(p for p in extracted.pages if p.text.strip())
         if cancelled():
             raise ImportCancelled("Import cancelled")
+        language = detect_language(sample(p.text for p in extracted.pages))
         document_id, _, old_ids = self.store.save_document(
-            name, extracted.title, content_hash, extracted.pages, pages_total, drafts, None, extracted.notices
+            name, extracted.title, content_hash, extracted.pages, pages_total, drafts, None, extracted.notices, language
         )
         # SQLite is committed first; the index catches up, and is repaired from SQLite after a crash.
         self.index.remove(old_ids)
@@ -256,7 +258,7 @@ class Importer:
             vectors = matrix[row : row + len(drafts)]
             row += len(drafts)
             pages = [PageText(1, text)]
-            document_id, chunk_ids, old_ids = self.store.save_document(name, title, content_hash, pages, 1, drafts, vectors)
+            document_id, chunk_ids, old_ids = self.store.save_document(name, title, content_hash, pages, 1, drafts, vectors, language=detect_language(text))
             self.index.remove(old_ids)
             self.index.add(chunk_ids, vectors)
             yield ImportProgress(name, "ready", 1, 1, "", document_id)

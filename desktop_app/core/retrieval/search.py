@@ -1,7 +1,7 @@
 """Searching the library: one ranked list per text, and the fused hits turned into passages.
 
 Vector lists come from the hnswlib index, keyword lists from SQLite FTS5; both can be limited to chosen
-documents (the scope). Every passage then gets its cosine similarity to the question itself, which is what
+documents and pages (the scope: ticked files, a collection, the question's filters). Every passage then gets its cosine similarity to the question itself, which is what
 the "not found" gate judges.
 """
 
@@ -17,6 +17,7 @@ from ..settings import Settings
 from ..storage.store import Store
 from ..storage.vector_index import VectorIndex
 from ..types import FusedHit, RankedList, Source
+from .scope import Scope
 
 
 class Searcher:
@@ -26,10 +27,14 @@ class Searcher:
         self.embedder = embedder
         self.settings = settings
 
-    def vector_lists(self, texts: Sequence[str], vectors: np.ndarray, allowed_documents: Sequence[int] | None = None, weights: Sequence[float] | None = None) -> list[RankedList]:
-        allowed = None
-        if allowed_documents is not None:
-            allowed = self.store.chunk_ids_of_documents(allowed_documents)
+    def allowed_chunks(self, scope: Scope | None) -> set[int] | None:
+        """The chunk ids a search may find (None: all of them)."""
+        if scope is None or scope.everything:
+            return None
+        return self.store.chunk_ids_in(scope.documents, scope.pages)
+
+    def vector_lists(self, texts: Sequence[str], vectors: np.ndarray, scope: Scope | None = None, weights: Sequence[float] | None = None) -> list[RankedList]:
+        allowed = self.allowed_chunks(scope)
         lists = []
         for i, (text, vector) in enumerate(zip(texts, vectors)):
             hits = self.index.search(vector, self.settings.list_depth, allowed)
@@ -37,8 +42,8 @@ class Searcher:
             lists.append(RankedList(query=text, kind="vector", hits=tuple(hits), weight=weight))
         return lists
 
-    def keyword_list(self, text: str, allowed_documents: Sequence[int] | None = None, weight: float | None = None) -> RankedList:
-        allowed = set(self.store.chunk_ids_of_documents(allowed_documents)) if allowed_documents is not None else None
+    def keyword_list(self, text: str, scope: Scope | None = None, weight: float | None = None) -> RankedList:
+        allowed = self.allowed_chunks(scope)
         hits = self.store.keyword_search(text, self.settings.list_depth, allowed)
         return RankedList(query=text, kind="keyword", hits=tuple(hits), weight=self.settings.keyword_weight if weight is None else weight)
 

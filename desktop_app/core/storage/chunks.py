@@ -155,7 +155,18 @@ class ChunkStore(Database):
         return self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
 
     def chunk_ids_of_documents(self, document_ids: Iterable[int]) -> set[int]:
-        return {r[0] for r in self.conn.execute(f"SELECT id FROM chunks WHERE document_id IN {_IDS}", (id_list(document_ids),))}
+        return self.chunk_ids_in(document_ids)
+
+    def chunk_ids_in(self, document_ids: Iterable[int] | None, pages: Sequence[tuple[int, int]] = ()) -> set[int]:
+        """The chunks of these documents (None: of every document) on these pages (first, last; none: on any)."""
+        sql, args = "SELECT id FROM chunks WHERE 1", []
+        if document_ids is not None:
+            sql += f" AND document_id IN {_IDS}"
+            args.append(id_list(document_ids))
+        if pages:
+            sql += " AND (" + " OR ".join("page BETWEEN ? AND ?" for _ in pages) + ")"
+            args += [n for span in pages for n in span]
+        return {r[0] for r in self.conn.execute(sql, args)}
 
     def passages(self, chunk_ids: Iterable[int]) -> dict[int, Passage]:
         rows = self.conn.execute(

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..types import ChunkDraft, Document, PageText, ParsedTable
+from ..types import ChunkDraft, Document, DocumentName, PageText, ParsedTable
 from .chunks import bbox_text
 from .database import Database
 
@@ -41,6 +41,10 @@ class DocumentStore(Database):
         rows = self.conn.execute(f"SELECT {_COLUMNS}, {_KIND_ROWS} FROM documents ORDER BY title COLLATE NOCASE, id").fetchall()
         return [_document(r) for r in rows]
 
+    def document_names(self) -> list[DocumentName]:
+        """Every document's id, path, title and when it was added: what a question's filters are matched against."""
+        return [DocumentName(*r) for r in self.conn.execute("SELECT id, path, title, added_at FROM documents ORDER BY id")]
+
     def document(self, document_id: int) -> Document | None:
         row = self.conn.execute(f"SELECT {_COLUMNS}, {_KIND_ROWS} FROM documents WHERE id = ?", (document_id,)).fetchone()
         return _document(row) if row else None
@@ -60,6 +64,7 @@ class DocumentStore(Database):
         chunks: Sequence[ChunkDraft],
         embeddings: np.ndarray | None,
         notices: Sequence[str] = (),
+        language: str | None = None,
     ) -> tuple[int, list[int], list[int]]:
         """Store a document and its chunks in one transaction, replacing an older version of the same path.
 
@@ -73,8 +78,8 @@ class DocumentStore(Database):
             old = conn.execute("SELECT id FROM documents WHERE path = ?", (path,)).fetchone()
             old_chunk_ids = _delete_document_rows(conn, old[0]) if old else []
             document_id = conn.execute(
-                "INSERT INTO documents(path, title, content_hash, pages, chunks, status, notices) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (path, title, content_hash, page_count, len(chunks), status, json.dumps(list(notices))),
+                "INSERT INTO documents(path, title, content_hash, pages, chunks, status, notices, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (path, title, content_hash, page_count, len(chunks), status, json.dumps(list(notices)), language),
             ).lastrowid
             conn.executemany(
                 "INSERT INTO pages(document_id, number, text, ocr, section) VALUES (?, ?, ?, ?, ?)",
@@ -133,6 +138,24 @@ class DocumentStore(Database):
             (document_id, first, last),
         )
         return [PageText(number, text, bool(ocr), section) for number, text, ocr, section in rows]
+
+    def passages_by_language(self) -> dict[str | None, int]:
+        """How many passages the library holds in each language (None: documents whose language is not read yet)."""
+        rows = self.conn.execute("SELECT language, sum(chunks) FROM documents WHERE chunks > 0 GROUP BY language")
+        return {language: count for language, count in rows}
+
+    def documents_without_language(self, limit: int) -> list[tuple[int, str]]:
+        """(id, the start of its text) of documents with passages whose language is not read yet (older libraries)."""
+        rows = self.conn.execute(
+            "SELECT d.id, (SELECT group_concat(text, ' ') FROM (SELECT text FROM chunks c WHERE c.document_id = d.id ORDER BY c.id LIMIT 8)) "
+            "FROM documents d WHERE d.language IS NULL AND d.chunks > 0 LIMIT ?",
+            (limit,),
+        )
+        return [(document_id, text or "") for document_id, text in rows]
+
+    def set_document_languages(self, languages: dict[int, str]) -> None:
+        with self.transaction() as conn:
+            conn.executemany("UPDATE documents SET language = ? WHERE id = ?", [(language, i) for i, language in languages.items()])
 
     def table_names(self) -> set[str]:
         """Every catalogued CSV/Excel table name, in lower case (a new table gets another name)."""

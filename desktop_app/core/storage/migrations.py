@@ -166,6 +166,15 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "0010_document_language",
+        """
+        -- The language a document is mostly written in (ISO 639-1, read at import: core/languages.py), so a
+        -- question in another language is also searched in the documents' own. NULL: not read yet (an older
+        -- library, a table, a document too short to tell).
+        ALTER TABLE documents ADD COLUMN language TEXT;
+        """,
+    ),
 ]
 
 

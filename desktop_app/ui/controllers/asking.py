@@ -19,6 +19,7 @@ from ...core.events import (
     AnswerDone,
     AskEvent,
     EvidenceSelected,
+    FiltersRead,
     QueriesGenerated,
     QuestionRewritten,
     SourcesRanked,
@@ -28,7 +29,7 @@ from ...core.events import (
     stage_text,
 )
 from ...core.library import Library
-from ...core.types import AskResult, Timings
+from ...core.types import AskResult, QuestionFilters, Timings
 from ..chat_panel import ChatPanel
 from ..chat_view import ChatEntry
 from ..fusion_panel import FusionPanel
@@ -62,6 +63,7 @@ class _Asking:
     mode: str
     entry: ChatEntry  # the assistant's entry in the transcript, filled as events arrive
     standalone: str = ""  # a follow-up's standalone rewrite, when it differs
+    filters: QuestionFilters | None = None  # the files, pages, types or dates the question limits itself to
     queries: tuple[str, ...] = ()  # as generated (the panel's list may be edited meanwhile)
     dropped: tuple[str, ...] = ()
     done: bool = False  # AnswerDone arrived
@@ -79,7 +81,7 @@ def result_so_far(asking: _Asking, ranked: SourcesRanked, rrf_k: float) -> AskRe
     clicked while the answer streams finds its passage among the context."""
     return AskResult(
         question=asking.question, mode=asking.mode, queries=asking.queries, dropped_queries=asking.dropped, standalone_question=asking.standalone,
-        lists=ranked.lists, rrf_k=rrf_k, sources=ranked.sources, context=ranked.context,
+        filters=asking.filters, lists=ranked.lists, rrf_k=rrf_k, sources=ranked.sources, context=ranked.context,
         answer="", citations=(), found=True, timings=Timings(),
     )  # fmt: skip
 
@@ -198,6 +200,11 @@ class AskController:
         elif isinstance(event, QuestionRewritten):
             asking.standalone = event.standalone if event.standalone != event.original else ""
             self.fusion_panel.show_searched_as(asking.standalone)
+        elif isinstance(event, FiltersRead):
+            asking.filters = event.filters
+            asking.standalone = event.filters.searched if event.filters.searched != asking.question else ""
+            self.fusion_panel.show_searched_as(asking.standalone)
+            self.fusion_panel.show_filters(event.filters)
         elif isinstance(event, QueriesGenerated):
             asking.queries, asking.dropped = event.queries, event.dropped
             self.fusion_panel.show_queries(asking.question, list(event.queries))
@@ -265,6 +272,31 @@ class AskController:
         if self.job is not None:
             self.job.cancel.set()
             self.feedback.say("Stopping...", 3000)
+
+    def without_filter(self, filters: QuestionFilters, phrase: str) -> Job | None:
+        """Asks again without one of the question's filters (its chip was removed): its words are searched instead.
+
+        A new turn of the chat, asked as the text the filters were read from (a follow-up's standalone rewrite)."""
+        asking = self._begin(filters.text, self.chat_panel.mode.currentData())
+        if asking is None:
+            return None
+        self.fusion_panel.show_result(None)
+        self.fusion_panel.show_queries(filters.text, [])
+        allowed = self.library_panel.allowed_documents()
+        library = self.library
+        ignored = filters.without(phrase)
+
+        def keep(done: AnswerDone) -> AnswerDone:
+            library.add_chat_turn(asking.chat_id, filters.text, done.result.answer, done.result)
+            return done
+
+        def work(job: Job):
+            yield from chat_started(library, asking)
+            yield StageStarted(SEARCHING)
+            events = library.ask(filters.text, asking.mode, allowed, cancel=job.cancel, asked_at=asking.asked_at, ignored_filters=ignored)
+            yield from relay(job, events, keep)
+
+        return self._run(asking, work)
 
     def rerun(self, question: str, queries: list[str]) -> Job | None:
         """Answers again from the panel's edited queries, as a new turn of the chat that keeps them with its answer.

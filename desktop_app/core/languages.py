@@ -1,0 +1,104 @@
+"""Which language a text is written in, and the library's: so a question asked in one language can also be
+searched in the language of the documents (issue 34).
+
+py3langid (a fork of langid.py: a naive Bayes model over byte n-grams, 97 languages, numpy only, a 4 MB
+wheel) reads any script without word lists. A document's language is read once, at import, from its first
+pages; a question's is compared with the library's, and since a short question is easy to misread, it is
+taken to be in another language only when that language is its likeliest and the library's is unlikely.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Iterable
+
+# Enough text to tell a language reliably; more only costs time (the model reads bytes one by one).
+SAMPLE_CHARS = 4000
+# A question is searched in the documents' language too when that language is less likely than this for it.
+OTHER_LANGUAGE_BELOW = 0.5
+# The library's language is the one of more than this share of its passages ("mostly").
+MOSTLY = 0.5
+
+# The names the query prompt uses for a language (ISO 639-1 code -> its English name), for the languages
+# most libraries hold; a library in another language is searched as before.
+LANGUAGE_NAMES = {
+    "ar": "Arabic", "cs": "Czech", "da": "Danish", "de": "German", "el": "Greek", "en": "English", "es": "Spanish",
+    "fi": "Finnish", "fr": "French", "he": "Hebrew", "hu": "Hungarian", "it": "Italian", "ja": "Japanese",
+    "ko": "Korean", "nl": "Dutch", "no": "Norwegian", "pl": "Polish", "pt": "Portuguese", "ro": "Romanian", "ru": "Russian",
+    "sv": "Swedish", "tr": "Turkish", "uk": "Ukrainian", "zh": "Chinese",
+}  # fmt: skip
+
+_lock = threading.Lock()
+
+
+@functools.cache
+def _identifier():
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier  # late: unpacking the model takes 1 to 3 s
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+
+def preload() -> None:
+    """Unpack the model on a background thread (lzma lets the others run meanwhile), so the question that needs
+    it finds it ready: started when a question begins, it is ready by the time its queries are written."""
+    if _identifier.cache_info().currsize == 0:
+        threading.Thread(target=_loaded, name="language model", daemon=True).start()
+
+
+def _loaded() -> None:
+    with _lock:
+        _identifier()
+
+
+def _probabilities(text: str) -> dict[str, float]:
+    with _lock:  # one identifier, shared by the import and the question threads
+        return dict(_identifier().rank(text[:SAMPLE_CHARS]))
+
+
+def _likeliest(probabilities: dict[str, float]) -> str:
+    return max(probabilities, key=probabilities.__getitem__)
+
+
+def _too_short(text: str) -> bool:
+    return sum(ch.isalpha() for ch in text[:SAMPLE_CHARS]) < 20
+
+
+def detect_language(text: str) -> str | None:
+    """The ISO 639-1 code of the language `text` is mostly written in; None when it has too few letters to tell."""
+    return None if _too_short(text) else _likeliest(_probabilities(text))
+
+
+def sample(texts: Iterable[str]) -> str:
+    """The first SAMPLE_CHARS characters of a document's pages, the text its language is read from."""
+    out = ""
+    for text in texts:
+        out += text + "\n"
+        if len(out) >= SAMPLE_CHARS:
+            break
+    return out[:SAMPLE_CHARS]
+
+
+def other_language(question: str, library_language: str | None) -> str | None:
+    """The library's language when `question` is written in another one (None: the same one, or too short to tell).
+
+    Another language must be the question's likeliest, and the library's unlikely: a short question in the
+    library's own language is often read as some third language, and then costs a translation for nothing."""
+    if library_language is None or library_language not in LANGUAGE_NAMES:
+        return None
+    if _too_short(question):
+        return None
+    probabilities = _probabilities(question)
+    if _likeliest(probabilities) == library_language or probabilities.get(library_language, 0.0) >= OTHER_LANGUAGE_BELOW:
+        return None
+    return library_language
+
+
+def mostly(counts: dict[str | None, int]) -> str | None:
+    """The language of more than MOSTLY of the passages (counted per language), or None."""
+    total = sum(counts.values())
+    known = {language: n for language, n in counts.items() if language}
+    if not total or not known:
+        return None
+    language = max(known, key=known.__getitem__)
+    return language if known[language] > MOSTLY * total else None

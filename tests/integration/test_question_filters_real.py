@@ -1,0 +1,87 @@
+"""Filters written in the question, end to end with the real default models, on PDFs written here.
+
+Two manuals of a made-up "Velmar" pump state different warranties; a service guide states the filter interval
+of two models on different pages. A question naming a file must be answered from that file only, and one
+naming pages must cite those pages only, although the other file and pages answer the same words.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from desktop_app.core.events import AnswerDone
+from desktop_app.core.library import Library
+
+pytestmark = pytest.mark.integration
+
+
+def write_pdf(path: Path, pages: list[str]) -> Path:
+    document = pymupdf.open()
+    for text in pages:
+        page = document.new_page()
+        page.insert_textbox(pymupdf.Rect(56, 56, page.rect.width - 56, page.rect.height - 56), text, fontsize=11, fontname="helv")
+    document.save(path)
+    document.close()
+    return path
+
+
+def manual(site: str, months: int) -> list[str]:
+    return [
+        f"Velmar pump manual, {site} edition. This manual covers installing and running the Velmar pump at the {site} works.",
+        f"Installation at the {site} works: bolt the Velmar pump to a level concrete base and connect the inlet first.",
+        f"Warranty: the Velmar pump sold for the {site} works is covered by a warranty of {months} months from delivery.",
+        f"Spare parts for the {site} edition are ordered from the regional depot; keep the serial number at hand.",
+    ]
+
+
+GUIDE = [
+    "Velmar service guide. Part one covers the V1 model, part two the V2 model.",
+    "Velmar V1 maintenance: the intake filter of the V1 is replaced every 200 operating hours.",
+    "Velmar V1 storage: drain the V1 before winter and keep it in a frost-free room.",
+    "Part two. The V2 model is the larger pump for irrigation work.",
+    "Velmar V2 maintenance: the intake filter of the V2 is replaced every 500 operating hours.",
+    "Velmar V2 storage: the V2 may stay outdoors if its cover is closed.",
+]
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory, real_embedder, real_generator):
+    home = tmp_path_factory.mktemp("home")
+    docs = tmp_path_factory.mktemp("docs")
+    files = [
+        write_pdf(docs / "north-pump.pdf", manual("Northgate", 18)),
+        write_pdf(docs / "south-pump.pdf", manual("Southmere", 30)),
+        write_pdf(docs / "service-guide.pdf", GUIDE),
+    ]
+    lib = Library(home, embedder=real_embedder, generator=real_generator)
+    for _ in lib.import_paths(files):
+        pass
+    yield lib
+    lib.close()
+
+
+def answer(library: Library, question: str):
+    return next(e for e in library.ask(question, mode="fusion") if isinstance(e, AnswerDone)).result
+
+
+def test_a_question_naming_a_file_is_answered_only_from_that_file(library):
+    result = answer(library, "How long is the warranty of the Velmar pump in south-pump.pdf?")
+    assert result.found and "30" in result.answer and "18" not in result.answer, result.answer
+    assert result.citations and {Path(c.file).name for c in result.citations} == {"south-pump.pdf"}
+    assert {Path(s.passage.file).name for s in result.sources} == {"south-pump.pdf"}
+
+
+def test_a_question_naming_pages_cites_only_those_pages(library):
+    result = answer(library, "How often is the intake filter replaced, on pages 4-6 of service-guide.pdf?")
+    assert result.found and "500" in result.answer, result.answer
+    assert result.citations and {c.page for c in result.citations} <= {4, 5, 6}
+    assert {s.passage.page for s in result.sources} <= {4, 5, 6}
+
+
+def test_a_file_the_library_lacks_is_said_and_nothing_is_answered_from_the_others(library):
+    result = answer(library, "How long is the warranty in east-pump.pdf?")
+    assert not result.found and result.answer.startswith("No document named east-pump.pdf in your library."), result.answer
+    assert not result.citations

@@ -1,0 +1,168 @@
+"""Filters written in the question: read by the grammar, applied exactly to both searches, said when they match nothing.
+
+The documents are real PDFs and Markdown files written here (made-up "Tarnwick" pumps), imported through the
+real importer into SQLite and hnswlib; only the models are fakes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pymupdf as fitz
+import pytest
+
+from desktop_app.core.codec import result_from_json, result_to_json
+from desktop_app.core.events import AnswerDone, FiltersRead, SourcesRanked
+from desktop_app.core.library import Library
+from desktop_app.core.retrieval.question_filters import read_filters
+from desktop_app.core.types import ADDED, FILE, FORMAT, PAGES, DocumentName
+from tests.fakes import HashingEmbedder, ScriptedGenerator
+
+PAGE_TEXT = "The Tarnwick pump {model} runs at a pressure of {bar} bar. It needs a new seal every {months} months."
+# Each page says something of its own besides (a page of repeated lines would be read as running heads).
+ASIDES = ("Mount it on a level floor", "Keep the inlet clear of leaves", "Drain it before the first frost", "Store the spare seals in a dry box")
+NOW = datetime(2026, 11, 26, 12, 0, tzinfo=timezone(timedelta(hours=1)))  # a Thursday
+LIBRARY = [
+    DocumentName(1, "/d/R-data.pdf", "R Data Import/Export", "2026-11-20 10:00:00"),
+    DocumentName(2, "/d/report.docx", "report", "2026-11-25 10:00:00"),
+    DocumentName(3, "/d/Annual Report 2025.pdf", "Annual Report 2025.pdf", "2026-10-01 10:00:00"),
+]
+
+
+def write_pdf(path, pages: list[str]):
+    document = fitz.open()
+    for number, text in enumerate(pages):
+        page = document.new_page()
+        for i, sentence in enumerate([f"Chapter {number + 1}: {ASIDES[number % len(ASIDES)]}.", *text.split(". ")]):
+            page.insert_text((50, 300 + 16 * i), sentence, fontsize=11)
+    document.save(path)
+    document.close()
+    return path
+
+
+@pytest.mark.parametrize(
+    "question, searched, kinds, label",
+    [
+        ("How do I read a spreadsheet in R-data.pdf?", "How do I read a spreadsheet?", [FILE], "R-data.pdf"),
+        ("What is on pages 10-20 of R-data.pdf?", "What is?", [PAGES, FILE], "pages 10-20"),
+        ("What do the Word files say about budgets?", "What do say about budgets?", [FORMAT], "Word files"),
+        ("Summarise my PDFs", "Summarise", [FORMAT], "PDF files"),
+        ("Which documents added this week mention pricing?", "Which documents mention pricing?", [ADDED], "added this week"),
+        ("What changed since 2026-11-01?", "What changed?", [ADDED], "added since 2026-11-01"),
+        ("Was steht auf Seite 3 bis 7 in den PDF-Dateien?", "Was steht?", [PAGES, FORMAT], "pages 3-7"),
+        ("Welche diese Woche hinzugefügten Dokumente nennen Preise?", "Welche Dokumente nennen Preise?", [ADDED], "added this week"),
+        ("What is in the report?", "What is?", [FILE], "report.docx"),
+        ("Tell me about pages ٣-٥ please", "Tell me about please", [PAGES], "pages 3-5"),  # Arabic-Indic digits
+        ("Summarise pages 3-4 of R-data", "Summarise", [PAGES, FILE], "pages 3-4"),
+        ("What does plan.docx say?", "What does say?", [FILE], "plan.docx"),
+    ],
+)
+def test_the_grammar_reads_files_pages_types_and_dates_and_leaves_them_out_of_the_searched_text(question, searched, kinds, label):
+    filters = read_filters(question, LIBRARY, now=NOW)
+    assert filters.searched == searched
+    assert [p.kind for p in filters.parts] == kinds
+    assert filters.parts[0].label == label
+
+
+@pytest.mark.parametrize("question", ["What is the price of paper in R?", "How many pages does a report need?", "Name a word for joy.", "Which step comes after 2026?"])
+def test_ordinary_words_are_no_filters(question):
+    assert read_filters(question, LIBRARY, now=NOW).parts == ()
+
+
+def test_the_filters_choose_documents_by_name_type_and_date():
+    week = read_filters("documents added this week", LIBRARY, now=NOW)
+    assert week.documents(LIBRARY, None) == [2]  # Monday 2026-11-23 onwards, local time
+    assert read_filters("in my PDFs", LIBRARY, now=NOW).documents(LIBRARY, None) == [1, 3]
+    assert read_filters("in my PDFs", LIBRARY, now=NOW).documents(LIBRARY, [3, 2]) == [3]  # within the ticked files
+    assert read_filters("in plan.docx", LIBRARY, now=NOW).unknown_files == ("plan.docx",)
+    assert read_filters("on page 4", LIBRARY, now=NOW).documents(LIBRARY, None) is None  # pages limit chunks, not documents
+
+
+def test_a_removed_chip_is_searched_as_words_again():
+    filters = read_filters("What is on pages 10-20 of R-data.pdf?", LIBRARY, ignored=["of R-data.pdf"], now=NOW)
+    assert [p.kind for p in filters.parts] == [PAGES]
+    assert filters.searched == "What is of R-data.pdf?"
+
+
+@pytest.fixture
+def pump_library(data_home, tmp_path):
+    """Two PDFs about the same pumps (the words of every question match both), one Markdown file."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    alpha = write_pdf(docs / "alpha-manual.pdf", [PAGE_TEXT.format(model=f"A{n}", bar=n, months=n + 1) for n in range(1, 5)])
+    beta = write_pdf(docs / "beta-manual.pdf", [PAGE_TEXT.format(model=f"B{n}", bar=n + 10, months=n + 11) for n in range(1, 5)])
+    (docs / "notes.md").write_text("# Notes\n\n" + PAGE_TEXT.format(model="M1", bar=7, months=8) + "\n")
+    library = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator())
+    for _ in library.import_paths([alpha, beta, docs / "notes.md"]):
+        pass
+    yield library
+    library.close()
+
+
+def searched(library: Library, question: str, **kwargs):
+    events = list(library.ask(question, mode="rag", generate_answer=False, **kwargs))
+    ranked = next(e for e in events if isinstance(e, SourcesRanked))
+    return events, ranked, next(e for e in events if isinstance(e, AnswerDone)).result
+
+
+def test_a_question_naming_a_file_searches_only_that_file(pump_library):
+    events, ranked, result = searched(pump_library, "What pressure does the Tarnwick pump run at in beta-manual.pdf?")
+    assert ranked.sources and all(s.passage.file.endswith("beta-manual.pdf") for s in ranked.sources)
+    assert any(isinstance(e, FiltersRead) for e in events)
+    assert result.filters is not None and result.filters.parts[0].label == "beta-manual.pdf"
+    assert "beta-manual" not in result.lists[0].query  # the file's name is not searched as words
+    unfiltered = searched(pump_library, "What pressure does the Tarnwick pump run at in beta-manual.pdf?", ignored_filters=["in beta-manual.pdf"])[1]
+    assert {s.passage.file.rsplit("/", 1)[1] for s in unfiltered.sources} >= {"alpha-manual.pdf", "beta-manual.pdf"}
+
+
+def test_a_page_range_limits_both_searches_to_those_pages(pump_library):
+    pump_library.settings = pump_library.settings.replace(keyword_weight=0.5)
+    events = list(pump_library.ask("How often is the seal changed on pages 2-3 of alpha-manual.pdf?", mode="fusion", generate_answer=False, queries=["seal months"]))
+    ranked = next(e for e in events if isinstance(e, SourcesRanked))
+    assert {lst.kind for lst in ranked.lists} == {"vector", "keyword"}
+    assert ranked.sources and {(s.passage.file.rsplit("/", 1)[1], s.passage.page) for s in ranked.sources} == {("alpha-manual.pdf", 2), ("alpha-manual.pdf", 3)}
+
+
+def test_a_file_type_limits_the_search_to_those_files(pump_library):
+    ranked = searched(pump_library, "What pressure does the Tarnwick pump run at, in the Markdown files?")[1]
+    assert ranked.sources and all(s.passage.file.endswith("notes.md") for s in ranked.sources)
+
+
+def test_a_file_the_library_does_not_have_is_said_never_searched_instead(pump_library):
+    events = list(pump_library.ask("What pressure is given in gamma-manual.pdf?", mode="fusion"))
+    result = next(e for e in events if isinstance(e, AnswerDone)).result
+    assert result.answer.startswith("No document named gamma-manual.pdf in your library.")
+    assert "alpha-manual.pdf" in result.answer or "beta-manual.pdf" in result.answer  # the closest names
+    assert not result.found and not result.sources
+    assert pump_library.generator().prompts == []  # nothing was asked of the model
+    assert not any(isinstance(e, SourcesRanked) for e in events)
+
+
+def test_pages_no_document_has_are_said(pump_library):
+    result = list(pump_library.ask("What is on pages 40-50 of alpha-manual.pdf?", mode="rag"))[-1].result
+    assert result.answer == "No passage in your library matches the question's filters (pages 40-50, alpha-manual.pdf)."
+    assert result.filters is not None and not result.found
+
+
+def test_the_filters_survive_the_json_of_a_saved_answer(pump_library):
+    result = searched(pump_library, "How often is the seal changed on page 2 of alpha-manual.pdf?")[2]
+    again = result_from_json(result_to_json(result))
+    assert again.filters == result.filters
+    assert [p.pages for p in again.filters.parts if p.kind == PAGES] == [(2, 2)]
+
+
+R_MANUALS = Path("/usr/share/R/doc/manual")
+
+
+@pytest.mark.skipif(not (R_MANUALS / "R-data.pdf").exists(), reason="the R manuals are not installed (apt-get install r-doc-pdf)")
+def test_the_r_manuals_a_file_and_pages_named_in_the_question(data_home):
+    library = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator())
+    try:
+        list(library.store_paths([R_MANUALS / "R-data.pdf", R_MANUALS / "R-intro.pdf"]))  # their text: searched by keyword
+        ranked = searched(library, "How do I read a spreadsheet in R-data.pdf?")[1]
+        assert ranked.sources and {Path(s.passage.file).name for s in ranked.sources} == {"R-data.pdf"}
+        ranked = searched(library, "How do I get help on a command, on pages 10-12 of R-intro?")[1]
+        assert ranked.sources and {(Path(s.passage.file).name, s.passage.page in range(10, 13)) for s in ranked.sources} == {("R-intro.pdf", True)}
+    finally:
+        library.close()
