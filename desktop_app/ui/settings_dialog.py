@@ -30,7 +30,8 @@ from .mode_names import MODE_TIP, MODES
 from .settings_editors import LABELS, Editor, simple_editor
 
 CUSTOM = "Custom"  # the thoroughness shown when the Advanced numbers match no plain choice
-SEARCH_BY_DEPTH = ("n_queries", "list_depth")  # what the thoroughness choice sets; shown under Advanced too
+SEARCH_BY_DEPTH = ("n_queries", "list_depth")
+EMBEDDINGS_SERVER = ("embedder_backend", "embed_url", "embed_http_model", "embed_api_key")  # in the Model section  # what the thoroughness choice sets; shown under Advanced too
 
 
 def help_label(text: str) -> QLabel:
@@ -73,6 +74,20 @@ class SettingsDialog(QDialog):
         self.llm_api_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.llm_api_key.setPlaceholderText("none, or DESKTOP_APP_LLM_API_KEY")
         self.backend.currentIndexChanged.connect(self._backend_changed)
+        # Where passages are embedded: the bundled model here, or an embeddings server (big imports, a GPU box).
+        self.embedder_backend = QComboBox()
+        self.embedder_backend.addItem("On this computer (nothing leaves it)", "local")
+        self.embedder_backend.addItem("By an embeddings server (OpenAI-compatible /v1/embeddings)", "http")
+        self.embedder_backend.setCurrentIndex(max(0, self.embedder_backend.findData(settings.embedder_backend)))
+        self.editors["embedder_backend"] = Editor(self.embedder_backend, self.embedder_backend.currentData)
+        self.embed_url = self._simple("embed_url")
+        self.embed_url.setPlaceholderText("http://127.0.0.1:8080/v1")
+        self.embed_http_model = self._simple("embed_http_model")
+        self.embed_http_model.setPlaceholderText("the server's model name")
+        self.embed_api_key = self._simple("embed_api_key")
+        self.embed_api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.embed_api_key.setPlaceholderText("none, or DESKTOP_APP_EMBED_API_KEY")
+        self.embedder_backend.currentIndexChanged.connect(self._backend_changed)
 
         # -- the search ------------------------------------------------------------------------------
         self.thoroughness = QComboBox()
@@ -115,7 +130,7 @@ class SettingsDialog(QDialog):
             self.editors[name].widget.valueChanged.connect(self._show_thoroughness)
 
         sections = QVBoxLayout()
-        sections.addWidget(self._section("Model", ["llm_backend", "model", "llm_url", "llm_http_model", "llm_api_key"]))
+        sections.addWidget(self._section("Model", ["llm_backend", "model", "llm_url", "llm_http_model", "llm_api_key", *EMBEDDINGS_SERVER]))
         search = self._section("Search", ["mode", "top_k"])
         search.layout().insertRow(0, "How thorough:", self.thoroughness)
         search.layout().insertRow(1, self.thoroughness_help)
@@ -237,7 +252,7 @@ class SettingsDialog(QDialog):
     def restore_defaults(self) -> None:
         """Every editor back to its default; the model, the server and the search model stay as chosen."""
         defaults = Settings()
-        keep = {"model", "embedder", "llm_backend", "llm_url", "llm_http_model", "llm_api_key"}
+        keep = {"model", "embedder", "llm_backend", "llm_url", "llm_http_model", "llm_api_key", *EMBEDDINGS_SERVER}
         for name, editor in self.editors.items():
             if name in keep:
                 continue
@@ -268,6 +283,9 @@ class SettingsDialog(QDialog):
         self.model.setEnabled(not server)
         for field in (self.llm_url, self.llm_http_model, self.llm_api_key):
             field.setEnabled(server)
+        embeddings_server = self.embedder_backend.currentData() == "http"
+        for field in (self.embed_url, self.embed_http_model, self.embed_api_key):
+            field.setEnabled(embeddings_server)
 
     def _browse(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Choose a GGUF model", str(Path.home()), "GGUF models (*.gguf);;All files (*)")
