@@ -14,7 +14,7 @@ import os
 
 from pydantic import BaseModel
 
-MODEL = "all-minilm-l6-v2"
+MODEL = "all-minilm-l6-v2-int8"  # the catalog's bundled default (catalog.json): the same model as the app's local one
 
 
 # At module level, and no `from __future__ import annotations`: FastAPI reads the request's type from the annotation.

@@ -116,8 +116,9 @@ class Library(LibraryChats, WatchedFolders):
         close = getattr(old, "close", None)
         if close:
             close()
-        notice = self._check_embedding_model()
-        return notice or self.sync_index()
+        model_notice = self._check_embedding_model()
+        index_notice = self.sync_index()  # the old model's index file is rebuilt empty, to be filled by the queue
+        return model_notice or index_notice
 
     def _check_embedding_model(self) -> str | None:
         """Vectors made by another embedding model are dropped and made again in the background.

@@ -238,9 +238,12 @@ def read_settings(home: Path) -> LoadedSettings:
     except (OSError, ValueError, TypeError) as exc:
         return LoadedSettings(Settings(), (f"the file cannot be read ({exc})",))
     defaults = {f.name: f.default for f in dataclasses.fields(Settings)}
-    settings, problems = Settings(), []
-    # One value at a time, in the file's order: a value that fails on its own or against those kept before it
-    # (an http backend with an address that is no URL) is left out; keys of older versions are ignored.
+    settings = Settings()
+    # One value at a time, in the file's order; keys of older versions are ignored. A value that fails against
+    # the values before it (an http backend, whose address comes after it in the file) is tried again once all
+    # the others are in; one that still fails, on its own or with the rest, is left out.
+    waiting: list[tuple[str, object]] = []
+    found: dict[str, str] = {}  # name -> problem, reported in the file's order
     for name, value in raw.items():
         if name not in defaults:
             continue
@@ -248,10 +251,16 @@ def read_settings(home: Path) -> LoadedSettings:
         if problem is None:
             try:
                 settings = settings.replace(**{name: value}).validated()
-                continue
-            except ValueError as exc:
-                problem = str(exc)
-        problems.append(f"{name} = {json.dumps(raw[name])} ({problem})")
+            except ValueError:
+                waiting.append((name, value))
+            continue
+        found[name] = problem
+    for name, value in waiting:
+        try:
+            settings = settings.replace(**{name: value}).validated()
+        except ValueError as exc:
+            found[name] = str(exc)
+    problems = [f"{name} = {json.dumps(raw[name])} ({found[name]})" for name in raw if name in found]
     return LoadedSettings(settings, tuple(problems))
 
 

@@ -59,6 +59,7 @@ class HttpEmbedder:
         attempts: int = 4,
         backoff_s: float = 0.5,
         sleep: Callable[[float], None] = time.sleep,
+        transport: httpx.BaseTransport | None = None,
     ):
         """`dimension`: the length the library's vectors have (None: learn it from the server's first reply)."""
         self.base_url = server_address(base_url)
@@ -72,6 +73,7 @@ class HttpEmbedder:
         self.attempts = max(1, attempts)
         self.backoff_s = backoff_s
         self._sleep = sleep
+        self._transport = transport  # tests: httpx.MockTransport
         self._lock = threading.Lock()
         self._client: httpx.Client | None = None
 
@@ -122,7 +124,7 @@ class HttpEmbedder:
                 headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
                 # trust_env=False: the passages go to this server and nowhere else (no proxy from the environment).
                 limits = httpx.Limits(max_connections=self.concurrency, max_keepalive_connections=self.concurrency)
-                self._client = httpx.Client(timeout=self.timeout, trust_env=False, headers=headers, limits=limits)
+                self._client = httpx.Client(timeout=self.timeout, trust_env=False, headers=headers, limits=limits, transport=self._transport)
             return self._client
 
     def _post(self, texts: list[str]) -> np.ndarray:
@@ -159,7 +161,13 @@ class HttpEmbedder:
             rows = json.loads(body)["data"]
             # The reply's order is not promised: each row says which input it belongs to.
             ordered = sorted(rows, key=lambda row: row.get("index", 0))
-            vectors = np.array([row["embedding"] for row in ordered], dtype=np.float32)
+            embeddings = [row["embedding"] for row in ordered]
+            if any(values and isinstance(values[0], list) for values in embeddings):
+                raise ModelError(
+                    f"The server at {self.base_url} sent one vector per word piece, not one per passage",
+                    hint="Its model makes no sentence embeddings as served: choose an embedding model, or start the server with pooling (llama.cpp: --pooling mean).",
+                )
+            vectors = np.array(embeddings, dtype=np.float32)
         except (ValueError, KeyError, TypeError, AttributeError):
             raise ModelError(
                 f"The server at {self.base_url} sent a reply that is not OpenAI-compatible embeddings ({body[:120].decode('utf-8', 'replace')})",
