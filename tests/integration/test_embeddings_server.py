@@ -13,32 +13,10 @@ import pytest
 from desktop_app.core.errors import ModelError
 from desktop_app.core.library import Library
 from desktop_app.core.settings import Settings
+from tests.document_files import write_town_report
 from tests.integration.conftest import free_port
 
 pytestmark = pytest.mark.integration
-
-TOWNS = ("Velmora", "Quisthaven", "Brackenlow", "Ostrelle", "Dunmarrow", "Pellavine")
-
-
-def write_town_report(path: Path, pages: int) -> Path:
-    """A made-up municipal report: each page about one town's water works, with figures of its own."""
-    import pymupdf
-
-    doc = pymupdf.open()
-    for n in range(pages):
-        town = TOWNS[n % len(TOWNS)]
-        text = (
-            f"Water works of {town}, district {n}. The pumping station of {town} lifts {120 + n} litres per second "
-            f"from the reservoir to the hill tanks. Its filters are washed every {3 + n % 4} days, and the chlorine "
-            f"dose is checked each morning by the station keeper. In winter the intake of {town} is heated so the "
-            f"screens do not freeze; a spare pump stands ready for the dry months. "
-        ) * 3
-        page = doc.new_page()
-        page.insert_textbox(pymupdf.Rect(50, 50, 550, 800), text, fontsize=10)
-    doc.save(path)
-    doc.close()
-    return path
-
 
 def server_settings(server, **changes) -> Settings:
     return Settings(embedder_backend="http", embed_url=server.url, embed_http_model=server.model, embed_batch_size=8, **changes)

@@ -1,0 +1,136 @@
+"""A library in PostgreSQL with pgvector: a real throwaway cluster (tests/postgres_cluster.py), the real MiniLM.
+
+Skipped, saying why, where PostgreSQL, pgvector or psycopg are missing (`make test` installs them when it can).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from desktop_app.core.library import Library
+from desktop_app.core.storage.postgres.store import PgStore
+from desktop_app.sample_datasheet import write_sample_datasheet
+from tests.document_files import write_town_report
+from tests.postgres_cluster import ThrowawayCluster, missing_reason
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    reason = missing_reason()
+    if reason:
+        pytest.skip(f"PostgreSQL library tests skipped: {reason}")
+    with ThrowawayCluster() as running:
+        yield running
+
+
+@pytest.fixture
+def database(cluster) -> str:
+    return cluster.create_database(f"library_{uuid.uuid4().hex[:8]}")
+
+
+def test_a_library_in_postgresql_keeps_documents_chats_collections_and_folders_for_every_data_folder(database, real_embedder, tmp_path):
+    library = Library(tmp_path / "laptop-a", embedder=real_embedder, location=database)
+    towns = write_town_report(tmp_path / "towns.pdf", pages=6)
+    datasheet = write_sample_datasheet(tmp_path / "px40.pdf")
+    events = list(library.import_paths([towns, datasheet]))
+    assert [e.stage for e in events if e.stage in ("ready", "failed")] == ["ready", "ready"]
+
+    # By meaning (pgvector's HNSW index) and by words (full-text search, in any script).
+    hits = library.index.search(real_embedder.embed(["How often are the filters in Ostrelle washed?"])[0], 3)
+    assert "Ostrelle" in library.passage(hits[0].chunk_id).text
+    assert "Ostrelle" in library.passage(library.store.keyword_search("Ostrelle filters washed", 3)[0].chunk_id).text
+    chat = library.store.create_chat("Water works")
+    library.store.add_message(chat, "user", "Which town heats its intake?")
+    library.add_to_collection("Towns", [str(towns)])
+    library.store.add_watched_folder(str(tmp_path / "inbox"))
+    library.close()
+
+    # Another data folder (another laptop) opening the same database sees all of it, searchable at once.
+    other = Library(tmp_path / "laptop-b", embedder=real_embedder, location=database)
+    assert other.notices == []
+    assert sorted(d.title for d in other.documents()) == sorted(d.title for d in library.store.documents())
+    assert all(d.status == "ready" for d in other.documents())
+    assert [title for _, title, _ in other.store.chats()] == ["Water works"]
+    assert other.collection_documents("towns") == [d.id for d in other.documents() if d.path == str(towns)]
+    assert other.store.watched_folders() == [str(tmp_path / "inbox")]
+    scope = set(other.collection_documents("Towns"))
+    allowed = other.store.chunk_ids_of_documents(scope)
+    found = other.index.search(real_embedder.embed(["maximum operating temperature of the pump"])[0], 5, allowed)
+    assert found and {other.passage(h.chunk_id).document_id for h in found} == scope  # the scope holds
+
+    datasheet_id = next(d.id for d in other.documents() if d.path == str(datasheet))
+    other.remove_document(datasheet_id)
+    assert [d.path for d in other.documents()] == [str(towns)]
+    assert other.store.value("SELECT count(*) FROM chunks WHERE document_id = %s", (datasheet_id,)) == 0
+    assert other.store.rows("SELECT version FROM schema_migrations") == [(1,)]
+    other.close()
+
+
+def test_a_new_embedding_model_gives_the_vector_column_its_length_and_indexes_again(database, real_embedder, tmp_path):
+    from tests.fakes import HashingEmbedder
+
+    library = Library(tmp_path / "home", embedder=real_embedder, location=database)
+    list(library.import_paths([write_town_report(tmp_path / "towns.pdf", pages=3)]))
+    total = library.index_backlog().total
+    library.close()
+
+    smaller = HashingEmbedder()  # another model, vectors of another length
+    assert smaller.dimension != real_embedder.dimension
+    switched = Library(tmp_path / "home", embedder=smaller, location=database)
+    assert switched.notices and f"{total} passages are being indexed again" in switched.notices[0]
+    assert switched.store.value("SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'chunks'::regclass AND attname = 'embedding'") == f"vector({smaller.dimension})"
+    list(switched.embedding_queue().run())
+    assert switched.index_backlog().pending == 0
+    assert switched.index.search(smaller.embed(["Velmora"])[0], 2)
+    switched.close()
+
+
+def cli(home: Path, database: str, *args: str) -> subprocess.Popen:
+    env = dict(os.environ, DESKTOP_APP_HOME=str(home), PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    return subprocess.Popen([sys.executable, "-m", "desktop_app.cli", "--library", database, *args], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def finished(process: subprocess.Popen) -> str:
+    out, err = process.communicate(timeout=900)
+    assert process.returncode == 0, err[-3000:]
+    return out
+
+
+def test_two_app_processes_import_and_ask_at_once_without_losing_or_doubling_a_document(database, tmp_path):
+    laptop_a, laptop_b = tmp_path / "laptop-a", tmp_path / "laptop-b"
+    a_files = [write_town_report(tmp_path / f"a{n}.pdf", pages=4, towns=(f"Arnholt{n}", f"Ambervale{n}")) for n in range(2)]
+    b_files = [write_town_report(tmp_path / f"b{n}.pdf", pages=4, towns=(f"Brindlemoor{n}", f"Beckwater{n}")) for n in range(2)]
+    shared = write_town_report(tmp_path / "shared.pdf", pages=4, towns=("Corrowmere",))
+
+    # Both import at once, the shared file included; then both ask at once.
+    first = [cli(laptop_a, database, "ingest", *map(str, a_files), str(shared)), cli(laptop_b, database, "ingest", *map(str, b_files), str(shared))]
+    for process in first:
+        finished(process)
+    questions = [
+        cli(laptop_a, database, "search", "--mode", "rag", "--json", "How many litres per second does Brindlemoor1 lift?"),
+        cli(laptop_b, database, "search", "--mode", "rag", "--json", "How often are the filters of Arnholt0 washed?"),
+    ]
+    answers = [json.loads(finished(p)) for p in questions]
+
+    store = PgStore(database)
+    documents = store.documents()
+    assert sorted(d.path for d in documents) == sorted(str(p) for p in [*a_files, *b_files, shared])  # each once
+    assert all(d.status == "ready" and d.chunks > 0 for d in documents)
+    assert store.pending_count() == 0
+    assert store.chunk_count() == sum(d.chunks for d in documents)  # no chunks of a replaced or doubled copy
+    # Laptop A finds what laptop B imported, and the other way round.
+    top = [store.passages([a["fused"][0]["chunk_id"]]) for a in answers]
+    assert "Brindlemoor1" in next(iter(top[0].values())).text
+    assert "Arnholt0" in next(iter(top[1].values())).text
+    store.close()
