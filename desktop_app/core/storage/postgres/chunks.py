@@ -18,6 +18,11 @@ from .database import PgDatabase
 HNSW_OPTIONS = "m = 16, ef_construction = 64"
 
 
+def _array(vector) -> np.ndarray:
+    """pgvector's Vector (its Python package's type for the column) as float32."""
+    return np.asarray(vector.to_numpy() if hasattr(vector, "to_numpy") else vector, dtype=np.float32)
+
+
 def model_dimension(model: str) -> int | None:
     """The vectors' length in a recorded "name/dimension"."""
     _, _, dimension = model.rpartition("/")
@@ -41,7 +46,7 @@ class PgChunkStore(PgDatabase):
 
     def embeddings_of(self, chunk_ids: Iterable[int]) -> dict[int, np.ndarray]:
         rows = self.rows("SELECT id, embedding FROM chunks WHERE embedding IS NOT NULL AND id = ANY(%s)", ([int(i) for i in chunk_ids],))
-        return {chunk_id: np.asarray(vector, dtype=np.float32) for chunk_id, vector in rows}
+        return {chunk_id: _array(vector) for chunk_id, vector in rows}
 
     def set_embeddings(self, chunk_ids: Sequence[int], embeddings: np.ndarray) -> list[int]:
         if not chunk_ids:
@@ -71,7 +76,7 @@ class PgChunkStore(PgDatabase):
             if not rows:
                 return
             last = rows[-1][0]
-            yield [r[0] for r in rows], np.vstack([np.asarray(r[1], dtype=np.float32) for r in rows])
+            yield [r[0] for r in rows], np.vstack([_array(r[1]) for r in rows])
 
     # -- which model made the vectors ----------------------------------------------------------
     def embedding_model(self) -> str | None:
