@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
@@ -47,3 +48,17 @@ def real_embedder():
     embedder = open_embedder()  # the bundled default
     embedder.load()
     return embedder
+
+
+@pytest.fixture
+def embeddings_server(tmp_path):
+    if importlib.util.find_spec("uvicorn") is None or importlib.util.find_spec("fastapi") is None:
+        pytest.fail("the embeddings server needs the dev extra: pip install -e '.[dev]'")
+    from tests.embeddings_server_process import EmbeddingsServer
+
+    server = EmbeddingsServer(tmp_path / "embeddings-server.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

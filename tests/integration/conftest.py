@@ -10,7 +10,6 @@ from __future__ import annotations
 import http.client
 import importlib.util
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.embeddings_server_process import free_port
 
 SERVER_KEY = "test-key-not-secret"
 
@@ -33,10 +34,6 @@ class LlamaServer:
         return self.log.read_text(errors="replace")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def answers_models(port: int) -> bool:
@@ -87,62 +84,3 @@ def llama_server(tmp_path_factory):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-
-
-class EmbeddingsServer:
-    """bench/embeddings_server.py (the bundled MiniLM behind FastAPI/uvicorn) as a process on 127.0.0.1, stopped and
-    started again on the same port by the tests (a server that goes away in the middle of an import)."""
-
-    model = "all-minilm-l6-v2-int8"
-
-    def __init__(self, log: Path):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/v1"
-        self.log = log
-        self.process: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        root = Path(__file__).resolve().parents[2]
-        env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
-        command = [sys.executable, "-m", "bench.embeddings_server", "--host", "127.0.0.1", "--port", str(self.port)]
-        with open(self.log, "ab") as out:
-            self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root)
-        deadline = time.monotonic() + 120
-        while not self._answers():
-            if self.process.poll() is not None:
-                pytest.fail(f"the embeddings server exited ({self.process.returncode}):\n{self.log.read_text(errors='replace')[-3000:]}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"the embeddings server did not answer in 120 s:\n{self.log.read_text(errors='replace')[-3000:]}")
-            time.sleep(0.25)
-
-    def _answers(self) -> bool:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
-        try:
-            conn.request("GET", "/v1/models")
-            return conn.getresponse().status == 200
-        except OSError:
-            return False
-        finally:
-            conn.close()
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process = None
-
-
-@pytest.fixture
-def embeddings_server(tmp_path):
-    if importlib.util.find_spec("uvicorn") is None or importlib.util.find_spec("fastapi") is None:
-        pytest.fail("the embeddings server needs the dev extra: pip install -e '.[dev]'")
-    server = EmbeddingsServer(tmp_path / "embeddings-server.log")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
