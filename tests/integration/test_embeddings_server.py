@@ -97,3 +97,23 @@ def test_a_server_that_does_not_answer_leaves_the_settings_as_they_were(data_hom
         library.update_settings(dead)
     assert library.settings.embedder_backend == "local" and library.embedder.name == "all-minilm-l6-v2-int8"
     library.close()
+
+
+def test_the_cli_imports_through_a_server_named_by_its_flags(embeddings_server, data_home, tmp_path, capsys):
+    from desktop_app.cli import main
+    from desktop_app.cli.session import _OPEN
+
+    pdf = write_town_report(tmp_path / "towns.pdf", pages=2)
+    try:
+        assert main(["ingest", str(pdf), "--embed-url", embeddings_server.url, "--embed-model", embeddings_server.model]) == 0
+        library = _OPEN["library"]
+        assert library.store.embedding_model() == f"server:{embeddings_server.model}/384"
+        assert library.index_backlog().pending == 0
+    finally:
+        _OPEN.pop("library", None)
+    dead = f"http://127.0.0.1:{free_port()}/v1"
+    try:
+        assert main(["ingest", str(pdf), "--embed-url", dead, "--embed-model", "elsewhere"]) == 2
+    finally:
+        _OPEN.pop("library", None)
+    assert f"Error: Nothing answered at {dead}" in capsys.readouterr().err
