@@ -11,7 +11,7 @@ import threading
 from collections.abc import Container, Iterable, Iterator, Sequence
 from pathlib import Path
 
-from .errors import AppError, StorageError
+from .errors import AppError, ModelError, StorageError
 from .events import AnswerDone
 from .ingest.embedding_queue import EmbeddingQueue
 from .ingest.importer import Importer
@@ -79,7 +79,7 @@ class Library(LibraryChats, WatchedFolders):
         self._generator_lock = threading.Lock()
         self.model_progress: ByteProgress | None = None
         self._index_fingerprint: tuple[int, int, int] | None = None
-        model_notice = self._check_embedding_model()
+        model_notice = self._check_embedding_model(opening=True)
         index_notice = self.sync_index()  # after a model change its rebuild is part of the re-indexing: one notice
         notice = model_notice or index_notice
         if notice:
@@ -120,14 +120,22 @@ class Library(LibraryChats, WatchedFolders):
         index_notice = self.sync_index()  # the old model's index file is rebuilt empty, to be filled by the queue
         return model_notice or index_notice
 
-    def _check_embedding_model(self) -> str | None:
+    def _check_embedding_model(self, opening: bool = False) -> str | None:
         """Vectors made by another embedding model are dropped and made again in the background.
 
         The database records which model made its vectors. A library from before that record adopts
         the model its index file names (or, without one, the configured model: what made them then).
         """
         model = f"{self.embedder.name}/{self.embedder.dimension}"
-        if self.store.embedding_model() is None:
+        recorded = self.store.embedding_model()
+        if opening and self.in_database and recorded not in (None, model) and self.store.chunk_count():
+            # A shared library: another person's app indexed it with another model. Opening it here must not
+            # throw their vectors away (and theirs would then throw ours away, back and forth).
+            raise ModelError(
+                f"This shared library's passages were indexed with {recorded.rpartition('/')[0]}, and this app uses {self.embedder.name}",
+                hint="Choose the same search model (or embeddings server) in Settings, or with --embed-url and --embed-model; changing the library's model is done from Settings.",
+            )
+        if recorded is None:
             built_with = self.index.built_with()
             if built_with is not None:
                 self.store.use_embedding_model(built_with)

@@ -12,7 +12,7 @@ import pytest
 
 from desktop_app.core.errors import ModelError
 from desktop_app.core.library import Library
-from desktop_app.core.settings import Settings
+from desktop_app.core.settings import Settings, load_settings
 from tests.document_files import write_town_report
 from tests.integration.conftest import free_port
 
@@ -109,6 +109,7 @@ def test_the_cli_imports_through_a_server_named_by_its_flags(embeddings_server, 
         library = _OPEN["library"]
         assert library.store.embedding_model() == f"server:{embeddings_server.model}/384"
         assert library.index_backlog().pending == 0
+        assert load_settings(data_home).embed_url == embeddings_server.url  # saved: a later command keeps the library's model
     finally:
         _OPEN.pop("library", None)
     dead = f"http://127.0.0.1:{free_port()}/v1"

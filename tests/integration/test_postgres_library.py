@@ -77,19 +77,28 @@ def test_a_library_in_postgresql_keeps_documents_chats_collections_and_folders_f
     other.close()
 
 
-def test_a_new_embedding_model_gives_the_vector_column_its_length_and_indexes_again(database, real_embedder, tmp_path):
+def test_a_shared_library_is_not_indexed_again_by_an_app_with_another_model_until_one_switches_it(database, real_embedder, tmp_path):
+    from desktop_app.core.errors import ModelError
     from tests.fakes import HashingEmbedder
 
-    library = Library(tmp_path / "home", embedder=real_embedder, location=database)
+    library = Library(tmp_path / "laptop-a", embedder=real_embedder, location=database)
     list(library.import_paths([write_town_report(tmp_path / "towns.pdf", pages=3)]))
     total = library.index_backlog().total
     library.close()
 
     smaller = HashingEmbedder()  # another model, vectors of another length
     assert smaller.dimension != real_embedder.dimension
-    switched = Library(tmp_path / "home", embedder=smaller, location=database)
-    assert switched.notices and f"{total} passages are being indexed again" in switched.notices[0]
-    assert switched.store.value("SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'chunks'::regclass AND attname = 'embedding'") == f"vector({smaller.dimension})"
+    with pytest.raises(ModelError, match=f"indexed with {real_embedder.name}, and this app uses {smaller.name}"):
+        Library(tmp_path / "laptop-b", embedder=smaller, location=database)
+    store = PgStore(database)
+    assert store.pending_count() == 0  # laptop A's vectors are kept
+
+    # Switching on purpose (what Settings does): the vector column takes the new length, and everything is indexed again.
+    assert store.use_embedding_model(f"{smaller.name}/{smaller.dimension}") == total
+    column = "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'chunks'::regclass AND attname = 'embedding'"
+    assert store.value(column) == f"vector({smaller.dimension})"
+    store.close()
+    switched = Library(tmp_path / "laptop-b", embedder=smaller, location=database)
     list(switched.embedding_queue().run())
     assert switched.index_backlog().pending == 0
     assert switched.index.search(smaller.embed(["Velmora"])[0], 2)
