@@ -25,31 +25,24 @@ import time
 from pathlib import Path
 
 from .common import table, write_results
+from .http_backend import answers_models
 
 DEVSET_PDFS = Path("/work/main/.cache/devset/pdfs")
 R_MANUALS = Path("/usr/share/R/doc/manual")
 
 
 def start_server(port: int, log: Path) -> subprocess.Popen:
-    import http.client
-
     root = Path(__file__).resolve().parents[1]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
     with open(log, "wb") as out:
         process = subprocess.Popen([sys.executable, "-m", "bench.embeddings_server", "--port", str(port)], stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        try:
-            conn.request("GET", "/v1/models")
-            if conn.getresponse().status == 200:
-                return process
-        except OSError:
-            time.sleep(0.3)
-        finally:
-            conn.close()
-    process.terminate()
-    raise SystemExit(f"the embeddings server did not start:\n{log.read_text()[-2000:]}")
+    while not answers_models(port):
+        if time.monotonic() > deadline or process.poll() is not None:
+            process.terminate()
+            raise SystemExit(f"the embeddings server did not start:\n{log.read_text()[-2000:]}")
+        time.sleep(0.3)
+    return process
 
 
 def run(files: list[Path], settings, passages: int) -> tuple[int, float]:

@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import http.client
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -13,11 +11,7 @@ from pathlib import Path
 
 import pytest
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+from bench.http_backend import answers_models, free_port  # noqa: F401 (tests import free_port from here)
 
 
 class EmbeddingsServer:
@@ -39,22 +33,12 @@ class EmbeddingsServer:
         with open(self.log, "ab") as out:
             self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root)
         deadline = time.monotonic() + 120
-        while not self._answers():
+        while not answers_models(self.port):
             if self.process.poll() is not None:
                 pytest.fail(f"the embeddings server exited ({self.process.returncode}):\n{self.log.read_text(errors='replace')[-3000:]}")
             if time.monotonic() > deadline:
                 pytest.fail(f"the embeddings server did not answer in 120 s:\n{self.log.read_text(errors='replace')[-3000:]}")
             time.sleep(0.25)
-
-    def _answers(self) -> bool:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
-        try:
-            conn.request("GET", "/v1/models")
-            return conn.getresponse().status == 200
-        except OSError:
-            return False
-        finally:
-            conn.close()
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 import numpy as np
 
 from ...types import Passage, SearchHit
-from ..chunks import EMBEDDING_MODEL_KEY, _bbox_value, content_words
+from ..chunks import DROP_VECTORS, EMBEDDING_MODEL_KEY, REQUEUE_DOCUMENTS, _bbox_value, content_words
 from .database import PgDatabase
 
 # pgvector's defaults are m = 16, ef_construction = 64; the same as hnswlib's M = 16 in ../vector_index.py.
@@ -92,11 +92,8 @@ class PgChunkStore(PgDatabase):
                 return 0
             dropped = 0
             if row is not None:
-                dropped = conn.execute("UPDATE chunks SET embedding = NULL WHERE embedding IS NOT NULL").rowcount
-                conn.execute(
-                    "UPDATE documents SET status = 'embedding' WHERE status = 'ready' "
-                    "AND EXISTS (SELECT 1 FROM chunks WHERE chunks.document_id = documents.id)"
-                )
+                dropped = conn.execute(DROP_VECTORS).rowcount
+                conn.execute(REQUEUE_DOCUMENTS)
             conn.execute("DROP INDEX IF EXISTS chunks_embedding_hnsw")
             if dimension:
                 # Every vector is NULL now (or there were none): the type changes without converting any.
