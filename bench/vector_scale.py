@@ -95,7 +95,7 @@ def run_hnswlib(vectors: np.ndarray, queries, truth, scope, scope_queries, scope
     return {"build_s": build_s, "memory_mb": memory, "disk_mb": files, "all": whole, "collection": scoped}
 
 
-def run_pgvector(vectors: np.ndarray, documents: np.ndarray, queries, truth, scope, scope_queries, scope_truth) -> dict:
+def run_pgvector(vectors: np.ndarray, documents: np.ndarray, queries, truth, chosen, scope_queries, scope_truth) -> dict:
     from desktop_app.core.storage.postgres.chunks import HNSW_OPTIONS
     from desktop_app.core.storage.postgres.store import PgStore
     from desktop_app.core.storage.postgres.vector_index import PgVectorIndex
@@ -133,7 +133,7 @@ def run_pgvector(vectors: np.ndarray, documents: np.ndarray, queries, truth, sco
         sizes = store.rows("SELECT pg_relation_size('chunks_embedding_hnsw'), pg_total_relation_size('chunks')")[0]
         index = PgVectorIndex(store, DIM)
         whole = measure(lambda q: index.search(q, K), queries, truth)
-        allowed = set(int(i) for i in scope)
+        allowed = store.chunk_ids_of_documents(int(d) + 1 for d in chosen)  # as the app's search asks for a collection
         scoped = measure(lambda q: index.search(q, K, allowed), scope_queries, scope_truth)
         store.close()
     return {"load_s": load_s, "build_s": index_s, "index_mb": sizes[0] / 2**20, "table_mb": sizes[1] / 2**20, "all": whole, "collection": scoped}
@@ -168,7 +168,7 @@ def main() -> None:
             if engine == "hnswlib":
                 results[engine] = run_hnswlib(vectors, queries, truth, scope, scope_queries, scope_truth, Path(folder))
             elif engine == "pgvector":
-                results[engine] = run_pgvector(vectors, documents, queries, truth, scope, scope_queries, scope_truth)
+                results[engine] = run_pgvector(vectors, documents, queries, truth, chosen, scope_queries, scope_truth)
             print(engine, results[engine], flush=True)
 
     rows = []

@@ -38,7 +38,7 @@ class Searcher:
         return lists
 
     def keyword_list(self, text: str, allowed_documents: Sequence[int] | None = None, weight: float | None = None) -> RankedList:
-        allowed = set(self.store.chunk_ids_of_documents(allowed_documents)) if allowed_documents is not None else None
+        allowed = self.store.chunk_ids_of_documents(allowed_documents) if allowed_documents is not None else None  # a set already
         hits = self.store.keyword_search(text, self.settings.list_depth, allowed)
         return RankedList(query=text, kind="keyword", hits=tuple(hits), weight=self.settings.keyword_weight if weight is None else weight)
 

@@ -18,6 +18,23 @@ from .database import PgDatabase
 HNSW_OPTIONS = "m = 16, ef_construction = 64"
 
 
+class ChunkScope(set):
+    """The chunk ids of some documents, remembering the documents: a search filters by those (a short list)
+    rather than sending tens of thousands of chunk ids with every query."""
+
+    def __init__(self, chunk_ids: Iterable[int], documents: Iterable[int]):
+        super().__init__(chunk_ids)
+        self.documents = sorted({int(d) for d in documents})
+
+
+def scope_filter(allowed: set[int]) -> tuple[str, list[int]]:
+    """The SQL condition and its argument that keep a search inside `allowed`."""
+    documents = getattr(allowed, "documents", None)
+    if documents is not None:
+        return "document_id = ANY(%s)", documents
+    return "id = ANY(%s)", sorted(int(i) for i in allowed)
+
+
 def _array(vector) -> np.ndarray:
     """pgvector's Vector (its Python package's type for the column) as float32."""
     return np.asarray(vector.to_numpy() if hasattr(vector, "to_numpy") else vector, dtype=np.float32)
@@ -118,8 +135,9 @@ class PgChunkStore(PgDatabase):
     def chunk_count(self) -> int:
         return self.value("SELECT count(*) FROM chunks")
 
-    def chunk_ids_of_documents(self, document_ids: Iterable[int]) -> set[int]:
-        return {r[0] for r in self.rows("SELECT id FROM chunks WHERE document_id = ANY(%s)", ([int(i) for i in document_ids],))}
+    def chunk_ids_of_documents(self, document_ids: Iterable[int]) -> ChunkScope:
+        documents = [int(i) for i in document_ids]
+        return ChunkScope((r[0] for r in self.rows("SELECT id FROM chunks WHERE document_id = ANY(%s)", (documents,))), documents)
 
     def passages(self, chunk_ids: Iterable[int]) -> dict[int, Passage]:
         rows = self.rows(
@@ -143,7 +161,8 @@ class PgChunkStore(PgDatabase):
         sql = f"SELECT id, ts_rank_cd(words, q) FROM chunks, ({'SELECT ' + terms}) AS t(q) WHERE words @@ q"
         args: list[object] = list(words)
         if allowed is not None:
-            sql += " AND id = ANY(%s)"
-            args.append([int(i) for i in allowed])
+            condition, value = scope_filter(allowed)
+            sql += " AND " + condition
+            args.append(value)
         rows = self.rows(sql + " ORDER BY 2 DESC, id LIMIT %s", [*args, limit])
         return [SearchHit(chunk_id=chunk_id, rank=rank, score=float(score)) for rank, (chunk_id, score) in enumerate(rows, start=1)]

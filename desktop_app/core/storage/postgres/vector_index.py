@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ...types import SearchHit
+from .chunks import scope_filter
 from .store import PgStore
 
 # A scope this small is searched exactly (every passage in it can be found), as the hnswlib index does.
@@ -74,9 +75,10 @@ class PgVectorIndex:
                 # A large scope: the graph walk with the filter, going on past the first candidates until k pass it
                 # (pgvector's iterative scan); relaxed order is put back in order here.
                 conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+                condition, value = scope_filter(allowed)  # by documents when the scope knows them: a short list
                 rows = conn.execute(
-                    "WITH found AS MATERIALIZED (SELECT id, embedding <=> %s AS distance FROM chunks WHERE id = ANY(%s) AND embedding IS NOT NULL "
+                    f"WITH found AS MATERIALIZED (SELECT id, embedding <=> %s AS distance FROM chunks WHERE {condition} AND embedding IS NOT NULL "
                     "ORDER BY embedding <=> %s LIMIT %s) SELECT id, 1 - distance FROM found ORDER BY distance, id",
-                    (query, sorted(int(i) for i in allowed), query, k),
+                    (query, value, query, k),
                 ).fetchall()
         return [SearchHit(chunk_id=int(chunk_id), rank=rank, score=float(score)) for rank, (chunk_id, score) in enumerate(rows, start=1)]
