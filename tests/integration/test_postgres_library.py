@@ -68,6 +68,8 @@ def test_a_library_in_postgresql_keeps_documents_chats_collections_and_folders_f
     allowed = other.store.chunk_ids_of_documents(scope)
     found = other.index.search(real_embedder.embed(["maximum operating temperature of the pump"])[0], 5, allowed)
     assert found and {other.passage(h.chunk_id).document_id for h in found} == scope  # the scope holds
+    by_words = other.store.keyword_search("pump temperature filters", 5, allowed)
+    assert by_words and {other.passage(h.chunk_id).document_id for h in by_words} == scope
 
     datasheet_id = next(d.id for d in other.documents() if d.path == str(datasheet))
     other.remove_document(datasheet_id)
