@@ -5,7 +5,6 @@ any OpenAI-compatible /v1/embeddings: Ollama, vLLM, llama.cpp's server, text-emb
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 
