@@ -62,3 +62,23 @@ def embeddings_server(tmp_path):
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """A throwaway PostgreSQL cluster with pgvector for the session (tests/postgres_cluster.py), or a skip saying why."""
+    from tests.postgres_cluster import ThrowawayCluster, missing_reason
+
+    reason = missing_reason()
+    if reason:
+        pytest.skip(f"PostgreSQL library tests skipped: {reason}")
+    with ThrowawayCluster() as running:
+        yield running
+
+
+@pytest.fixture
+def database(postgres_cluster) -> str:
+    """A new, empty database in the session's cluster: its postgresql:// address."""
+    import uuid
+
+    return postgres_cluster.create_database(f"library_{uuid.uuid4().hex[:8]}")

@@ -9,7 +9,6 @@ import json
 import os
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 import pytest
@@ -18,25 +17,10 @@ from desktop_app.core.library import Library
 from desktop_app.core.storage.postgres.store import PgStore
 from desktop_app.sample_datasheet import write_sample_datasheet
 from tests.document_files import write_town_report
-from tests.postgres_cluster import ThrowawayCluster, missing_reason
 
 pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    reason = missing_reason()
-    if reason:
-        pytest.skip(f"PostgreSQL library tests skipped: {reason}")
-    with ThrowawayCluster() as running:
-        yield running
-
-
-@pytest.fixture
-def database(cluster) -> str:
-    return cluster.create_database(f"library_{uuid.uuid4().hex[:8]}")
 
 
 def test_a_library_in_postgresql_keeps_documents_chats_collections_and_folders_for_every_data_folder(database, real_embedder, tmp_path):
