@@ -61,33 +61,17 @@ class SettingsDialog(QDialog):
         browse.setToolTip("Use any llama.cpp GGUF model file on this computer")
         browse.clicked.connect(self._browse)
         self.editors["model"] = Editor(self._row(self.model, browse), self.model.currentData)
-        self.backend = QComboBox()
-        self.backend.addItem("This computer (nothing leaves it)", "local")
-        self.backend.addItem("A server (OpenAI-compatible: llama.cpp, vLLM, Ollama)", "http")
-        self.backend.setCurrentIndex(max(0, self.backend.findData(settings.llm_backend)))
-        self.editors["llm_backend"] = Editor(self.backend, self.backend.currentData)
-        self.llm_url = self._simple("llm_url")
-        self.llm_url.setPlaceholderText("http://127.0.0.1:8000/v1")
-        self.llm_http_model = self._simple("llm_http_model")
-        self.llm_http_model.setPlaceholderText("the first model the server lists")
-        self.llm_api_key = self._simple("llm_api_key")
-        self.llm_api_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.llm_api_key.setPlaceholderText("none, or DESKTOP_APP_LLM_API_KEY")
-        self.backend.currentIndexChanged.connect(self._backend_changed)
+        self.backend, self.llm_url, self.llm_http_model, self.llm_api_key = self._server_choice(
+            ("llm_backend", "llm_url", "llm_http_model", "llm_api_key"),
+            ("This computer (nothing leaves it)", "A server (OpenAI-compatible: llama.cpp, vLLM, Ollama)"),
+            ("http://127.0.0.1:8000/v1", "the first model the server lists", "none, or DESKTOP_APP_LLM_API_KEY"),
+        )
         # Where passages are embedded: the bundled model here, or an embeddings server (big imports, a GPU box).
-        self.embedder_backend = QComboBox()
-        self.embedder_backend.addItem("On this computer (nothing leaves it)", "local")
-        self.embedder_backend.addItem("By an embeddings server (OpenAI-compatible /v1/embeddings)", "http")
-        self.embedder_backend.setCurrentIndex(max(0, self.embedder_backend.findData(settings.embedder_backend)))
-        self.editors["embedder_backend"] = Editor(self.embedder_backend, self.embedder_backend.currentData)
-        self.embed_url = self._simple("embed_url")
-        self.embed_url.setPlaceholderText("http://127.0.0.1:8080/v1")
-        self.embed_http_model = self._simple("embed_http_model")
-        self.embed_http_model.setPlaceholderText("the server's model name")
-        self.embed_api_key = self._simple("embed_api_key")
-        self.embed_api_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.embed_api_key.setPlaceholderText("none, or DESKTOP_APP_EMBED_API_KEY")
-        self.embedder_backend.currentIndexChanged.connect(self._backend_changed)
+        self.embedder_backend, self.embed_url, self.embed_http_model, self.embed_api_key = self._server_choice(
+            EMBEDDINGS_SERVER,
+            ("On this computer (nothing leaves it)", "By an embeddings server (OpenAI-compatible /v1/embeddings)"),
+            ("http://127.0.0.1:8080/v1", "the server's model name", "none, or DESKTOP_APP_EMBED_API_KEY"),
+        )
 
         # -- the search ------------------------------------------------------------------------------
         self.thoroughness = QComboBox()
@@ -179,6 +163,21 @@ class SettingsDialog(QDialog):
         self.thoroughness.currentIndexChanged.connect(self._thoroughness_chosen)
 
     # -- building ---------------------------------------------------------------------------------
+    def _server_choice(self, names: tuple[str, ...], choices: tuple[str, str], placeholders: tuple[str, str, str]) -> tuple:
+        """This computer or a server: the choice, and the server's address, model name and key (enabled for a server)."""
+        backend_name, *field_names = names
+        backend = QComboBox()
+        for label, value in zip(choices, ("local", "http")):
+            backend.addItem(label, value)
+        backend.setCurrentIndex(max(0, backend.findData(getattr(self._settings, backend_name))))
+        self.editors[backend_name] = Editor(backend, backend.currentData)
+        fields = [self._simple(name) for name in field_names]
+        for field, placeholder in zip(fields, placeholders):
+            field.setPlaceholderText(placeholder)
+        fields[-1].setEchoMode(QLineEdit.EchoMode.Password)  # the key
+        backend.currentIndexChanged.connect(self._backend_changed)
+        return (backend, *fields)
+
     def _simple(self, name: str) -> QWidget:
         editor = simple_editor(name, getattr(self._settings, name))
         editor.widget.setToolTip(SETTING_HELP[name].text)
