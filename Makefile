@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 # Tests share one assembled copy of the default model instead of 1 GB per test data folder.
 TEST_MODELS_DIR := $(CURDIR)/.cache/models
 
-.PHONY: run test install system-deps models demo screenshot package package-check install-check install-launcher eval eval-answers bench bench-latency bench-import bench-retrieval bench-startup bench-http clean
+.PHONY: run test install system-deps postgres-deps models demo screenshot package package-check install-check install-launcher eval eval-answers bench bench-latency bench-import bench-retrieval bench-startup bench-http clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,22 @@ system-deps:
 		echo "Note: tesseract is not installed, so scanned PDFs cannot be OCR'd (Debian/Ubuntu: sudo apt install tesseract-ocr)"; \
 	fi
 
+# The PostgreSQL library's tests start a throwaway cluster: Debian's postgresql and pgvector (in Debian 13 and in
+# PostgreSQL's own apt repository, apt.postgresql.org). Best effort, as for tesseract: without them those tests skip.
+PG_PACKAGES := postgresql postgresql-$$(ls /usr/lib/postgresql 2>/dev/null | sort -n | tail -1 || echo 15)-pgvector
+postgres-deps:
+	@if ls /usr/share/postgresql/*/extension/vector.control >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing PostgreSQL and pgvector (for the shared-library tests)"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -q --no-install-recommends postgresql >/dev/null 2>&1; \
+		apt-get install -y -q --no-install-recommends $(PG_PACKAGES) >/dev/null 2>&1 \
+		|| { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q --no-install-recommends $(PG_PACKAGES) >/dev/null 2>&1; } \
+		|| echo "Could not install pgvector from apt: the PostgreSQL library tests will skip (see docs/large-libraries.md)"; \
+	else \
+		echo "Note: PostgreSQL with pgvector is not installed, so the shared-library tests skip (Debian: sudo apt install postgresql postgresql-15-pgvector)"; \
+	fi
+
 models: install
 	$(BIN)/desktop-app-cli models prepare
 
@@ -42,7 +58,7 @@ run: install
 demo: models
 	$(BIN)/desktop-app-cli demo
 
-test: install
+test: install postgres-deps
 	DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) $(BIN)/desktop-app-cli models prepare
 	QT_QPA_PLATFORM=offscreen DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) $(BIN)/python -m pytest
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
@@ -47,3 +48,37 @@ def real_embedder():
     embedder = open_embedder()  # the bundled default
     embedder.load()
     return embedder
+
+
+@pytest.fixture
+def embeddings_server(tmp_path):
+    if importlib.util.find_spec("uvicorn") is None or importlib.util.find_spec("fastapi") is None:
+        pytest.fail("the embeddings server needs the dev extra: pip install -e '.[dev]'")
+    from tests.embeddings_server_process import EmbeddingsServer
+
+    server = EmbeddingsServer(tmp_path / "embeddings-server.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """A throwaway PostgreSQL cluster with pgvector for the session (tests/postgres_cluster.py), or a skip saying why."""
+    from tests.postgres_cluster import ThrowawayCluster, missing_reason
+
+    reason = missing_reason()
+    if reason:
+        pytest.skip(f"PostgreSQL library tests skipped: {reason}")
+    with ThrowawayCluster() as running:
+        yield running
+
+
+@pytest.fixture
+def database(postgres_cluster) -> str:
+    """A new, empty database in the session's cluster: its postgresql:// address."""
+    import uuid
+
+    return postgres_cluster.create_database(f"library_{uuid.uuid4().hex[:8]}")

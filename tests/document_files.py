@@ -158,3 +158,26 @@ def write_text_files(folder: Path, stem: str, texts: list[str]) -> list[Path]:
         path.write_text(text)
         paths.append(path)
     return paths
+
+
+TOWNS = ("Velmora", "Quisthaven", "Brackenlow", "Ostrelle", "Dunmarrow", "Pellavine")
+
+
+def write_town_report(path: Path, pages: int, towns: tuple[str, ...] = TOWNS) -> Path:
+    """A made-up municipal report: each page about one town's water works, with figures of its own."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    for n in range(pages):
+        town = towns[n % len(towns)]
+        text = (
+            f"Water works of {town}, district {n}. The pumping station of {town} lifts {120 + n} litres per second "
+            f"from the reservoir to the hill tanks. Its filters are washed every {3 + n % 4} days, and the chlorine "
+            f"dose is checked each morning by the station keeper. In winter the intake of {town} is heated so the "
+            f"screens do not freeze; a spare pump stands ready for the dry months. "
+        ) * 3
+        page = doc.new_page()
+        page.insert_textbox(pymupdf.Rect(50, 50, 550, 800), text, fontsize=10)
+    doc.save(path)
+    doc.close()
+    return path

@@ -31,6 +31,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="Also print the log (stage timings, fallbacks, errors) to stderr; it always goes to the data folder's logs/ "
         "(set DESKTOP_APP_DEBUG_LOG=1 to include questions and passages).",
     )
+    parser.add_argument(
+        "--library", metavar="URL_OR_FOLDER",
+        help="the library to use: a postgresql://user@host/name address (a library shared in PostgreSQL with pgvector), "
+        "or a data folder (default: the settings' library, else DESKTOP_APP_HOME or the user data folder)",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     for group in COMMAND_GROUPS:
         group.register(sub)

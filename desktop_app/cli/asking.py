@@ -6,7 +6,7 @@ import argparse
 
 from ..core.settings import MODES
 from .render import JsonRenderer, TextRenderer
-from .session import add_server_arguments, allowed_documents, open_library
+from .session import add_embedder_arguments, add_server_arguments, allowed_documents, open_library
 
 
 def cmd_ask(args: argparse.Namespace, generate_answer: bool = True) -> int:
@@ -47,6 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--rerank", help="rerank the fused passages: 'llm', or a CrossEncoder model folder")
         p.add_argument("--json", action="store_true")
         add_server_arguments(p)
+        add_embedder_arguments(p)
         if name == "ask":
             p.add_argument("--chat", help="continue chat ID (follow-ups are rewritten from its history), or 'new'")
         p.set_defaults(func=func)

@@ -11,7 +11,7 @@ from ..core.codec import to_json
 from ..core.formats import supported_list
 from ..core.wording import counted
 from .render import TextRenderer
-from .session import open_library
+from .session import add_embedder_arguments, open_library
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
@@ -23,8 +23,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         passwords["*"] = args.password  # also for protected files inside the folders given
     renderer = TextRenderer(suggest_password_flag=not args.password)
     failed = sum(event.stage == "failed" for event in renderer.show(library.import_paths(args.paths, passwords)))
+    waiting = library.index_backlog().pending  # the embedder stopped (a server went away): the next ingest goes on
     library.close()
-    return 1 if failed else 0
+    return 1 if failed or waiting else 0
 
 
 def cmd_docs(args: argparse.Namespace) -> int:
@@ -62,6 +63,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("ingest", help=f"import files or folders: {supported_list()}")
     p.add_argument("paths", nargs="+")
     p.add_argument("--password", help="password for protected PDFs")
+    add_embedder_arguments(p)
     p.set_defaults(func=cmd_ingest)
 
     p = sub.add_parser("docs", help="list the documents in the library")

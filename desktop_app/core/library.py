@@ -11,7 +11,7 @@ import threading
 from collections.abc import Container, Iterable, Iterator, Sequence
 from pathlib import Path
 
-from .errors import AppError, StorageError
+from .errors import AppError, ModelError, StorageError
 from .events import AnswerDone
 from .ingest.embedding_queue import EmbeddingQueue
 from .ingest.importer import Importer
@@ -20,13 +20,14 @@ from .library_folders import WatchedFolders
 from .models.catalog import Catalog, load_catalog
 from .models.embedder import Embedder
 from .models.llm import Generator, LlamaGenerator
-from .models.model_files import ByteProgress, open_embedder, resolve_llm
+from .models.model_files import ByteProgress, configured_embedder, resolve_llm
 from .models.reading_speed import ReadingSpeed
 from .pipeline import Pipeline
 from .retrieval.query_writing import fallback_reason
-from .settings import HTTP_FIELDS, Settings, read_settings, save_settings
+from .settings import EMBEDDER_FIELDS, HTTP_FIELDS, Settings, read_settings, save_settings
 from .sql.catalog import catalog
 from .storage import paths
+from .storage.postgres import is_database_url
 from .storage.store import Store
 from .storage.table_store import TableStore
 from .storage.vector_index import IndexState, VectorIndex
@@ -49,8 +50,14 @@ class Library(LibraryChats, WatchedFolders):
         catalog: Catalog | None = None,
         embedder: Embedder | None = None,
         generator: Generator | None = None,
+        location: str | None = None,
     ):
-        """`embedder` and `generator` replace the configured models (tests pass fakes)."""
+        """`embedder` and `generator` replace the configured models (tests pass fakes).
+
+        `location`: a postgresql:// address puts the library in that database (documents, chunks, vectors, chats);
+        None uses the settings' library_url, and an empty one the data folder (SQLite and hnswlib files).
+        The data folder keeps the settings, logs and caches either way.
+        """
         self.home = Path(home) if home else paths.data_home()
         paths.ensure_private_dir(self.home)
         self.catalog = catalog or load_catalog()
@@ -61,17 +68,20 @@ class Library(LibraryChats, WatchedFolders):
             if loaded.notice():
                 self.notices.append(loaded.notice())
         self.settings = settings
-        self.embedder = embedder or open_embedder(self.settings.embedder, self.catalog)
-        self.store = Store(self.home / "library.sqlite")
+        self.location = (self.settings.library_url if location is None else location).strip()
+        self.store = self._open_store()
+        self._fixed_embedder = embedder is not None
+        # After the store: a server embedder takes its vectors' length from what the library recorded.
+        self.embedder = embedder or configured_embedder(self.settings, self.catalog, self.store.embedding_model())
         self.tables = TableStore(self.home / "tables.sqlite")  # CSV/Excel tables, apart from the app's own (table_store.py)
-        self.index = VectorIndex(self.home / "chunks.hnsw", IndexState(model=self.embedder.name, dimension=self.embedder.dimension))
+        self.index = self._vector_index()
         self._generator: Generator | None = generator
         self._fixed_generator = generator is not None
         self._generator_lock = threading.Lock()
         self.reading_speed = ReadingSpeed()  # how fast the model reads prompts here: the estimate of the wait
         self.model_progress: ByteProgress | None = None
         self._index_fingerprint: tuple[int, int, int] | None = None
-        model_notice = self._check_embedding_model()
+        model_notice = self._check_embedding_model(opening=True)
         index_notice = self.sync_index()  # after a model change its rebuild is part of the re-indexing: one notice
         notice = model_notice or index_notice
         if notice:
@@ -80,14 +90,54 @@ class Library(LibraryChats, WatchedFolders):
             log.warning("library %s: %s", self.home, notice)
 
     # -- the vector index mirrors SQLite --------------------------------------------------------
-    def _check_embedding_model(self) -> str | None:
+    def _open_store(self) -> Store:
+        if is_database_url(self.location):
+            from .storage.postgres.store import PgStore  # late: psycopg is an optional extra
+
+            return PgStore(self.location)
+        return Store(self.home / "library.sqlite")
+
+    @property
+    def in_database(self) -> bool:
+        """The library is in PostgreSQL: its vectors are the index, with nothing to load, mirror or save."""
+        return is_database_url(self.location)
+
+    def _vector_index(self) -> VectorIndex:
+        if self.in_database:
+            from .storage.postgres.vector_index import PgVectorIndex
+
+            return PgVectorIndex(self.store, self.embedder.dimension)
+        return VectorIndex(self.home / "chunks.hnsw", IndexState(model=self.embedder.name, dimension=self.embedder.dimension))
+
+    def _switch_embedder(self) -> str | None:
+        """Another embedder from the settings: its vector set replaces the old one, filled in by the embedding queue."""
+        old, new = self.embedder, configured_embedder(self.settings, self.catalog, self.store.embedding_model())
+        _ = new.dimension  # a server that does not answer fails here, with the library as it was
+        self.embedder = new
+        self.index = self._vector_index()
+        close = getattr(old, "close", None)
+        if close:
+            close()
+        model_notice = self._check_embedding_model()
+        index_notice = self.sync_index()  # the old model's index file is rebuilt empty, to be filled by the queue
+        return model_notice or index_notice
+
+    def _check_embedding_model(self, opening: bool = False) -> str | None:
         """Vectors made by another embedding model are dropped and made again in the background.
 
         The database records which model made its vectors. A library from before that record adopts
         the model its index file names (or, without one, the configured model: what made them then).
         """
         model = f"{self.embedder.name}/{self.embedder.dimension}"
-        if self.store.embedding_model() is None:
+        recorded = self.store.embedding_model()
+        if opening and self.in_database and recorded not in (None, model) and self.store.chunk_count():
+            # A shared library: another person's app indexed it with another model. Opening it here must not
+            # throw their vectors away (and theirs would then throw ours away, back and forth).
+            raise ModelError(
+                f"This shared library's passages were indexed with {recorded.rpartition('/')[0]}, and this app uses {self.embedder.name}",
+                hint="Choose the same search model (or embeddings server) in Settings, or with --embed-url and --embed-model; changing the library's model is done from Settings.",
+            )
+        if recorded is None:
             built_with = self.index.built_with()
             if built_with is not None:
                 self.store.use_embedding_model(built_with)
@@ -101,6 +151,8 @@ class Library(LibraryChats, WatchedFolders):
 
     def sync_index(self) -> str | None:
         """Load the index and make it hold exactly the chunks in SQLite. Returns a notice if it had to be repaired."""
+        if self.in_database:
+            return None
         reason = self.index.load()
         self._index_fingerprint = self.store.chunks_fingerprint()
         db_ids = set(self.store.embedded_chunk_ids())  # chunks still waiting for a vector are not indexed yet
@@ -132,7 +184,7 @@ class Library(LibraryChats, WatchedFolders):
         the index lock, brought level with whatever changed during the build, and saved the usual atomic way.
         Returns True when it compacted.
         """
-        if not force and self.index.deleted_share() <= COMPACT_SHARE:
+        if self.in_database or (not force and self.index.deleted_share() <= COMPACT_SHARE):
             return False
         ids = self.store.embedded_chunk_ids()
         fresh = self.index.build(self.store.embeddings(), len(ids) + 1000)
@@ -149,6 +201,8 @@ class Library(LibraryChats, WatchedFolders):
         hnswlib copy and re-syncs it here, cheaply, only when the chunks' fingerprint moved.
         Returns True when the index changed.
         """
+        if self.in_database:
+            return False  # one index in the database, the same for every process
         fingerprint = self.store.chunks_fingerprint()
         if fingerprint == self._index_fingerprint:
             return False
@@ -206,16 +260,29 @@ class Library(LibraryChats, WatchedFolders):
         read = sum(1 for u in uses if u.source == "read")
         return f"Prompt prefixes for {self.settings.model}: {read} read and saved, {len(uses) - read} already saved ({self.home / 'prefix-cache'})."
 
-    def update_settings(self, settings: Settings) -> None:
+    def update_settings(self, settings: Settings, save: bool = True) -> str | None:
+        """Use (and save) these settings. Returns a notice when another embedder means re-indexing the passages."""
         settings = settings.validated()
         model_fields = ("model", "n_ctx", "n_threads", "n_threads_batch", "n_batch", "use_mmap", "prompt_lookup_tokens", *HTTP_FIELDS)
         reload_model = any(getattr(settings, f) != getattr(self.settings, f) for f in model_fields)
+        new_embedder = any(getattr(settings, f) != getattr(self.settings, f) for f in (*EMBEDDER_FIELDS, "embed_concurrency", "llm_timeout"))
+        previous = self.settings
         self.settings = settings
-        save_settings(self.home, settings)
+        if new_embedder and not self._fixed_embedder:
+            try:
+                notice = self._switch_embedder()
+            except AppError:
+                self.settings = previous  # a server that cannot be reached leaves the library as it was
+                raise
+        else:
+            notice = None
+        if save:
+            save_settings(self.home, settings)
         if reload_model and not self._fixed_generator:
             with self._generator_lock:
                 self._generator = None
                 self.reading_speed = ReadingSpeed()  # another model or server reads at its own speed
+        return notice
 
     # -- documents --------------------------------------------------------------------------------
     def documents(self) -> list[Document]:

@@ -16,6 +16,8 @@ MODES = ("fusion", "rag", "naive-fusion", "multi-query", "rewrite", "hyde", "sql
 # "local": the GGUF model in this process (nothing leaves the machine); "http": an OpenAI-compatible server.
 LLM_BACKENDS = ("local", "http")
 HTTP_FIELDS = ("llm_backend", "llm_url", "llm_http_model", "llm_api_key", "llm_timeout")  # a change means a new generator
+# A change of these means another embedder: the library's passages are embedded again (library.py).
+EMBEDDER_FIELDS = ("embedder", "embedder_backend", "embed_url", "embed_http_model", "embed_api_key")
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,18 @@ class Settings:
     # Saved in the private data folder; DESKTOP_APP_LLM_API_KEY overrides it. Never in repr or logs.
     llm_api_key: str = field(default="", repr=False)
     llm_timeout: float = 120.0
+    # The embedder: "local" (the `embedder` above, on this computer) or "http": an OpenAI-compatible /v1/embeddings
+    # server at embed_url (Ollama, vLLM, llama.cpp's server, text-embeddings-inference, infinity), for big imports.
+    embedder_backend: str = "local"
+    embed_url: str = ""
+    embed_http_model: str = ""
+    # Saved in the private data folder; DESKTOP_APP_EMBED_API_KEY overrides it. Never in repr or logs.
+    embed_api_key: str = field(default="", repr=False)
+    # Batches sent to the embeddings server at once (a GPU server works on several together).
+    embed_concurrency: int = 4
+    # "": the library in the data folder (SQLite + hnswlib). A postgresql:// address: a library in PostgreSQL with
+    # pgvector that several people (several data folders) share; opened when the app starts.
+    library_url: str = ""
 
     def replace(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -114,6 +128,14 @@ class Settings:
             raise ValueError(f"the model backend must be one of {', '.join(LLM_BACKENDS)}")
         if self.llm_backend == "http" and not self.llm_url.strip().lower().startswith(("http://", "https://")):
             raise ValueError("the server address must start with http:// or https:// (for example http://127.0.0.1:8000/v1)")
+        if self.embedder_backend not in LLM_BACKENDS:
+            raise ValueError(f"the embeddings backend must be one of {', '.join(LLM_BACKENDS)}")
+        if self.embedder_backend == "http" and not self.embed_url.strip().lower().startswith(("http://", "https://")):
+            raise ValueError("the embeddings server address must start with http:// or https:// (for example http://127.0.0.1:8080/v1)")
+        if self.library_url.strip() and not self.library_url.strip().lower().startswith(("postgresql://", "postgres://")):
+            raise ValueError("the library address must start with postgresql:// (or be empty for the library in the data folder)")
+        if not 1 <= self.embed_concurrency <= 64:
+            raise ValueError("batches sent to the embeddings server at once must be between 1 and 64")
         return self
 
 
@@ -170,6 +192,12 @@ SETTING_HELP: dict[str, SettingHelp] = {
     "llm_http_model": plain("The model's name on the server (empty uses the first one it offers)."),
     "llm_api_key": plain("The key the server asks for, if any; it is kept in your private data folder."),
     "llm_timeout": advanced("How many seconds to wait for the server before giving up."),
+    "embedder_backend": plain("Prepare passages for search by meaning on this computer, or on a server you run for that (your documents' text then goes to it)."),
+    "embed_url": plain("That server's address, such as http://127.0.0.1:8080/v1."),
+    "embed_http_model": plain("The search model's name on that server; a new name means every passage is prepared again."),
+    "embed_api_key": plain("The key that server asks for, if any; it is kept in your private data folder."),
+    "embed_concurrency": advanced("How many batches of passages are sent to that server at once."),
+    "library_url": advanced("A library shared in PostgreSQL (postgresql://user@host/name); empty keeps it in this computer's data folder (used from the next start)."),
 }
 
 
@@ -214,9 +242,12 @@ def read_settings(home: Path) -> LoadedSettings:
     except (OSError, ValueError, TypeError) as exc:
         return LoadedSettings(Settings(), (f"the file cannot be read ({exc})",))
     defaults = {f.name: f.default for f in dataclasses.fields(Settings)}
-    settings, problems = Settings(), []
-    # One value at a time, in the file's order: a value that fails on its own or against those kept before it
-    # (an http backend with an address that is no URL) is left out; keys of older versions are ignored.
+    settings = Settings()
+    # One value at a time, in the file's order; keys of older versions are ignored. A value that fails against
+    # the values before it (an http backend, whose address comes after it in the file) is tried again once all
+    # the others are in; one that still fails, on its own or with the rest, is left out.
+    waiting: list[tuple[str, object]] = []
+    found: dict[str, str] = {}  # name -> problem, reported in the file's order
     for name, value in raw.items():
         if name not in defaults:
             continue
@@ -224,10 +255,16 @@ def read_settings(home: Path) -> LoadedSettings:
         if problem is None:
             try:
                 settings = settings.replace(**{name: value}).validated()
-                continue
-            except ValueError as exc:
-                problem = str(exc)
-        problems.append(f"{name} = {json.dumps(raw[name])} ({problem})")
+            except ValueError:
+                waiting.append((name, value))
+            continue
+        found[name] = problem
+    for name, value in waiting:
+        try:
+            settings = settings.replace(**{name: value}).validated()
+        except ValueError as exc:
+            found[name] = str(exc)
+    problems = [f"{name} = {json.dumps(raw[name])} ({found[name]})" for name in raw if name in found]
     return LoadedSettings(settings, tuple(problems))
 
 

@@ -224,7 +224,9 @@ class MainWindow(QMainWindow):
         self.evidence_controller = EvidenceController(
             library, self.chat_panel.view, self.fusion_panel, self.page_view, feedback, self.text_view, self.source_views, self.page_jobs, self.make_room_for_source
         )
-        self.settings_controller = SettingsController(library, self.chat_panel, self.model_controller, feedback, self.library_jobs)
+        self.settings_controller = SettingsController(
+            library, self.chat_panel, self.model_controller, feedback, self.library_jobs, reindex=self.import_controller.start_indexing
+        )
 
     def _connect(self) -> None:
         importing, asking, chats = self.import_controller, self.ask_controller, self.chat_controller

@@ -30,7 +30,8 @@ from .mode_names import MODE_TIP, MODES
 from .settings_editors import LABELS, Editor, simple_editor
 
 CUSTOM = "Custom"  # the thoroughness shown when the Advanced numbers match no plain choice
-SEARCH_BY_DEPTH = ("n_queries", "list_depth")  # what the thoroughness choice sets; shown under Advanced too
+SEARCH_BY_DEPTH = ("n_queries", "list_depth")
+EMBEDDINGS_SERVER = ("embedder_backend", "embed_url", "embed_http_model", "embed_api_key")  # in the Model section  # what the thoroughness choice sets; shown under Advanced too
 
 
 def help_label(text: str) -> QLabel:
@@ -60,19 +61,17 @@ class SettingsDialog(QDialog):
         browse.setToolTip("Use any llama.cpp GGUF model file on this computer")
         browse.clicked.connect(self._browse)
         self.editors["model"] = Editor(self._row(self.model, browse), self.model.currentData)
-        self.backend = QComboBox()
-        self.backend.addItem("This computer (nothing leaves it)", "local")
-        self.backend.addItem("A server (OpenAI-compatible: llama.cpp, vLLM, Ollama)", "http")
-        self.backend.setCurrentIndex(max(0, self.backend.findData(settings.llm_backend)))
-        self.editors["llm_backend"] = Editor(self.backend, self.backend.currentData)
-        self.llm_url = self._simple("llm_url")
-        self.llm_url.setPlaceholderText("http://127.0.0.1:8000/v1")
-        self.llm_http_model = self._simple("llm_http_model")
-        self.llm_http_model.setPlaceholderText("the first model the server lists")
-        self.llm_api_key = self._simple("llm_api_key")
-        self.llm_api_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.llm_api_key.setPlaceholderText("none, or DESKTOP_APP_LLM_API_KEY")
-        self.backend.currentIndexChanged.connect(self._backend_changed)
+        self.backend, self.llm_url, self.llm_http_model, self.llm_api_key = self._server_choice(
+            ("llm_backend", "llm_url", "llm_http_model", "llm_api_key"),
+            ("This computer (nothing leaves it)", "A server (OpenAI-compatible: llama.cpp, vLLM, Ollama)"),
+            ("http://127.0.0.1:8000/v1", "the first model the server lists", "none, or DESKTOP_APP_LLM_API_KEY"),
+        )
+        # Where passages are embedded: the bundled model here, or an embeddings server (big imports, a GPU box).
+        self.embedder_backend, self.embed_url, self.embed_http_model, self.embed_api_key = self._server_choice(
+            EMBEDDINGS_SERVER,
+            ("On this computer (nothing leaves it)", "By an embeddings server (OpenAI-compatible /v1/embeddings)"),
+            ("http://127.0.0.1:8080/v1", "the server's model name", "none, or DESKTOP_APP_EMBED_API_KEY"),
+        )
 
         # -- the search ------------------------------------------------------------------------------
         self.thoroughness = QComboBox()
@@ -115,7 +114,7 @@ class SettingsDialog(QDialog):
             self.editors[name].widget.valueChanged.connect(self._show_thoroughness)
 
         sections = QVBoxLayout()
-        sections.addWidget(self._section("Model", ["llm_backend", "model", "llm_url", "llm_http_model", "llm_api_key"]))
+        sections.addWidget(self._section("Model", ["llm_backend", "model", "llm_url", "llm_http_model", "llm_api_key", *EMBEDDINGS_SERVER]))
         search = self._section("Search", ["mode", "top_k"])
         search.layout().insertRow(0, "How thorough:", self.thoroughness)
         search.layout().insertRow(1, self.thoroughness_help)
@@ -164,6 +163,21 @@ class SettingsDialog(QDialog):
         self.thoroughness.currentIndexChanged.connect(self._thoroughness_chosen)
 
     # -- building ---------------------------------------------------------------------------------
+    def _server_choice(self, names: tuple[str, ...], choices: tuple[str, str], placeholders: tuple[str, str, str]) -> tuple:
+        """This computer or a server: the choice, and the server's address, model name and key (enabled for a server)."""
+        backend_name, *field_names = names
+        backend = QComboBox()
+        for label, value in zip(choices, ("local", "http")):
+            backend.addItem(label, value)
+        backend.setCurrentIndex(max(0, backend.findData(getattr(self._settings, backend_name))))
+        self.editors[backend_name] = Editor(backend, backend.currentData)
+        fields = [self._simple(name) for name in field_names]
+        for field, placeholder in zip(fields, placeholders):
+            field.setPlaceholderText(placeholder)
+        fields[-1].setEchoMode(QLineEdit.EchoMode.Password)  # the key
+        backend.currentIndexChanged.connect(self._backend_changed)
+        return (backend, *fields)
+
     def _simple(self, name: str) -> QWidget:
         editor = simple_editor(name, getattr(self._settings, name))
         editor.widget.setToolTip(SETTING_HELP[name].text)
@@ -237,7 +251,7 @@ class SettingsDialog(QDialog):
     def restore_defaults(self) -> None:
         """Every editor back to its default; the model, the server and the search model stay as chosen."""
         defaults = Settings()
-        keep = {"model", "embedder", "llm_backend", "llm_url", "llm_http_model", "llm_api_key"}
+        keep = {"model", "embedder", "llm_backend", "llm_url", "llm_http_model", "llm_api_key", *EMBEDDINGS_SERVER}
         for name, editor in self.editors.items():
             if name in keep:
                 continue
@@ -268,6 +282,9 @@ class SettingsDialog(QDialog):
         self.model.setEnabled(not server)
         for field in (self.llm_url, self.llm_http_model, self.llm_api_key):
             field.setEnabled(server)
+        embeddings_server = self.embedder_backend.currentData() == "http"
+        for field in (self.embed_url, self.embed_http_model, self.embed_api_key):
+            field.setEnabled(embeddings_server)
 
     def _browse(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Choose a GGUF model", str(Path.home()), "GGUF models (*.gguf);;All files (*)")

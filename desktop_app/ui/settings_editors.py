@@ -53,6 +53,12 @@ LABELS = {
     "llm_http_model": "Server model",
     "llm_api_key": "API key",
     "llm_timeout": "Wait for the server (s)",
+    "embedder_backend": "Search index made",
+    "embed_url": "Embeddings server address",
+    "embed_http_model": "Embeddings server model",
+    "embed_api_key": "Embeddings server API key",
+    "embed_concurrency": "Batches sent to the server at once",
+    "library_url": "Shared library (PostgreSQL address)",
 }
 
 # Ranges the spin boxes allow (Settings.validated checks the ones that matter for correctness).
@@ -61,7 +67,7 @@ INT_RANGES = {
     "n_ctx": (1024, 131072), "n_threads": (0, 256), "max_answer_tokens": (16, 8192), "n_threads_batch": (0, 256),
     "n_batch": (8, 8192), "prompt_lookup_tokens": (0, 64), "query_tokens_each": (4, 256), "embed_batch_size": (1, 1024),
     "sql_row_cap": (1, 100000), "sql_retries": (0, 10),
-    "evidence_tokens": (0, 8192), "evidence_embedded": (0, 256),
+    "evidence_tokens": (0, 8192), "evidence_embedded": (0, 256), "embed_concurrency": (1, 64),
 }
 FLOAT_RANGES = {
     "rrf_k": (0.0, 1000.0, 1.0), "question_weight": (0.0, 10.0, 0.5), "drift_guard": (0.0, 1.0, 0.05),

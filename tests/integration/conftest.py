@@ -10,7 +10,6 @@ from __future__ import annotations
 import http.client
 import importlib.util
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.embeddings_server_process import free_port
 
 SERVER_KEY = "test-key-not-secret"
 
@@ -33,10 +34,6 @@ class LlamaServer:
         return self.log.read_text(errors="replace")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def answers_models(port: int) -> bool:

@@ -112,3 +112,15 @@ def test_an_unreadable_settings_file_is_reported_not_silently_reset(data_home):
     assert loaded.settings == Settings() and "cannot be read" in loaded.notice()
     save_settings(data_home, loaded.settings)
     assert (data_home / "settings.json.bak").read_text() == '{"top_k": 7,'
+
+
+def test_servers_chosen_in_settings_are_still_chosen_after_a_restart(data_home):
+    """The backend comes before its address in the file: it is checked again once the address is read."""
+    from desktop_app.core.settings import read_settings, save_settings
+
+    data_home.mkdir(parents=True, exist_ok=True)
+    chosen = Settings(llm_backend="http", llm_url="http://127.0.0.1:8000/v1", embedder_backend="http", embed_url="http://127.0.0.1:8080/v1")
+    save_settings(data_home, chosen)
+    loaded = read_settings(data_home)
+    assert loaded.problems == ()
+    assert loaded.settings == chosen

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Container, Iterator, Sequence
 from pathlib import Path
 
-from ..errors import StorageError
+from ..errors import ModelError, StorageError
 from ..models.embedder import Embedder
 from ..storage.store import Store
 from ..storage.vector_index import VectorIndex
@@ -26,6 +26,10 @@ from ..wording import counted
 
 INDEX_SAVE_INTERVAL_S = 30.0
 LATER = "its meaning index is finished the next time you add documents or open the app"
+
+
+def stopped_text(waiting: int) -> str:
+    return f"Indexing stopped: {waiting:,} passages wait, found by keyword meanwhile; indexing goes on from there with the next import or when the app opens."
 
 
 class VectorsNotStored(StorageError):
@@ -62,6 +66,7 @@ class EmbeddingQueue:
         self.embedder = embedder
         self.batch_size = batch_size
         self.paused = False  # the last run stopped because `should_pause` asked it to; work is left
+        self.stopped: ModelError | None = None  # the last run stopped because the embedder failed; work is left
 
     def run(
         self,
@@ -85,6 +90,7 @@ class EmbeddingQueue:
 
     def _run(self, cancel: threading.Event | None, cancelled_files: Container[str], should_pause: Callable[[], bool] | None) -> Iterator[ImportProgress]:
         self.paused = False
+        self.stopped = None
         done, busy_s = 0, 0.0
         told: set[str] = set()
         begun: dict[int, Document] = {}  # documents this run embedded some of, until their last word
@@ -122,6 +128,12 @@ class EmbeddingQueue:
                 # Every waiting document is stored and found by keyword; only the vectors could not be written.
                 for waiting_document in queued:
                     yield ImportProgress(waiting_document.path, "failed", message=VectorsNotStored(exc, Path(waiting_document.path).name).user_message())
+                break
+            except ModelError as exc:
+                # The embedder failed (an embeddings server is down or sent another model's vectors). Every batch
+                # before this one is committed; the rest waits, found by keyword, and the queue goes on from here.
+                self.stopped = exc
+                yield ImportProgress(self.embedder.name, "warning", message=f"{exc.user_message()} {stopped_text(self.store.pending_count())}")
                 break
             busy_s += time.perf_counter() - started
             done += len(batch)

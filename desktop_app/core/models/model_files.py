@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import ModelError
+from ..settings import Settings
 from ..storage import paths
 from .catalog import Catalog, EmbedderEntry, LlmEntry, load_catalog, user_gguf_files
 from .embedder import Embedder, SentenceTransformerEmbedder, sentence_transformers_dimension
@@ -70,6 +71,29 @@ def open_embedder(name_or_folder: str | None = None, catalog: Catalog | None = N
         return SentenceTransformerEmbedder(folder, f"sentence-transformers:{folder}", sentence_transformers_dimension(folder))
     known = ", ".join(e.name for e in catalog.embedders)
     raise ModelError(f"No embedding model called '{name_or_folder}'", hint=f"Use one of {known}, or the folder of a sentence-transformers model.")
+
+
+def configured_embedder(settings: Settings, catalog: Catalog | None = None, recorded: str | None = None) -> Embedder:
+    """The embedder the settings choose: on this computer, or an embeddings server.
+
+    `recorded`: the "name/dimension" the library's vectors were made with. A server's vectors' length is
+    taken from it when it names the same model, so opening a library asks the server nothing.
+    """
+    if settings.embedder_backend != "http":
+        return open_embedder(settings.embedder, catalog)
+    from .http_embedder import EMBED_API_KEY_ENV, HttpEmbedder, server_embedder_name
+    from .openai_client import api_key
+
+    name = server_embedder_name(settings.embed_http_model, settings.embed_url)
+    known, _, dimension = (recorded or "").rpartition("/")
+    return HttpEmbedder(
+        settings.embed_url,
+        settings.embed_http_model,
+        api_key(settings.embed_api_key, EMBED_API_KEY_ENV),
+        dimension=int(dimension) if known == name and dimension.isdigit() else None,
+        timeout=settings.llm_timeout,
+        concurrency=settings.embed_concurrency,
+    )
 
 
 def _part_files(entry: LlmEntry) -> list[Path]:

@@ -37,9 +37,35 @@ TOKENIZE_ENDPOINTS = {
 }
 
 
-def api_key(saved: str = "") -> str | None:
+def api_key(saved: str = "", variable: str = API_KEY_ENV) -> str | None:
     """The environment variable wins over the saved setting, so a key need never be written to disk."""
-    return os.environ.get(API_KEY_ENV) or saved or None
+    return os.environ.get(variable) or saved or None
+
+
+def server_address(base_url: str) -> str:
+    """The address without a trailing slash, or a ModelError when it is no http(s) address."""
+    address = base_url.strip().rstrip("/")
+    parts = urlsplit(address)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ModelError(f"'{base_url}' is not a server address", hint="Enter one like http://127.0.0.1:8000/v1 in Settings.")
+    return address
+
+
+def unreachable(base_url: str, exc: httpx.TransportError) -> ModelError:
+    reason = getattr(exc.__context__, "strerror", None) or str(exc) or type(exc).__name__
+    return ModelError(f"Nothing answered at {base_url} ({reason})", hint=ADDRESS_HINT)
+
+
+def status_error(base_url: str, status: int, path: str, detail: str, has_key: bool, model: str, key_hint: str) -> ModelError:
+    """An HTTP error status as a sentence that says what to do: the key, the address or model name, the server's log."""
+    said = f": {detail}" if detail else ""
+    if status in (401, 403):
+        what = "refused the API key" if has_key else "needs an API key"
+        return ModelError(f"The server at {base_url} {what} (HTTP {status}{said})", hint=key_hint)
+    if status == 404:
+        named = f" or no model called '{model}'" if model else ""
+        return ModelError(f"The server at {base_url} has no {path}{named} (HTTP 404{said})", hint=PATH_HINT)
+    return ModelError(f"The server at {base_url} answered HTTP {status}{said}", hint="See the server's log, then try again.")
 
 
 def sse_data(lines: Iterable[bytes]) -> Iterator[str]:
@@ -62,10 +88,7 @@ def sse_data(lines: Iterable[bytes]) -> Iterator[str]:
 class OpenAIHttpGenerator:
     def __init__(self, base_url: str, model: str = "", api_key: str | None = None, timeout: float = 120.0):
         """`timeout`: seconds to connect, and the longest silence allowed between two streamed pieces."""
-        self.base_url = base_url.strip().rstrip("/")
-        parts = urlsplit(self.base_url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ModelError(f"'{base_url}' is not a server address", hint="Enter one like http://127.0.0.1:8000/v1 in Settings.")
+        self.base_url = server_address(base_url)
         self.model = model
         self._api_key = api_key or None
         self.timeout = timeout
@@ -92,8 +115,7 @@ class OpenAIHttpGenerator:
             except httpx.TimeoutException as exc:
                 raise self._timeout_error() from exc
             except httpx.TransportError as exc:
-                reason = getattr(exc.__context__, "strerror", None) or str(exc) or type(exc).__name__
-                raise ModelError(f"Nothing answered at {self.base_url} ({reason})", hint=ADDRESS_HINT) from exc
+                raise unreachable(self.base_url, exc) from exc
             try:
                 if response.status_code >= 400:
                     try:
@@ -106,14 +128,7 @@ class OpenAIHttpGenerator:
                 response.close()
 
     def _status_error(self, status: int, path: str, detail: str) -> ModelError:
-        said = f": {detail}" if detail else ""
-        if status in (401, 403):
-            what = "refused the API key" if self._api_key else "needs an API key"
-            return ModelError(f"The server at {self.base_url} {what} (HTTP {status}{said})", hint=KEY_HINT)
-        if status == 404:
-            model = f" or no model called '{self.model}'" if self.model else ""
-            return ModelError(f"The server at {self.base_url} has no {path}{model} (HTTP 404{said})", hint=PATH_HINT)
-        return ModelError(f"The server at {self.base_url} answered HTTP {status}{said}", hint="See the server's log, then ask again.")
+        return status_error(self.base_url, status, path, detail, bool(self._api_key), self.model, KEY_HINT)
 
     def _timeout_error(self) -> ModelError:
         return ModelError(

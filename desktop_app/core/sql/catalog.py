@@ -11,11 +11,6 @@ from ..types import TableInfo
 
 def catalog(store: Store, document_ids: Iterable[int] | None = None) -> list[TableInfo]:
     """The stored tables, of the given documents or all of them."""
-    sql = "SELECT document_id, name, source_name, rows, columns FROM data_tables"
-    args: tuple[str, ...] = ()
-    if document_ids is not None:
-        sql += " WHERE document_id IN (SELECT value FROM json_each(?))"
-        args = (json.dumps([int(i) for i in document_ids]),)
-    rows = store.conn.execute(sql + " ORDER BY document_id, id", args).fetchall()
+    rows = store.data_table_rows(document_ids)
     return [TableInfo(r[0], r[1], r[2], r[3], tuple(json.loads(r[4]))) for r in rows]
 

@@ -42,6 +42,11 @@ def content_words(query: str) -> list[str]:
 
 
 EMBEDDING_MODEL_KEY = "embedding_model"
+# Another embedding model: every vector goes, and each document that had passages waits for the embedding queue again.
+DROP_VECTORS = "UPDATE chunks SET embedding = NULL WHERE embedding IS NOT NULL"
+REQUEUE_DOCUMENTS = (
+    "UPDATE documents SET status = 'embedding' WHERE status = 'ready' AND EXISTS (SELECT 1 FROM chunks WHERE chunks.document_id = documents.id)"
+)
 
 
 class ChunkStore(Database):
@@ -124,11 +129,8 @@ class ChunkStore(Database):
                 return 0
             dropped = 0
             if row is not None:
-                dropped = conn.execute("UPDATE chunks SET embedding = NULL WHERE embedding IS NOT NULL").rowcount
-                conn.execute(
-                    "UPDATE documents SET status = 'embedding' WHERE status = 'ready' "
-                    "AND EXISTS (SELECT 1 FROM chunks WHERE chunks.document_id = documents.id)"
-                )
+                dropped = conn.execute(DROP_VECTORS).rowcount
+                conn.execute(REQUEUE_DOCUMENTS)
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (EMBEDDING_MODEL_KEY, model))
             return dropped
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from ..types import ChunkDraft, Document, DocumentName, PageText, ParsedTable
-from .chunks import bbox_text
+from .chunks import _IDS, bbox_text, id_list
 from .database import Database
 
 _COLUMNS = "id, path, title, pages, chunks, status, error"
@@ -21,7 +21,7 @@ _COLUMNS = "id, path, title, pages, chunks, status, error"
 _KIND_ROWS = "kind, (SELECT coalesce(sum(t.rows), 0) FROM data_tables t WHERE t.document_id = documents.id)"
 
 
-def _document(row: sqlite3.Row | tuple) -> Document:
+def document_row(row: sqlite3.Row | tuple) -> Document:
     id_, path, title, pages, chunks, status, error, kind, rows = row
     return Document(id=id_, path=path, title=title, pages=pages, chunks=chunks, status=status, error=error, kind=kind, rows=rows)
 
@@ -39,7 +39,7 @@ def _delete_document_rows(conn: sqlite3.Connection, document_id: int) -> list[in
 class DocumentStore(Database):
     def documents(self) -> list[Document]:
         rows = self.conn.execute(f"SELECT {_COLUMNS}, {_KIND_ROWS} FROM documents ORDER BY title COLLATE NOCASE, id").fetchall()
-        return [_document(r) for r in rows]
+        return [document_row(r) for r in rows]
 
     def document_names(self) -> list[DocumentName]:
         """Every document's id, path, title and when it was added: what a question's filters are matched against."""
@@ -47,12 +47,12 @@ class DocumentStore(Database):
 
     def document(self, document_id: int) -> Document | None:
         row = self.conn.execute(f"SELECT {_COLUMNS}, {_KIND_ROWS} FROM documents WHERE id = ?", (document_id,)).fetchone()
-        return _document(row) if row else None
+        return document_row(row) if row else None
 
     def document_by_path(self, path: str) -> tuple[Document, str] | None:
         """The document stored for a path, with its content hash (an unchanged file is not imported again)."""
         row = self.conn.execute(f"SELECT {_COLUMNS}, {_KIND_ROWS}, content_hash FROM documents WHERE path = ?", (path,)).fetchone()
-        return (_document(row[:9]), row[9]) if row else None
+        return (document_row(row[:9]), row[9]) if row else None
 
     def save_document(
         self,
@@ -156,6 +156,14 @@ class DocumentStore(Database):
     def set_document_languages(self, languages: dict[int, str]) -> None:
         with self.transaction() as conn:
             conn.executemany("UPDATE documents SET language = ? WHERE id = ?", [(language, i) for i, language in languages.items()])
+
+    def data_table_rows(self, document_ids: Iterable[int] | None = None) -> list[tuple]:
+        """(document id, name, source name, rows, columns JSON) of the catalogued tables, of these documents or all."""
+        sql, args = "SELECT document_id, name, source_name, rows, columns FROM data_tables", ()
+        if document_ids is not None:
+            sql += f" WHERE document_id IN {_IDS}"
+            args = (id_list(document_ids),)
+        return self.conn.execute(sql + " ORDER BY document_id, id", args).fetchall()
 
     def table_names(self) -> set[str]:
         """Every catalogued CSV/Excel table name, in lower case (a new table gets another name)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...core.library import Library
@@ -22,6 +23,7 @@ class SettingsController:
     models: ModelController
     feedback: Feedback
     jobs: JobRunner  # the library runner: settings.json is written there, never in the window
+    reindex: Callable[[], object] = lambda: None  # starts the embedding queue (another embedder: every passage again)
 
     def open_dialog(self) -> None:
         dialog = SettingsDialog(self.library.settings, self.library.catalog, self.feedback.window)
@@ -31,9 +33,11 @@ class SettingsController:
     def apply(self, settings: Settings) -> None:
         old = self.library.settings
 
-        def saved(_: object) -> None:
+        def saved(notice: str | None) -> None:
             self.chat_panel.set_mode(settings.mode)
-            self.feedback.say("Settings saved.", 5000)
+            self.feedback.say(notice or "Settings saved.", 15_000 if notice else 5000)
+            if notice:
+                self.reindex()
             if any(getattr(settings, f) != getattr(old, f) for f in RELOADED_BY):
                 self.models.warm_up()
 

@@ -1,0 +1,99 @@
+"""The PostgreSQL schema as numbered migrations, applied in order and recorded in `schema_migrations`.
+
+As for SQLite (../migrations.py): new migrations go at the end with the next number; an applied one is never
+edited. The vector column gets its dimension when the library records its embedding model (chunks.py), and
+its HNSW index with it: the length is the model's, not the schema's.
+"""
+
+from __future__ import annotations
+
+# (version, name, SQL); each runs in its own transaction.
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (
+        1,
+        "documents_pages_chunks_chats_collections_folders",
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE documents (
+            id BIGSERIAL PRIMARY KEY,
+            path TEXT NOT NULL UNIQUE,
+            title TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            pages INTEGER NOT NULL DEFAULT 0,
+            chunks INTEGER NOT NULL DEFAULT 0,
+            status TEXT NOT NULL,
+            error TEXT,
+            notices TEXT,
+            kind TEXT NOT NULL DEFAULT 'text',
+            added_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        CREATE TABLE pages (
+            document_id BIGINT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            ocr BOOLEAN NOT NULL DEFAULT false,
+            section TEXT,
+            PRIMARY KEY (document_id, number)
+        );
+        -- BIGSERIAL ids are never reused: a chunk id names one passage for good (citations, chats).
+        -- Keyword search: PostgreSQL's full-text search with the 'simple' configuration, which lower-cases
+        -- and splits words in any language and stems none (a language's stemmer would fit one language only).
+        CREATE TABLE chunks (
+            id BIGSERIAL PRIMARY KEY,
+            document_id BIGINT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            page INTEGER NOT NULL,
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            embedding vector,
+            kind TEXT NOT NULL DEFAULT 'text',
+            bbox TEXT,
+            words tsvector GENERATED ALWAYS AS (to_tsvector('simple', text)) STORED
+        );
+        CREATE INDEX chunks_document ON chunks(document_id);
+        CREATE INDEX chunks_pending ON chunks(id) WHERE embedding IS NULL;
+        CREATE INDEX chunks_words ON chunks USING gin(words);
+        CREATE TABLE data_tables (
+            id BIGSERIAL PRIMARY KEY,
+            document_id BIGINT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            source_name TEXT NOT NULL,
+            rows INTEGER NOT NULL,
+            columns TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX data_tables_name ON data_tables(lower(name));
+        CREATE INDEX data_tables_document ON data_tables(document_id);
+        CREATE TABLE chats (
+            id BIGSERIAL PRIMARY KEY,
+            title TEXT NOT NULL,
+            created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+            updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        CREATE TABLE messages (
+            id BIGSERIAL PRIMARY KEY,
+            chat_id BIGINT NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+            role TEXT NOT NULL,
+            content TEXT NOT NULL,
+            result_json TEXT,
+            created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        CREATE INDEX messages_chat ON messages(chat_id);
+        CREATE TABLE collections (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL);
+        CREATE UNIQUE INDEX collections_name ON collections(lower(name));
+        -- Membership is by path: a changed file is re-imported under a new document id and stays in its collections.
+        CREATE TABLE collection_documents (
+            collection_id BIGINT NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            PRIMARY KEY (collection_id, path)
+        );
+        CREATE TABLE watched_folders (path TEXT PRIMARY KEY);
+        """,
+    ),
+    (
+        2,
+        "document_language",
+        # The language a document is mostly written in (as in SQLite's 0010): a question in another language is
+        # also searched in the documents' own. NULL: not read yet.
+        "ALTER TABLE documents ADD COLUMN language TEXT;",
+    ),
+]

@@ -1,0 +1,131 @@
+"""A library in PostgreSQL with pgvector: a real throwaway cluster (tests/postgres_cluster.py), the real MiniLM.
+
+Skipped, saying why, where PostgreSQL, pgvector or psycopg are missing (`make test` installs them when it can).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from desktop_app.core.library import Library
+from desktop_app.core.storage.postgres.store import PgStore
+from desktop_app.sample_datasheet import write_sample_datasheet
+from tests.document_files import write_town_report
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_library_in_postgresql_keeps_documents_chats_collections_and_folders_for_every_data_folder(database, real_embedder, tmp_path):
+    library = Library(tmp_path / "laptop-a", embedder=real_embedder, location=database)
+    towns = write_town_report(tmp_path / "towns.pdf", pages=6)
+    datasheet = write_sample_datasheet(tmp_path / "px40.pdf")
+    events = list(library.import_paths([towns, datasheet]))
+    assert [e.stage for e in events if e.stage in ("ready", "failed")] == ["ready", "ready"]
+
+    # By meaning (pgvector's HNSW index) and by words (full-text search, in any script).
+    hits = library.index.search(real_embedder.embed(["How often are the filters in Ostrelle washed?"])[0], 3)
+    assert "Ostrelle" in library.passage(hits[0].chunk_id).text
+    assert "Ostrelle" in library.passage(library.store.keyword_search("Ostrelle filters washed", 3)[0].chunk_id).text
+    chat = library.store.create_chat("Water works")
+    library.store.add_message(chat, "user", "Which town heats its intake?")
+    library.add_to_collection("Towns", [str(towns)])
+    library.store.add_watched_folder(str(tmp_path / "inbox"))
+    library.close()
+
+    # Another data folder (another laptop) opening the same database sees all of it, searchable at once.
+    other = Library(tmp_path / "laptop-b", embedder=real_embedder, location=database)
+    assert other.notices == []
+    assert sorted(d.title for d in other.documents()) == sorted(d.title for d in library.store.documents())
+    assert all(d.status == "ready" for d in other.documents())
+    assert [title for _, title, _ in other.store.chats()] == ["Water works"]
+    assert other.collection_documents("towns") == [d.id for d in other.documents() if d.path == str(towns)]
+    assert other.store.watched_folders() == [str(tmp_path / "inbox")]
+    scope = set(other.collection_documents("Towns"))
+    allowed = other.store.chunk_ids_of_documents(scope)
+    found = other.index.search(real_embedder.embed(["maximum operating temperature of the pump"])[0], 5, allowed)
+    assert found and {other.passage(h.chunk_id).document_id for h in found} == scope  # the scope holds
+    by_words = other.store.keyword_search("pump temperature filters", 5, allowed)
+    assert by_words and {other.passage(h.chunk_id).document_id for h in by_words} == scope
+
+    datasheet_id = next(d.id for d in other.documents() if d.path == str(datasheet))
+    other.remove_document(datasheet_id)
+    assert [d.path for d in other.documents()] == [str(towns)]
+    assert other.store.value("SELECT count(*) FROM chunks WHERE document_id = %s", (datasheet_id,)) == 0
+    assert other.store.rows("SELECT version FROM schema_migrations") == [(1,)]
+    other.close()
+
+
+def test_a_shared_library_is_not_indexed_again_by_an_app_with_another_model_until_one_switches_it(database, real_embedder, tmp_path):
+    from desktop_app.core.errors import ModelError
+    from tests.fakes import HashingEmbedder
+
+    library = Library(tmp_path / "laptop-a", embedder=real_embedder, location=database)
+    list(library.import_paths([write_town_report(tmp_path / "towns.pdf", pages=3)]))
+    total = library.index_backlog().total
+    library.close()
+
+    smaller = HashingEmbedder()  # another model, vectors of another length
+    assert smaller.dimension != real_embedder.dimension
+    with pytest.raises(ModelError, match=f"indexed with {real_embedder.name}, and this app uses {smaller.name}"):
+        Library(tmp_path / "laptop-b", embedder=smaller, location=database)
+    store = PgStore(database)
+    assert store.pending_count() == 0  # laptop A's vectors are kept
+
+    # Switching on purpose (what Settings does): the vector column takes the new length, and everything is indexed again.
+    assert store.use_embedding_model(f"{smaller.name}/{smaller.dimension}") == total
+    column = "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'chunks'::regclass AND attname = 'embedding'"
+    assert store.value(column) == f"vector({smaller.dimension})"
+    store.close()
+    switched = Library(tmp_path / "laptop-b", embedder=smaller, location=database)
+    list(switched.embedding_queue().run())
+    assert switched.index_backlog().pending == 0
+    assert switched.index.search(smaller.embed(["Velmora"])[0], 2)
+    switched.close()
+
+
+def cli(home: Path, database: str, *args: str) -> subprocess.Popen:
+    env = dict(os.environ, DESKTOP_APP_HOME=str(home), PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    return subprocess.Popen([sys.executable, "-m", "desktop_app.cli", "--library", database, *args], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def finished(process: subprocess.Popen) -> str:
+    out, err = process.communicate(timeout=900)
+    assert process.returncode == 0, err[-3000:]
+    return out
+
+
+def test_two_app_processes_import_and_ask_at_once_without_losing_or_doubling_a_document(database, tmp_path):
+    laptop_a, laptop_b = tmp_path / "laptop-a", tmp_path / "laptop-b"
+    a_towns, b_towns = (("Arnholt", "Ambervale"), ("Kestrelby", "Lowmarsh")), (("Brindlemoor", "Beckwater"), ("Fennick", "Gorsedale"))
+    a_files = [write_town_report(tmp_path / f"a{n}.pdf", pages=4, towns=towns) for n, towns in enumerate(a_towns)]
+    b_files = [write_town_report(tmp_path / f"b{n}.pdf", pages=4, towns=towns) for n, towns in enumerate(b_towns)]
+    shared = write_town_report(tmp_path / "shared.pdf", pages=4, towns=("Corrowmere",))
+
+    # Both import at once, the shared file included; then both ask at once.
+    first = [cli(laptop_a, database, "ingest", *map(str, a_files), str(shared)), cli(laptop_b, database, "ingest", *map(str, b_files), str(shared))]
+    for process in first:
+        finished(process)
+    questions = [
+        cli(laptop_a, database, "search", "--mode", "rag", "--json", "How many litres per second does Fennick lift?"),
+        cli(laptop_b, database, "search", "--mode", "rag", "--json", "How often are the filters of Arnholt washed?"),
+    ]
+    answers = [json.loads(finished(p)) for p in questions]
+
+    store = PgStore(database)
+    documents = store.documents()
+    assert sorted(d.path for d in documents) == sorted(str(p) for p in [*a_files, *b_files, shared])  # each once
+    assert all(d.status == "ready" and d.chunks > 0 for d in documents)
+    assert store.pending_count() == 0
+    assert store.chunk_count() == sum(d.chunks for d in documents)  # no chunks of a replaced or doubled copy
+    # Laptop A finds what laptop B imported, and the other way round.
+    assert answers[0]["fused"][0]["file"] == str(b_files[1])
+    assert answers[1]["fused"][0]["file"] == str(a_files[0])
+    store.close()
