@@ -41,6 +41,7 @@ from .models.embedder import Embedder
 from .models.llm import Generator as LLM
 from .models.rerank import rerank, reranker_named
 from .modes import Mode, Round, mode_named
+from .overview.answering import NotReady, answer_from_overviews, plan_answer, whole_document_question
 from .retrieval.fusion import reciprocal_rank_fusion
 from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
 from .retrieval.query_writing import GeneratedQueries, write_queries
@@ -174,6 +175,10 @@ class Pipeline:
         if history:
             question = rewrite_followup(self._generator(), history, question)
             yield QuestionRewritten(asked, question)
+        if generate_answer and queries is None:
+            standalone = question if question != asked else ""
+            if (yield from self._answer_whole_document(question, asked, standalone, chosen.name, allowed_documents, cancel, started, notices)):
+                return
         found, context, evidence = yield from self._search_passages(chosen, question, allowed_documents, queries, clock, notices, generate_answer)
         answer_started = time.perf_counter()
         answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices)) if generate_answer else ("", True, None)
@@ -191,6 +196,26 @@ class Pipeline:
                 quotes=evidence.quotes if evidence is not None else (),
             )
         )
+
+    def _answer_whole_document(
+        self, question: str, asked: str, standalone: str, mode: str, allowed_documents: Sequence[int] | None,
+        cancel: threading.Event | None, started: float, notices: list[str],
+    ) -> Generator[AskEvent, None, bool]:
+        """A question about a whole document ("what is X about", "summarize chapter 6 of X", "compare A and B",
+        "which of my files covers Z") is answered from overviews (core/overview/); False: it is not one, or its
+        overview cannot answer it, and the passage search takes it."""
+        routed = whole_document_question(self.store, question)
+        if routed is None:
+            return False
+        try:
+            plan = plan_answer(self.store, self.embedder, routed, question, allowed_documents)
+        except NotReady as exc:
+            notices.append(f"The overview of {exc} is not ready yet (its meaning index is still being built), so this was answered from passages.")
+            return False
+        if plan is None:
+            return False
+        yield from answer_from_overviews(self.store, self.embedder, self._generator, self.settings, plan, asked, mode, started, cancel, standalone)
+        return True
 
     def _skipped_tables(self, allowed_documents: Sequence[int] | None) -> list[str]:
         if self.tables is None or allowed_documents is None:

@@ -191,6 +191,9 @@ class AskResult:
     chart: ChartSpec | None = None  # when the question asked for a chart of the result
     # The sentences shown before the answer (EvidenceSelected), each citing its passage in `context`.
     quotes: tuple[Quote, ...] = ()
+    # A whole-document question answered from overviews, not passages: what was used, in words
+    # ("Answered from the outline of R-intro.pdf, 6 Lists and data frames (pages 26–33)"); "" for passage answers.
+    answered_from: str = ""
 
     @property
     def weights(self) -> dict[str, float]:

@@ -1,0 +1,119 @@
+"""Document overviews (core/document_overview.py): one row per document, its sections in outline order.
+
+Each overview is written in one transaction, so a build interrupted half way leaves the documents before it
+done and the rest waiting (`documents_without_overview`): the queue resumes where it stopped. A document
+re-imported after its file changed has a new id; the old overview goes with the old row (ON DELETE CASCADE).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..document_overview import CentralSentence, Overview, OverviewSection
+from .database import Database
+
+
+def _blob(vector: np.ndarray | None) -> bytes | None:
+    return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def _vector(blob: bytes | None) -> np.ndarray | None:
+    return None if blob is None else np.frombuffer(blob, dtype=np.float32)
+
+
+class OverviewStore(Database):
+    def documents_without_overview(self) -> list[int]:
+        """Text documents whose meaning index is complete and which have no overview yet, oldest first."""
+        rows = self.conn.execute(
+            "SELECT d.id FROM documents d LEFT JOIN overviews o ON o.document_id = d.id "
+            "WHERE d.kind = 'text' AND d.status = 'ready' AND d.chunks > 0 AND o.document_id IS NULL ORDER BY d.id"
+        )
+        return [r[0] for r in rows]
+
+    def overview_backlog(self) -> tuple[int, int]:
+        """(text documents with an overview, text documents with passages)."""
+        done = self.conn.execute("SELECT count(*) FROM overviews o JOIN documents d ON d.id = o.document_id").fetchone()[0]
+        total = self.conn.execute("SELECT count(*) FROM documents WHERE kind = 'text' AND chunks > 0").fetchone()[0]
+        return done, total
+
+    def save_overview(
+        self, overview: Overview, content_hash: str, vector: np.ndarray | None, section_vectors: Sequence[np.ndarray | None]
+    ) -> bool:
+        """Store an overview in one transaction, replacing any older one; False when the document was removed meanwhile."""
+        with self.transaction() as conn:
+            row = conn.execute("SELECT content_hash FROM documents WHERE id = ?", (overview.document_id,)).fetchone()
+            if row is None or row[0] != content_hash:
+                return False
+            conn.execute("DELETE FROM overviews WHERE document_id = ?", (overview.document_id,))
+            conn.execute(
+                "INSERT INTO overviews(document_id, content_hash, title, outline_source, vector) VALUES (?, ?, ?, ?, ?)",
+                (overview.document_id, content_hash, overview.title, overview.outline_source, _blob(vector)),
+            )
+            conn.executemany(
+                "INSERT INTO overview_sections(document_id, position, level, title, page, last_page, sentences, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (overview.document_id, s.position, s.level, s.title, s.page, s.last_page, json.dumps([list(_sentence_row(c)) for c in s.sentences]), _blob(v))
+                    for s, v in zip(overview.sections, section_vectors)
+                ],
+            )
+        return True
+
+    def overview(self, document_id: int) -> Overview | None:
+        row = self.conn.execute(
+            "SELECT o.title, o.outline_source, coalesce(o.abstract, ''), d.path FROM overviews o JOIN documents d ON d.id = o.document_id WHERE o.document_id = ?",
+            (document_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        title, source, abstract, path = row
+        sections = tuple(
+            OverviewSection(position, level, section_title, page, last_page, tuple(CentralSentence(*c) for c in json.loads(sentences)))
+            for position, level, section_title, page, last_page, sentences in self.conn.execute(
+                "SELECT position, level, title, page, last_page, sentences FROM overview_sections WHERE document_id = ? ORDER BY position", (document_id,)
+            )
+        )
+        return Overview(document_id, path, title, source, sections, abstract)
+
+    def overview_vectors(self, document_ids: Sequence[int] | None = None) -> dict[int, tuple[np.ndarray | None, list[tuple[int, np.ndarray]]]]:
+        """Each overview's mean vector and its sections' (position, vector): what "which file covers Z" ranks."""
+        sql = "SELECT document_id, vector FROM overviews"
+        args: tuple = ()
+        if document_ids is not None:
+            sql += " WHERE document_id IN (SELECT value FROM json_each(?))"
+            args = (json.dumps(list(document_ids)),)
+        out: dict[int, tuple[np.ndarray | None, list[tuple[int, np.ndarray]]]] = {r[0]: (_vector(r[1]), []) for r in self.conn.execute(sql, args)}
+        for document_id, position, blob in self.conn.execute("SELECT document_id, position, vector FROM overview_sections WHERE vector IS NOT NULL"):
+            if document_id in out:
+                out[document_id][1].append((position, _vector(blob)))
+        return out
+
+    def drop_overviews(self) -> None:
+        """Every overview goes (the embedding model changed: their vectors are another model's); the queue rebuilds them."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM overviews")
+
+    def save_abstract(self, document_id: int, abstract: str, model: str) -> None:
+        with self.transaction() as conn:
+            conn.execute("UPDATE overviews SET abstract = ?, abstract_model = ? WHERE document_id = ?", (abstract, model, document_id))
+
+    def document_content_hash(self, document_id: int) -> str | None:
+        row = self.conn.execute("SELECT content_hash FROM documents WHERE id = ?", (document_id,)).fetchone()
+        return row[0] if row else None
+
+    def document_pages(self, document_id: int) -> list[tuple[int, str, str | None]]:
+        """(number, text, Word/HTML section label or None) of every stored page of a document."""
+        return [tuple(r) for r in self.conn.execute("SELECT number, text, section FROM pages WHERE document_id = ? ORDER BY number", (document_id,))]
+
+    def document_chunks(self, document_id: int) -> list[tuple[int, int, int, int, str, np.ndarray | None]]:
+        """(chunk id, page, start, end, text, vector) of a document's text passages, in page order."""
+        rows = self.conn.execute(
+            'SELECT id, page, start, "end", text, embedding FROM chunks WHERE document_id = ? AND kind = \'text\' ORDER BY page, start', (document_id,)
+        )
+        return [(i, page, start, end, text, _vector(blob)) for i, page, start, end, text, blob in rows]
+
+
+def _sentence_row(sentence: CentralSentence) -> tuple:
+    return (sentence.text, sentence.page, sentence.start, sentence.end, sentence.chunk_id, round(sentence.score, 4))
