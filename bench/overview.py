@@ -1,0 +1,216 @@
+"""Document overviews and whole-document questions (issue 31): the targets, printed, not timed tests.
+
+    python -m bench.overview build --home H            overview build time per document (after the meaning index)
+    python -m bench.overview chapters --home H         "Summarize chapter N of R-intro.pdf": cited pages within the chapter
+    python -m bench.overview about --home H            "What is X about?" on every document: first token, abstract written
+    python -m bench.overview questions --out DIR       the "which file" questions, written from the topic names, split
+    python -m bench.overview which --home H --set DIR/tune   the right book named first, and routed at all
+
+H is a data folder the documents were imported into (`desktop-app-cli ingest`, which builds overviews too: `build`
+drops them and times a rebuild). Run the slow ones with `nice -n 10`. Each prints its numbers; `--json` saves them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bench.common import machine, median, table
+from desktop_app.core.events import AnswerDone, Token
+from desktop_app.core.library import Library
+from desktop_app.core.overview.building import build_and_save
+from desktop_app.core.overview.intent import WHICH, classify
+
+SPLIT_SCRIPT = Path("/work/shared/bench/split_devset.py")
+# The templates the "which file" questions are written from (any topic name fills them; none is a dev question).
+WHICH_TEMPLATES = (
+    "Which of my files is about {t}?",
+    "Which of my files covers {t}?",
+    "Which document discusses {t}?",
+    "Which of my books deals with {t}?",
+    "Which of the PDFs talks about {t}?",
+    "Which file is about {t}?",
+    "What file covers {t}?",
+    "Which of my documents explains {t}?",
+    "Which of my papers is about {t}?",
+    "Which book covers the subject of {t}?",
+)
+MISC_TOPIC = "Uncategorized"  # the set's book of articles without a topic: in the library, but no question names it
+
+
+def open_library(home: str) -> Library:
+    return Library(Path(home))
+
+
+def cmd_build(args) -> dict:
+    """Drops every overview and builds them again, document by document, timing each."""
+    library = open_library(args.home)
+    docs = [d for d in library.documents() if d.kind == "text" and d.status == "ready" and d.chunks]
+    library.store.drop_overviews()
+    library.embedder.embed(["warm up the embedder"])  # its load is not the overview's time
+    rows, total_s, total_pages = [], 0.0, 0
+    for d in docs:
+        started = time.perf_counter()
+        overview = build_and_save(library.store, library.embedder, d.id)
+        seconds = time.perf_counter() - started
+        total_s += seconds
+        total_pages += d.pages
+        sentences = sum(len(s.sentences) for s in overview.sections) if overview else 0
+        rows.append((Path(d.path).name, d.pages, len(overview.sections) if overview else 0, sentences, overview.outline_source if overview else "-", seconds, 100 * seconds / max(d.pages, 1)))
+    print(table(("document", "pages", "sections", "sentences", "outline", "seconds", "s/100 pages"), rows))
+    print(f"\nall: {total_pages} pages in {total_s:.1f} s = {100 * total_s / max(total_pages, 1):.2f} s per 100 pages (target <= 10); load {machine()['load_avg']}")
+    library.close()
+    return {"documents": rows, "pages": total_pages, "seconds": total_s}
+
+
+def _ask(library: Library, question: str) -> tuple[object, float]:
+    started = time.perf_counter()
+    first = None
+    result = None
+    for event in library.ask(question):
+        if isinstance(event, Token) and first is None:
+            first = time.perf_counter() - started
+        if isinstance(event, AnswerDone):
+            result = event.result
+    return result, first if first is not None else float("nan")
+
+
+def chapter_ref(title: str) -> str | None:
+    """How a person names a level-1 chapter: "chapter 6" for "6 Lists and data frames", "appendix B" for
+    "Appendix B Invoking R"; None for one without a number or letter (a preface, an index)."""
+    words = title.split()
+    if words and words[0].isdigit():
+        return f"chapter {words[0]}"
+    if len(words) > 1 and re.fullmatch(r"[A-Z]", words[1]) and words[0].lower() == "appendix":
+        return f"appendix {words[1]}"
+    return None
+
+
+def cmd_chapters(args) -> dict:
+    library = open_library(args.home)
+    document = library.find_document(args.file)
+    overview = library.overview(document.id, build=True)
+    library.pipeline().warm_up()
+    rows, ok, asked, firsts = [], 0, 0, []
+    for chapter in overview.chapters():
+        ref = chapter_ref(chapter.title)
+        if ref is None:
+            continue
+        question = f"Summarize {ref} of {Path(document.path).name}"
+        result, first = _ask(library, question)
+        pages = sorted({c.page for c in result.citations})
+        inside = bool(pages) and all(chapter.page <= p <= chapter.last_page for p in pages)
+        asked += 1
+        ok += inside
+        firsts.append(first)
+        rows.append((ref, f"{chapter.page}-{chapter.last_page}", ",".join(map(str, pages)) or "-", "yes" if inside else "NO", bool(result.answered_from), first))
+    print(table(("asked", "chapter pages", "cited pages", "only chapter", "routed", "first token s"), rows))
+    print(f"\n{ok}/{asked} chapters cited only their own pages; first token median {median(firsts):.2f} s, max {max(firsts):.2f} s (target <= 8); load {machine()['load_avg']}")
+    library.close()
+    return {"rows": rows, "ok": ok, "asked": asked}
+
+
+def cmd_about(args) -> dict:
+    """'What is X about?' on each document, abstracts dropped first: the first ask writes the abstract."""
+    library = open_library(args.home)
+    library.pipeline().warm_up()
+    rows, firsts = [], []
+    for d in library.documents():
+        if d.kind != "text" or library.overview(d.id, build=True) is None:
+            continue
+        library.store.save_abstract(d.id, None, "")
+        result, first = _ask(library, f"What is {Path(d.path).name} about?")
+        cached, again = _ask(library, f"What is {Path(d.path).name} about?")
+        firsts.append(first)
+        rows.append((Path(d.path).name, first, again, len(result.citations), result.answer[:70].replace("\n", " ")))
+    print(table(("document", "first token s", "cached s", "citations", "answer"), rows))
+    print(f"\nfirst token median {median(firsts):.2f} s, max {max(firsts):.2f} s (target <= 8); load {machine()['load_avg']}")
+    library.close()
+    return {"rows": rows}
+
+
+def topic_names(pdfs: Path) -> dict[str, str]:
+    """Topic string -> the book it names: each book's topic in words, and each part of a compound one."""
+    out = {}
+    for pdf in sorted(pdfs.glob("*.pdf")):
+        if pdf.stem == MISC_TOPIC:
+            continue
+        words = pdf.stem.replace("_", " ")
+        out[words.lower()] = pdf.name
+        for part in words.split(" and "):
+            out.setdefault(part.lower(), pdf.name)
+    return out
+
+
+def cmd_questions(args) -> dict:
+    """Writes the questions in BEIR layout (queries.jsonl, qrels.tsv naming the book) and splits them in halves."""
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    queries, qrels = [], []
+    for topic, book in topic_names(Path(args.pdfs)).items():
+        for template in WHICH_TEMPLATES:
+            text = template.format(t=topic)
+            qid = "w" + hashlib.sha256(text.encode()).hexdigest()[:10]
+            queries.append({"_id": qid, "text": text})
+            qrels.append(f"{qid}\t{book}\t1")
+    (out / "queries.jsonl").write_text("".join(json.dumps(q) + "\n" for q in queries))
+    (out / "qrels.tsv").write_text("query-id\tcorpus-id\tscore\n" + "".join(r + "\n" for r in qrels))
+    subprocess.run([sys.executable, str(SPLIT_SCRIPT), str(out)], check=True)
+    return {"questions": len(queries)}
+
+
+def cmd_which(args) -> dict:
+    folder = Path(args.set)
+    queries = [json.loads(line) for line in (folder / "queries.jsonl").read_text().splitlines() if line.strip()]
+    expected = dict(line.split("\t")[:2] for line in (folder / "qrels.tsv").read_text().splitlines()[1:])
+    library = open_library(args.home)
+    documents = library.documents()
+    right = routed = 0
+    firsts = []
+    misses: dict[str, int] = {}
+    for q in queries:
+        if classify(q["text"], documents) is not None and classify(q["text"], documents).kind == WHICH:
+            routed += 1
+        result, first = _ask(library, q["text"])
+        firsts.append(first)
+        named = re.search(r"Most about it: (\S+?\.pdf)", result.answer)
+        if named and named.group(1) == expected[q["_id"]]:
+            right += 1
+        elif args.show_misses:
+            misses[f"{expected[q['_id']]} -> {named.group(1) if named else None}"] = misses.get(f"{expected[q['_id']]} -> {named.group(1) if named else None}", 0) + 1
+    n = len(queries)
+    print(f"{folder.name}: {right}/{n} = {right / n:.3f} named the right book first; {routed}/{n} routed; first token median {median(firsts):.3f} s")
+    for miss, count in sorted(misses.items(), key=lambda m: -m[1]):
+        print(f"  {count:3}  {miss}")
+    library.close()
+    return {"right": right, "n": n, "routed": routed}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, func in (("build", cmd_build), ("chapters", cmd_chapters), ("about", cmd_about), ("which", cmd_which), ("questions", cmd_questions)):
+        p = sub.add_parser(name)
+        p.set_defaults(func=func)
+        if name != "questions":
+            p.add_argument("--home", required=True)
+        p.add_argument("--json", help="save the numbers here")
+    sub.choices["chapters"].add_argument("--file", default="R-intro.pdf")
+    sub.choices["which"].add_argument("--set", required=True, help="a folder with queries.jsonl and qrels.tsv (a tune or report half)")
+    sub.choices["which"].add_argument("--show-misses", action="store_true", help="tune half only: which books were confused")
+    sub.choices["questions"].add_argument("--out", required=True)
+    sub.choices["questions"].add_argument("--pdfs", default="/work/main/.cache/devset/pdfs")
+    args = parser.parse_args()
+    numbers = args.func(args)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"machine": machine(), **numbers}, indent=2, default=str))
+
+
+if __name__ == "__main__":
+    main()
