@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .places import OPENING
 from .types import Passage
 
 # Where an outline came from (Overview.outline_source): what the panel says, and what the answer says it used.
@@ -42,6 +41,8 @@ class OverviewSection:
     page: int  # where it starts
     last_page: int  # where it (with its subsections) ends
     sentences: tuple[CentralSentence, ...]
+    # Word and HTML: the stored section it sits in, as its passages are cited ("" before the first heading); None on pages.
+    cited_section: str | None = None
 
 
 @dataclass(frozen=True)
@@ -62,10 +63,8 @@ class Overview:
 
     def passage(self, section: OverviewSection, sentence: CentralSentence | None = None) -> Passage:
         """A central sentence as a passage (a citation highlights just it on its page), or a section's first page.
-        Word and HTML sections are cited by their heading, as their passages are (places.py)."""
-        label = None
-        if self.outline_source == HEADINGS:
-            label = "" if section.title == OPENING else section.title
+        Word and HTML sentences are cited by their stored section's heading, as their passages are (places.py)."""
+        label = section.cited_section
         if sentence is None:
             return Passage(0, self.document_id, self.file, self.title, section.page, 0, 0, section.title, section=label)
         return Passage(

@@ -64,6 +64,18 @@ def test_word_and_html_overviews_follow_their_headings(empty_library, tmp_path, 
     assert cited.section and "Descaling" in cited.section  # cited as "section 2.1 Descaling", as passages are
 
 
+def test_a_word_chapter_holds_its_subsections_and_is_cited_by_them(tmp_path, data_home):
+    generator = ScriptedGenerator(["Returns take 30 days [1]; the warranty lasts 27 months [3]."])
+    library = Library(data_home, embedder=HashingEmbedder(), generator=generator)
+    (doc_id,) = imported(library, write_docx(tmp_path / "report.docx"))
+    overview = library.overview(doc_id)
+    terms = next(s for s in overview.sections if s.title == "3 Terms")  # a heading with nothing of its own under it
+    assert [s.title for s in overview.subtree(terms)] == ["3 Terms", "3.1 Returns", "3.2 Warranty"]
+    _, result = ask(library, "Summarize chapter 3 of report.docx")
+    assert result.citations and {c.section for c in result.citations} <= {"3.1 Returns", "3.2 Warranty"}
+    library.close()
+
+
 def test_the_queue_builds_each_ready_document_once_and_resumes(empty_library, tmp_path):
     list(empty_library.import_paths([write_book_pdf(tmp_path / "moths.pdf"), write_book_pdf(tmp_path / "garden.pdf", GARDEN_BOOK, "Brindlecombe gardens")]))
     queue = empty_library.overview_queue()

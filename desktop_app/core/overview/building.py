@@ -69,11 +69,13 @@ def build_overview(store: Store, embedder: Embedder, document_id: int) -> tuple[
             own[at].append(passage)
     spans = [Span(starts[i], starts[i + 1] if i + 1 < len(starts) else None) for i in range(len(entries))]
     means = [unit(np.vstack([p.vector for p in group])) if group else None for group in own]
-    groups = [candidates(group, span, mean) if mean is not None else [] for group, span, mean in zip(own, spans, means)]
+    headings = {" ".join(e.title.casefold().split()) for e in entries}  # a heading line is no sentence about its section
+    groups = [candidates(group, span, mean, headings) if mean is not None else [] for group, span, mean in zip(own, spans, means)]
     chosen = pick_central(groups, means, embedder)
     ends = last_pages(entries, pages)
+    labels = {number: section for number, _, section in stored}
     sections = tuple(
-        OverviewSection(position, entry.level, entry.title, entry.page, end, sentences)
+        OverviewSection(position, entry.level, entry.title, entry.page, end, sentences, labels.get(entry.page))
         for position, (entry, end, sentences) in enumerate(zip(entries, ends, chosen))
     )
     overview = Overview(document_id, document.path, document.title, outline.source, sections)

@@ -8,7 +8,7 @@ of the book): a sentence close to the mean is almost always inside a passage clo
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,8 +63,9 @@ def is_readable_sentence(text: str) -> bool:
     return len(re.findall(r"\w+", text)) >= MIN_WORDS and len(text) <= MAX_CHARS and visible > 0 and letters / visible >= MIN_LETTER_SHARE
 
 
-def candidates(passages: Sequence[Passage], span: Span, mean: np.ndarray) -> list[CentralSentence]:
-    """The sentences of the section's most central passages that lie in its span, each once (score 0 for now)."""
+def candidates(passages: Sequence[Passage], span: Span, mean: np.ndarray, headings: Collection[str] = ()) -> list[CentralSentence]:
+    """The sentences of the section's most central passages that lie in its span, each once, none of them a
+    heading of the outline (`headings`, case-folded) (score 0 for now)."""
     ranked = sorted(passages, key=lambda p: -float(p.vector @ mean))[:CENTRAL_PASSAGES]
     out: list[CentralSentence] = []
     seen: set[str] = set()
@@ -72,9 +73,10 @@ def candidates(passages: Sequence[Passage], span: Span, mean: np.ndarray) -> lis
         for s, e in sentence_spans(passage.text):
             text = " ".join(passage.text[s:e].split())
             start = passage.start + s
-            if text.lower() in seen or not is_readable_sentence(text) or not span.holds(passage.page, start):
+            key = text.casefold()
+            if key in seen or key in headings or not is_readable_sentence(text) or not span.holds(passage.page, start):
                 continue
-            seen.add(text.lower())
+            seen.add(key)
             out.append(CentralSentence(text, passage.page, start, passage.start + e, passage.chunk_id, 0.0))
     return out[:MAX_CANDIDATES]
 

@@ -41,20 +41,25 @@ class Outline:
     entries: tuple[OutlineEntry, ...]
 
 
-def find_heading(title: str, text: str) -> int:
-    """Where a heading's words start in a page's text (any spacing or punctuation between them); 0 if absent."""
+def heading_at(title: str, text: str, start: int = 0) -> int:
+    """Where a heading's words start in a page's text, from `start` (any spacing or punctuation between them); -1 if absent."""
     words = re.findall(r"\w+", title)
     if not words:
-        return 0
-    match = re.search(r"\W*".join(re.escape(w) for w in words), text, re.IGNORECASE)
-    return match.start() if match else 0
+        return -1
+    match = re.compile(r"\W*".join(re.escape(w) for w in words), re.IGNORECASE).search(text, start)
+    return match.start() if match else -1
+
+
+def find_heading(title: str, text: str) -> int:
+    """Where a heading starts on its page; 0 (the top) when its words are not found there."""
+    return max(0, heading_at(title, text))
 
 
 def read_outline(path: Path, pages: Mapping[int, str], sections: Mapping[int, str | None], title: str) -> Outline:
     """The outline of a stored document. `pages`: page (or section) number -> stored text; `sections`: the
     Word/HTML heading of each stored section (None on real pages)."""
     if any(label is not None for label in sections.values()):
-        return _section_outline(pages, sections)
+        return _section_outline(path, pages, sections)
     suffix = path.suffix.lower()
     if suffix in (".pdf", ".epub") and path.exists():
         entries = _toc_entries(path, pages)
@@ -71,14 +76,48 @@ def read_outline(path: Path, pages: Mapping[int, str], sections: Mapping[int, st
     return Outline(PAGE_RUNS, _page_runs(pages, title))
 
 
-def _section_outline(pages: Mapping[int, str], sections: Mapping[int, str | None]) -> Outline:
-    """Word and HTML: one entry per stored section, the text before the first heading included when it has any."""
-    entries = []
-    for number in sorted(pages):
-        label = sections.get(number)
-        if label or pages[number].strip():
-            entries.append(OutlineEntry(1, label or OPENING, number, 0))
+def _section_outline(path: Path, pages: Mapping[int, str], sections: Mapping[int, str | None]) -> Outline:
+    """Word and HTML: the file's headings with their levels, each found in the stored section it opens (a
+    chapter heading with nothing under it shares its first subsection's text); one entry per stored section
+    when the file cannot be read again. The text before the first heading is an entry when it has any."""
+    entries = list(_file_headings(path, pages))
+    if not entries:
+        entries = [OutlineEntry(1, label, number, 0) for number in sorted(pages) if (label := sections.get(number))]
+    first = min(pages, default=1)
+    if pages.get(first, "").strip() and not sections.get(first):
+        entries.insert(0, OutlineEntry(1, OPENING, first, 0))
     return Outline(HEADINGS, tuple(entries))
+
+
+def _file_headings(path: Path, pages: Mapping[int, str]) -> list[OutlineEntry]:
+    from ..ingest.extraction import SECTIONED
+    from ..ingest.sections import Heading
+
+    read = SECTIONED.get(path.suffix.lower())
+    if read is None or not path.exists():
+        return []
+    try:
+        _, blocks = read(path)
+    except Exception:  # changed or damaged since its import: one entry per stored section stands in
+        return []
+    numbers = sorted(pages)
+    entries: list[OutlineEntry] = []
+    at, cursor = 0, 0  # the stored section being read, and where in its text
+    for block in blocks:
+        if not isinstance(block, Heading) or block.level < 1:
+            continue
+        # Headings come in the order of the stored sections: look in this one, then the next two.
+        for step in range(3):
+            if at + step >= len(numbers):
+                break
+            number = numbers[at + step]
+            found = heading_at(block.text, pages[number], cursor if step == 0 else 0)
+            if found >= 0:
+                entries.append(OutlineEntry(block.level, " ".join(block.text.split()), number, found))
+                at, cursor = at + step, found + 1
+                break
+    top = min((e.level for e in entries), default=1)
+    return [OutlineEntry(e.level - top + 1, e.title, e.page, e.start) for e in entries]
 
 
 def _toc_entries(path: Path, pages: Mapping[int, str]) -> tuple[OutlineEntry, ...]:

@@ -191,6 +191,8 @@ MIGRATIONS: list[tuple[str, str]] = [
             last_page INTEGER NOT NULL,
             sentences TEXT NOT NULL,
             vector BLOB,
+            -- Word and HTML: the stored section the heading opens ("" before the first heading), cited by it; NULL on pages.
+            cited_section TEXT,
             PRIMARY KEY (document_id, position)
         );
         """,

@@ -53,9 +53,9 @@ class OverviewStore(Database):
                 (overview.document_id, content_hash, overview.title, overview.outline_source, _blob(vector)),
             )
             conn.executemany(
-                "INSERT INTO overview_sections(document_id, position, level, title, page, last_page, sentences, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO overview_sections(document_id, position, level, title, page, last_page, sentences, vector, cited_section) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (overview.document_id, s.position, s.level, s.title, s.page, s.last_page, json.dumps([list(_sentence_row(c)) for c in s.sentences]), _blob(v))
+                    (overview.document_id, s.position, s.level, s.title, s.page, s.last_page, json.dumps([list(_sentence_row(c)) for c in s.sentences]), _blob(v), s.cited_section)
                     for s, v in zip(overview.sections, section_vectors)
                 ],
             )
@@ -70,9 +70,9 @@ class OverviewStore(Database):
             return None
         title, source, abstract, path = row
         sections = tuple(
-            OverviewSection(position, level, section_title, page, last_page, tuple(CentralSentence(*c) for c in json.loads(sentences)))
-            for position, level, section_title, page, last_page, sentences in self.conn.execute(
-                "SELECT position, level, title, page, last_page, sentences FROM overview_sections WHERE document_id = ? ORDER BY position", (document_id,)
+            OverviewSection(position, level, section_title, page, last_page, tuple(CentralSentence(*c) for c in json.loads(sentences)), cited)
+            for position, level, section_title, page, last_page, sentences, cited in self.conn.execute(
+                "SELECT position, level, title, page, last_page, sentences, cited_section FROM overview_sections WHERE document_id = ? ORDER BY position", (document_id,)
             )
         )
         return Overview(document_id, path, title, source, sections, abstract)
