@@ -22,7 +22,7 @@ from ..document_overview import Overview, OverviewProgress, OverviewSection
 from ..errors import StorageError
 from ..models.embedder import Embedder
 from ..storage.store import Store
-from .central import Passage, Span, candidates, pick_central, unit
+from .central import Passage, Span, candidates, pick_central, unit, word_counts
 from .outline import Outline, OutlineEntry, read_outline
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,8 @@ def build_overview(store: Store, embedder: Embedder, document_id: int) -> tuple[
     spans = [Span(starts[i], starts[i + 1] if i + 1 < len(starts) else None) for i in range(len(entries))]
     means = [unit(np.vstack([p.vector for p in group])) if group else None for group in own]
     headings = {" ".join(e.title.casefold().split()) for e in entries}  # a heading line is no sentence about its section
-    groups = [candidates(group, span, mean, headings) if mean is not None else [] for group, span, mean in zip(own, spans, means)]
+    everywhere = word_counts(passages)
+    groups = [candidates(group, span, mean, headings, everywhere) if mean is not None else [] for group, span, mean in zip(own, spans, means)]
     chosen = pick_central(groups, means, embedder)
     ends = last_pages(entries, pages)
     labels = {number: section for number, _, section in stored}

@@ -8,7 +8,8 @@ of the book): a sentence close to the mean is almost always inside a passage clo
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,7 +19,9 @@ from ..ingest.chunking import sentence_spans
 from ..models.embedder import Embedder
 
 CENTRAL_PASSAGES = 2  # per section, the passages whose sentences are candidates
-MAX_CANDIDATES = 8  # per section, sentences embedded
+# Per section, sentences embedded: embedding is nearly all of an overview's time (R-FAQ: 103 of 113 s under a
+# load of 28 on 2 cores, 561 sentences), so the candidates are first narrowed by their words (`specificity`).
+MAX_CANDIDATES = 5
 SENTENCES_PER_SECTION = 2
 MIN_WORDS = 5
 MAX_CHARS = 320
@@ -63,9 +66,26 @@ def is_readable_sentence(text: str) -> bool:
     return len(re.findall(r"\w+", text)) >= MIN_WORDS and len(text) <= MAX_CHARS and visible > 0 and letters / visible >= MIN_LETTER_SHARE
 
 
-def candidates(passages: Sequence[Passage], span: Span, mean: np.ndarray, headings: Collection[str] = ()) -> list[CentralSentence]:
+def word_counts(passages: Iterable[Passage]) -> Counter[str]:
+    return Counter(w for p in passages for w in re.findall(r"\w+", p.text.casefold()))
+
+
+def specificity(sentence: str, section_words: Counter[str], document_words: Counter[str]) -> float:
+    """How much a sentence's words belong to its section: the mean share of each word's uses in the document
+    that fall in the section (a word used everywhere, in any language, counts for little)."""
+    words = set(re.findall(r"\w+", sentence.casefold()))
+    if not words:
+        return 0.0
+    return sum(section_words[w] / document_words[w] for w in words if document_words[w]) / len(words)
+
+
+def candidates(
+    passages: Sequence[Passage], span: Span, mean: np.ndarray, headings: Collection[str] = (), document_words: Counter[str] | None = None
+) -> list[CentralSentence]:
     """The sentences of the section's most central passages that lie in its span, each once, none of them a
-    heading of the outline (`headings`, case-folded) (score 0 for now)."""
+    heading of the outline (`headings`, case-folded); the MAX_CANDIDATES most specific to the section when
+    there are more (`document_words`: the whole document's word counts). Scored by their passage's closeness
+    to the mean until they are embedded."""
     ranked = sorted(passages, key=lambda p: -float(p.vector @ mean))[:CENTRAL_PASSAGES]
     out: list[CentralSentence] = []
     seen: set[str] = set()
@@ -77,22 +97,29 @@ def candidates(passages: Sequence[Passage], span: Span, mean: np.ndarray, headin
             if key in seen or key in headings or not is_readable_sentence(text) or not span.holds(passage.page, start):
                 continue
             seen.add(key)
-            out.append(CentralSentence(text, passage.page, start, passage.start + e, passage.chunk_id, 0.0))
+            out.append(CentralSentence(text, passage.page, start, passage.start + e, passage.chunk_id, float(passage.vector @ mean)))
+    if len(out) > MAX_CANDIDATES and document_words:
+        section_words = word_counts(passages)
+        kept = sorted(out, key=lambda c: -specificity(c.text, section_words, document_words))[:MAX_CANDIDATES]
+        out = [c for c in out if c in kept]
     return out[:MAX_CANDIDATES]
 
 
 def pick_central(candidates_by_section: Sequence[list[CentralSentence]], means: Sequence[np.ndarray | None], embedder: Embedder) -> list[tuple[CentralSentence, ...]]:
     """Each section's SENTENCES_PER_SECTION candidates closest to its mean, in reading order. One embedding call
     for the whole document: batches of similar lengths pad little."""
-    flat = [c for group in candidates_by_section for c in group]
+    # A section with no more candidates than it keeps needs no embedding: they keep their passage's score.
+    compared = [len(group) > SENTENCES_PER_SECTION and mean is not None for group, mean in zip(candidates_by_section, means)]
+    flat = [c for group, embed in zip(candidates_by_section, compared) if embed for c in group]
     vectors = embedder.embed([c.text for c in flat]) if flat else np.zeros((0, 1), dtype=np.float32)
     out, row = [], 0
-    for group, mean in zip(candidates_by_section, means):
-        scored = []
-        for i, sentence in enumerate(group):
-            score = float(vectors[row + i] @ mean) if mean is not None else 0.0
-            scored.append(CentralSentence(sentence.text, sentence.page, sentence.start, sentence.end, sentence.chunk_id, score))
-        row += len(group)
+    for group, mean, embed in zip(candidates_by_section, means, compared):
+        scored = list(group)
+        if embed:
+            scored = [
+                CentralSentence(c.text, c.page, c.start, c.end, c.chunk_id, float(vectors[row + i] @ mean)) for i, c in enumerate(group)
+            ]
+            row += len(group)
         best = sorted(scored, key=lambda c: -c.score)[:SENTENCES_PER_SECTION]
         out.append(tuple(sorted(best, key=lambda c: (c.page, c.start))))
     return out
