@@ -21,7 +21,8 @@ from ..models.embedder import Embedder
 CENTRAL_PASSAGES = 2  # per section, the passages whose sentences are candidates
 # Per section, sentences embedded: embedding is nearly all of an overview's time (R-FAQ: 103 of 113 s under a
 # load of 28 on 2 cores, 561 sentences), so the candidates are first narrowed by their words (`specificity`).
-MAX_CANDIDATES = 5
+MAX_CANDIDATES = 4
+EMBEDDED_CHARS = 200  # a sentence's first words place it: its tail costs embedding time (tokens) and adds little
 SENTENCES_PER_SECTION = 2
 MIN_WORDS = 5
 MAX_CHARS = 320
@@ -111,7 +112,7 @@ def pick_central(candidates_by_section: Sequence[list[CentralSentence]], means: 
     # A section with no more candidates than it keeps needs no embedding: they keep their passage's score.
     compared = [len(group) > SENTENCES_PER_SECTION and mean is not None for group, mean in zip(candidates_by_section, means)]
     flat = [c for group, embed in zip(candidates_by_section, compared) if embed for c in group]
-    vectors = embedder.embed([c.text for c in flat]) if flat else np.zeros((0, 1), dtype=np.float32)
+    vectors = embedder.embed([c.text[:EMBEDDED_CHARS] for c in flat]) if flat else np.zeros((0, 1), dtype=np.float32)
     out, row = [], 0
     for group, mean, embed in zip(candidates_by_section, means, compared):
         scored = list(group)
