@@ -169,6 +169,7 @@ DOCS = [
         ("How does lantern-moths.pdf differ from the Orbit kettle service report?", COMPARE, (2, 3)),
         ("Which of my files covers moth conservation?", WHICH, ()),
         ("Which document is about descaling kettles?", WHICH, ()),
+        ("Which file is about lantern moths?", WHICH, ()),  # a topic that is also a file's name
         ("Fasse Kapitel 2 von lantern-moths.pdf zusammen", PART, (2,)),
         ("Quel fichier parle de la conservation des papillons ?", WHICH, ()),
     ],
@@ -196,3 +197,4 @@ def test_ordinary_questions_are_not_routed(question):
 def test_the_part_and_topic_are_read_from_the_question():
     assert classify("Summarize chapter 6 of R-intro.pdf", DOCS).part == "6"
     assert classify("Which of my files covers moth conservation?", DOCS).topic == "moth conservation"
+    assert classify("Which book covers the subject of lantern moths?", DOCS).topic == "lantern moths"

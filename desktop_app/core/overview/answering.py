@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from ..answers.review import citations_of
 from ..answers.streaming import stream_answer
 from ..document_overview import Overview
@@ -100,7 +102,7 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
         block = prompts.document_block(overview.file, overview.title, overview.subtree(part)[:OUTLINE_LINES], context)
         instruction = prompts.INSTRUCTIONS["part"].format(part=f'"{part.title}"', name=name)
         return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the outline of {name}, {part.title} ({pages})")
-    vector = store.overview_vectors([overview.document_id]).get(overview.document_id, (None, []))[0]
+    vector = _document_vector(store, overview.document_id)
     context = numbered(overview, key_sentences(overview, vector, embedder))
     if overview.abstract:
         return Plan(tuple(context), None, f"Answered from the abstract of {name} (written earlier from its overview)", ready=overview.abstract)
@@ -109,10 +111,15 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
     return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the overview of {name}", abstract_of=overview.document_id)
 
 
+def _document_vector(store: Store, document_id: int) -> np.ndarray | None:
+    found = store.overview_vectors([document_id]).get(document_id)
+    return found.document if found is not None else None
+
+
 def _plan_compare(store: Store, embedder: Embedder, first: Overview, second: Overview, question: str) -> Plan:
     blocks, context = [], []
     for overview in (first, second):
-        vector = store.overview_vectors([overview.document_id]).get(overview.document_id, (None, []))[0]
+        vector = _document_vector(store, overview.document_id)
         mine = numbered(overview, key_sentences(overview, vector, embedder, COMPARE_SENTENCES), first=len(context) + 1)
         blocks.append(prompts.document_block(overview.file, overview.title, outline_for_prompt(overview)[:12], mine, len(context) + 1))
         context += mine
@@ -132,7 +139,7 @@ def _plan_which(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
         if overview is None:
             continue
         picked = []
-        for position in coverage.sections[:2]:
+        for position in coverage.sections:
             section = overview.sections[position]
             if section.sentences:
                 picked.append((section, max(section.sentences, key=lambda c: c.score)))

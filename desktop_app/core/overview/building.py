@@ -21,6 +21,7 @@ import numpy as np
 from ..document_overview import Overview, OverviewProgress, OverviewSection
 from ..errors import StorageError
 from ..models.embedder import Embedder
+from ..storage.overviews import OverviewVectors
 from ..storage.store import Store
 from .central import Passage, Span, candidates, pick_central, unit, word_counts
 from .outline import Outline, OutlineEntry, read_outline
@@ -48,8 +49,14 @@ def last_pages(entries: tuple[OutlineEntry, ...], pages: dict[int, str]) -> list
     return out
 
 
-def build_overview(store: Store, embedder: Embedder, document_id: int) -> tuple[Overview, np.ndarray | None, list[np.ndarray | None]] | None:
-    """The overview of a stored document with its mean vector and its sections' (None: removed meanwhile)."""
+def name_words(path: str, title: str) -> str:
+    """A document's name as words: its file name's (without extension, "_" and "-" as spaces) and its title's."""
+    words = " ".join(re.findall(r"[^\W_]+", Path(path).stem))
+    return words if title in (Path(path).stem, Path(path).name) or not title.strip() else f"{words}: {title}"
+
+
+def build_overview(store: Store, embedder: Embedder, document_id: int) -> tuple[Overview, OverviewVectors] | None:
+    """The overview of a stored document with its vectors (None: removed meanwhile)."""
     document = store.document(document_id)
     if document is None:
         return None
@@ -81,7 +88,8 @@ def build_overview(store: Store, embedder: Embedder, document_id: int) -> tuple[
     )
     overview = Overview(document_id, document.path, document.title, outline.source, sections)
     document_vector = unit(np.vstack([p.vector for p in passages])) if passages else None
-    return overview, document_vector, means
+    title_vector = embedder.embed([name_words(document.path, document.title)])[0]
+    return overview, OverviewVectors(document_vector, title_vector, tuple(means))
 
 
 def build_and_save(store: Store, embedder: Embedder, document_id: int) -> Overview | None:
@@ -89,8 +97,8 @@ def build_and_save(store: Store, embedder: Embedder, document_id: int) -> Overvi
     built = build_overview(store, embedder, document_id)
     if built is None or content_hash is None:
         return None
-    overview, vector, section_vectors = built
-    return overview if store.save_overview(overview, content_hash, vector, section_vectors) else None
+    overview, vectors = built
+    return overview if store.save_overview(overview, content_hash, vectors) else None
 
 
 class OverviewQueue:

@@ -101,9 +101,9 @@ def classify(question: str, documents: Sequence[Document]) -> WholeDocumentQuest
 
 
 def _classify_in(phrases: Phrases, question: str, rest: str, ids: tuple[int, ...]) -> WholeDocumentQuestion | None:
-    which = phrases.which.search(rest)
-    if which is not None and phrases.covers.search(rest):
-        topic = phrases.covers.sub(" ", phrases.which.sub(" ", rest))
+    if phrases.which.search(question) and phrases.covers.search(question):
+        # The topic keeps any word that is also a file's name: "which file is about history" asks about history.
+        topic = phrases.covers.sub(" ", phrases.which.sub(" ", question), count=1)
         topic = " ".join(re.sub(r"[^\w\s'-]", " ", topic).split())
         return WholeDocumentQuestion(WHICH, (), topic=topic) if re.search(r"\w", topic) else None
     if not ids:

@@ -27,7 +27,9 @@ ENGLISH = Phrases(
     part=re.compile(r"\b(chapter|chap\.|ch\.|part|section|appendix)\s*(?P<ref>\d+|[IVXLC]+\b|[A-Z]\b)", _I),
     compare=re.compile(r"\b(compar(e|es|ed|ing|ison)|contrast|differ(s|ence|ences)?|versus|vs\.?|similarit(y|ies))\b", _I),
     which=re.compile(r"\b(which|what)\s+(of\s+(my|the|these|our)\s+)?(files?|documents?|docs|books?|pdfs?|manuals?|papers?|reports?)\b", _I),
-    covers=re.compile(r"\b(is|are|was)?\s*(about|covers?|covering|discuss(es)?|deals? with|talks? about|treats?|explains?|on the (topic|subject) of)\b", _I),
+    covers=re.compile(
+        r"\b((is|are|was)\s+)?(about|covers?|covering|discuss(es)?|deals? with|talks? about|treats?|explains?|is on)(\s+the\s+(topic|subject|field)s?\s+of)?\b", _I
+    ),
 )
 
 GERMAN = Phrases(

@@ -178,6 +178,7 @@ MIGRATIONS: list[tuple[str, str]] = [
             title TEXT NOT NULL,
             outline_source TEXT NOT NULL,
             vector BLOB,
+            title_vector BLOB,
             abstract TEXT,
             abstract_model TEXT,
             built_at TEXT NOT NULL DEFAULT (datetime('now'))

@@ -9,11 +9,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..document_overview import CentralSentence, Overview, OverviewSection
 from .database import Database
+
+
+@dataclass(frozen=True)
+class OverviewVectors:
+    document: np.ndarray | None  # the mean of its passages' vectors
+    title: np.ndarray | None  # its name's (the file name's and the title's words)
+    sections: tuple[np.ndarray | None, ...]  # each section's passages' mean, in outline order (None: no text of its own)
 
 
 def _blob(vector: np.ndarray | None) -> bytes | None:
@@ -40,7 +48,7 @@ class OverviewStore(Database):
         return done, total
 
     def save_overview(
-        self, overview: Overview, content_hash: str, vector: np.ndarray | None, section_vectors: Sequence[np.ndarray | None]
+        self, overview: Overview, content_hash: str, vectors: OverviewVectors
     ) -> bool:
         """Store an overview in one transaction, replacing any older one; False when the document was removed meanwhile."""
         with self.transaction() as conn:
@@ -49,14 +57,14 @@ class OverviewStore(Database):
                 return False
             conn.execute("DELETE FROM overviews WHERE document_id = ?", (overview.document_id,))
             conn.execute(
-                "INSERT INTO overviews(document_id, content_hash, title, outline_source, vector) VALUES (?, ?, ?, ?, ?)",
-                (overview.document_id, content_hash, overview.title, overview.outline_source, _blob(vector)),
+                "INSERT INTO overviews(document_id, content_hash, title, outline_source, vector, title_vector) VALUES (?, ?, ?, ?, ?, ?)",
+                (overview.document_id, content_hash, overview.title, overview.outline_source, _blob(vectors.document), _blob(vectors.title)),
             )
             conn.executemany(
                 "INSERT INTO overview_sections(document_id, position, level, title, page, last_page, sentences, vector, cited_section) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (overview.document_id, s.position, s.level, s.title, s.page, s.last_page, json.dumps([list(_sentence_row(c)) for c in s.sentences]), _blob(v), s.cited_section)
-                    for s, v in zip(overview.sections, section_vectors)
+                    for s, v in zip(overview.sections, vectors.sections)
                 ],
             )
         return True
@@ -77,18 +85,18 @@ class OverviewStore(Database):
         )
         return Overview(document_id, path, title, source, sections, abstract)
 
-    def overview_vectors(self, document_ids: Sequence[int] | None = None) -> dict[int, tuple[np.ndarray | None, list[tuple[int, np.ndarray]]]]:
-        """Each overview's mean vector and its sections' (position, vector): what "which file covers Z" ranks."""
-        sql = "SELECT document_id, vector FROM overviews"
+    def overview_vectors(self, document_ids: Sequence[int] | None = None) -> dict[int, OverviewVectors]:
+        """Each overview's vectors (the document's mean, its name's, its sections'): what "which file covers Z" ranks."""
+        sql = "SELECT document_id, vector, title_vector FROM overviews"
         args: tuple = ()
         if document_ids is not None:
             sql += " WHERE document_id IN (SELECT value FROM json_each(?))"
             args = (json.dumps(list(document_ids)),)
-        out: dict[int, tuple[np.ndarray | None, list[tuple[int, np.ndarray]]]] = {r[0]: (_vector(r[1]), []) for r in self.conn.execute(sql, args)}
-        for document_id, position, blob in self.conn.execute("SELECT document_id, position, vector FROM overview_sections WHERE vector IS NOT NULL"):
-            if document_id in out:
-                out[document_id][1].append((position, _vector(blob)))
-        return out
+        found = {r[0]: (_vector(r[1]), _vector(r[2]), []) for r in self.conn.execute(sql, args)}
+        for document_id, blob in self.conn.execute("SELECT document_id, vector FROM overview_sections ORDER BY document_id, position"):
+            if document_id in found:
+                found[document_id][2].append(_vector(blob))
+        return {i: OverviewVectors(document, title, tuple(sections)) for i, (document, title, sections) in found.items()}
 
     def drop_overviews(self) -> None:
         """Every overview goes (the embedding model changed: their vectors are another model's); the queue rebuilds them."""
