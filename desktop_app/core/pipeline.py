@@ -41,7 +41,7 @@ from .models.embedder import Embedder
 from .models.llm import Generator as LLM
 from .models.rerank import rerank, reranker_named
 from .modes import Mode, Round, mode_named
-from .overview.answering import NotReady, answer_from_overviews, plan_answer, whole_document_question
+from .overview.answering import NotFromOverview, answer_from_overviews, plan_answer, whole_document_question
 from .retrieval.fusion import reciprocal_rank_fusion
 from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
 from .retrieval.query_writing import GeneratedQueries, write_queries
@@ -209,10 +209,8 @@ class Pipeline:
             return False
         try:
             plan = plan_answer(self.store, self.embedder, routed, question, allowed_documents)
-        except NotReady as exc:
-            notices.append(f"The overview of {exc} is not ready yet (its meaning index is still being built), so this was answered from passages.")
-            return False
-        if plan is None:
+        except NotFromOverview as exc:
+            notices.append(str(exc))
             return False
         yield from answer_from_overviews(self.store, self.embedder, self._generator, self.settings, plan, asked, mode, started, cancel, standalone)
         return True

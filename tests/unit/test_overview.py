@@ -141,6 +141,16 @@ def test_compare_two_files_reads_both_overviews(tmp_path, data_home):
     library.close()
 
 
+def test_a_chapter_the_outline_lacks_is_searched_in_passages_and_said(tmp_path, data_home):
+    generator = ScriptedGenerator(["Lantern moth query", "Nothing about a ninth chapter [1]."])
+    library = Library(data_home, embedder=HashingEmbedder(), generator=generator)
+    imported(library, write_book_pdf(tmp_path / "moths.pdf"))
+    events, result = ask(library, "Summarize chapter 9 of moths.pdf")
+    assert any(isinstance(e, QueriesGenerated) for e in events) and not result.answered_from
+    assert "The outline of moths.pdf has no part numbered 9, so this was answered from passages." in result.notices
+    library.close()
+
+
 def test_a_fact_question_naming_the_file_still_searches_passages(tmp_path, data_home):
     generator = ScriptedGenerator(["Lantern moth search query", "About forty eggs [1]."])
     library = Library(data_home, embedder=HashingEmbedder(), generator=generator)

@@ -58,8 +58,13 @@ class Plan:
     abstract_of: int | None = None  # the document whose abstract this answer is (cached once written)
 
 
-class NotReady(Exception):
-    """A named document has no overview yet (still being indexed): the question goes to the passage search."""
+class NotFromOverview(Exception):
+    """The overview cannot answer this whole-document question; the message says why, and the passage search takes it."""
+
+
+class NotReady(NotFromOverview):
+    def __init__(self, name: str):
+        super().__init__(f"The overview of {name} is not ready yet (its meaning index is still being built), so this was answered from passages.")
 
 
 def whole_document_question(store: Store, question: str) -> WholeDocumentQuestion | None:
@@ -83,9 +88,9 @@ def overview_of(store: Store, embedder: Embedder, document_id: int) -> Overview:
     return built
 
 
-def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion, question: str, allowed_documents: Sequence[int] | None) -> Plan | None:
-    """What to read for a whole-document question; None when the overview cannot answer it (a chapter the outline
-    does not have): the passage search takes the question."""
+def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion, question: str, allowed_documents: Sequence[int] | None) -> Plan:
+    """What to read for a whole-document question. Raises NotFromOverview when the overview cannot answer it (not
+    built yet, or a chapter its outline does not have): the passage search then takes the question."""
     if routed.kind == WHICH:
         return _plan_which(store, embedder, routed, allowed_documents)
     overviews = [overview_of(store, embedder, i) for i in routed.documents]
@@ -96,7 +101,7 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
     if routed.kind == PART:
         part = find_part(overview, routed.part)
         if part is None:
-            return None
+            raise NotFromOverview(f"The outline of {name} has no part numbered {routed.part}, so this was answered from passages.")
         context = numbered(overview, part_sentences(overview, part))
         pages = f"page {part.page}" if part.last_page == part.page else f"pages {part.page}–{part.last_page}"
         block = prompts.document_block(overview.file, overview.title, overview.subtree(part)[:OUTLINE_LINES], context)
