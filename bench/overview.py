@@ -55,19 +55,24 @@ def cmd_build(args) -> dict:
     docs = [d for d in library.documents() if d.kind == "text" and d.status == "ready" and d.chunks]
     library.store.drop_overviews()
     library.embedder.embed(["warm up the embedder"])  # its load is not the overview's time
-    rows, total_s, total_pages = [], 0.0, 0
+    rows, total_s, total_cpu, total_pages = [], 0.0, 0.0, 0
     for d in docs:
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         overview = build_and_save(library.store, library.embedder, d.id)
-        seconds = time.perf_counter() - started
-        total_s += seconds
+        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+        total_s, total_cpu = total_s + seconds, total_cpu + cpu
         total_pages += d.pages
         sentences = sum(len(s.sentences) for s in overview.sections) if overview else 0
-        rows.append((Path(d.path).name, d.pages, len(overview.sections) if overview else 0, sentences, overview.outline_source if overview else "-", seconds, 100 * seconds / max(d.pages, 1)))
-    print(table(("document", "pages", "sections", "sentences", "outline", "seconds", "s/100 pages"), rows))
-    print(f"\nall: {total_pages} pages in {total_s:.1f} s = {100 * total_s / max(total_pages, 1):.2f} s per 100 pages (target <= 10); load {machine()['load_avg']}")
+        rows.append((Path(d.path).name, d.pages, len(overview.sections) if overview else 0, sentences, overview.outline_source if overview else "-", seconds, cpu, 100 * seconds / max(d.pages, 1)))
+    print(table(("document", "pages", "sections", "sentences", "outline", "seconds", "CPU s", "s/100 pages"), rows))
+    # Under a shared load the wall time mostly measures waiting for a core; the CPU time (all threads) is what the
+    # work costs, and on an idle 2-core machine it takes between CPU/2 (both threads busy) and CPU seconds.
+    print(
+        f"\nall: {total_pages} pages in {total_s:.1f} s = {100 * total_s / max(total_pages, 1):.2f} s per 100 pages (target <= 10); "
+        f"CPU {total_cpu:.1f} s = {100 * total_cpu / max(total_pages, 1):.2f} CPU s per 100 pages; load {machine()['load_avg']}"
+    )
     library.close()
-    return {"documents": rows, "pages": total_pages, "seconds": total_s}
+    return {"documents": rows, "pages": total_pages, "seconds": total_s, "cpu_seconds": total_cpu}
 
 
 def _ask(library: Library, question: str) -> tuple[object, float]:
