@@ -13,6 +13,7 @@ drops them and times a rebuild). Run the slow ones with `nice -n 10`. Each print
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import re
@@ -27,6 +28,7 @@ from desktop_app.core.library import Library
 from desktop_app.core.overview.answering import plan_answer, whole_document_question
 from desktop_app.core.overview.building import build_and_save
 from desktop_app.core.overview.intent import WHICH, classify
+from desktop_app.core.overview.selection import rank_by_topic
 
 SPLIT_SCRIPT = Path("/work/shared/bench/split_devset.py")
 # The templates the "which file" questions are written from (any topic name fills them; none is a dev question).
@@ -202,18 +204,26 @@ def cmd_which(args) -> dict:
     right = routed = 0
     firsts = []
     misses: dict[str, int] = {}
+    names = {d.id: Path(d.path).name for d in documents}
+    without_names = {i: dataclasses.replace(v, title=None) for i, v in library.store.overview_vectors().items()}
     for q in queries:
-        if classify(q["text"], documents) is not None and classify(q["text"], documents).kind == WHICH:
+        found = classify(q["text"], documents)
+        if found is not None and found.kind == WHICH:
             routed += 1
-        result, first = _ask(library, q["text"])
-        firsts.append(first)
-        named = re.search(r"Most about it: (\S+?\.pdf)", result.answer)
+        if args.content_only:  # the ranking without the documents' names: their passages' mean alone
+            best = rank_by_topic(library.embedder.embed([found.topic])[0], without_names)[0] if found and found.kind == WHICH else None
+            named = re.match(r"(.*)", names[best.document_id]) if best else None
+        else:
+            result, first = _ask(library, q["text"])
+            firsts.append(first)
+            named = re.search(r"Most about it: (\S+?\.pdf)", result.answer)
         if named and named.group(1) == expected[q["_id"]]:
             right += 1
         elif args.show_misses:
             misses[f"{expected[q['_id']]} -> {named.group(1) if named else None}"] = misses.get(f"{expected[q['_id']]} -> {named.group(1) if named else None}", 0) + 1
     n = len(queries)
-    print(f"{folder.name}: {right}/{n} = {right / n:.3f} named the right book first; {routed}/{n} routed; first token median {median(firsts):.3f} s")
+    how = "by their passages' mean alone (no names)" if args.content_only else "as answered"
+    print(f"{folder.name}, {how}: {right}/{n} = {right / n:.3f} named the right book first; {routed}/{n} routed; first token median {median(firsts):.3f} s")
     for miss, count in sorted(misses.items(), key=lambda m: -m[1]):
         print(f"  {count:3}  {miss}")
     library.close()
@@ -233,6 +243,7 @@ def main() -> None:
     sub.choices["chapters"].add_argument("--answer", type=int, default=3, help="the model answers this many of them (slow under load)")
     sub.choices["about"].add_argument("--limit", type=int, default=20, help="at most this many documents")
     sub.choices["which"].add_argument("--set", required=True, help="a folder with queries.jsonl and qrels.tsv (a tune or report half)")
+    sub.choices["which"].add_argument("--content-only", action="store_true", help="rank without the documents' names")
     sub.choices["which"].add_argument("--show-misses", action="store_true", help="tune half only: which books were confused")
     sub.choices["questions"].add_argument("--out", required=True)
     sub.choices["questions"].add_argument("--pdfs", default="/work/main/.cache/devset/pdfs")
