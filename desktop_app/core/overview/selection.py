@@ -98,10 +98,10 @@ class Coverage:
 
 def rank_by_topic(topic_vector: np.ndarray, vectors: dict[int, OverviewVectors]) -> list[Coverage]:
     """Documents by how close their overview is to the topic: the mean of the whole document's closeness (its
-    passages' mean) and its name's (a person names a file for what it is about). Measured on the dev set's topic
-    books (docs/whole-documents.md): the passages' mean alone named the right book for 13 of 17 topics, the best of
-    the content scores tried (its best sections', votes of the library's closest sections, centred means); with
-    the name, 17 of 17 there, since those books are named after their topics."""
+    passages' mean) and its name's (a person names a file for what it is about). On the dev set's topic books
+    (docs/whole-documents.md) the passages' mean was the best content score tried (against its closest sections',
+    votes of the library's closest sections, centred means); with the name beside it every book was found, those
+    books being named after their topics."""
     out = []
     for document_id, found in vectors.items():
         if found.document is None:
