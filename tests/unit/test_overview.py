@@ -11,7 +11,6 @@ from desktop_app.core.library import Library
 from desktop_app.core.overview.intent import ABOUT, COMPARE, PART, WHICH, classify
 from desktop_app.core.types import Document
 from tests.document_files import write_docx, write_html
-from tests.fakes import HashingEmbedder, ScriptedGenerator
 from tests.overview_files import GARDEN_BOOK, MOTH_BOOK, chapter_pages, write_book_pdf
 
 
@@ -64,16 +63,15 @@ def test_word_and_html_overviews_follow_their_headings(empty_library, tmp_path, 
     assert cited.section and "Descaling" in cited.section  # cited as "section 2.1 Descaling", as passages are
 
 
-def test_a_word_chapter_holds_its_subsections_and_is_cited_by_them(tmp_path, data_home):
-    generator = ScriptedGenerator(["Returns take 30 days [1]; the warranty lasts 27 months [3]."])
-    library = Library(data_home, embedder=HashingEmbedder(), generator=generator)
+def test_a_word_chapter_holds_its_subsections_and_is_cited_by_them(empty_library, generator, tmp_path):
+    generator.enqueue(*["Returns take 30 days [1]; the warranty lasts 27 months [3]."])
+    library = empty_library
     (doc_id,) = imported(library, write_docx(tmp_path / "report.docx"))
     overview = library.overview(doc_id)
     terms = next(s for s in overview.sections if s.title == "3 Terms")  # a heading with nothing of its own under it
     assert [s.title for s in overview.subtree(terms)] == ["3 Terms", "3.1 Returns", "3.2 Warranty"]
     _, result = ask(library, "Summarize chapter 3 of report.docx")
     assert result.citations and {c.section for c in result.citations} <= {"3.1 Returns", "3.2 Warranty"}
-    library.close()
 
 
 def test_the_queue_builds_each_ready_document_once_and_resumes(empty_library, tmp_path):
@@ -95,9 +93,9 @@ def test_a_changed_file_gets_a_new_overview(empty_library, tmp_path):
     assert [c.title for c in empty_library.overview(new_id).chapters()] == ["1 Soil", "2 Vegetables"]
 
 
-def test_summarize_chapter_cites_only_that_chapters_pages(tmp_path, data_home):
-    generator = ScriptedGenerator(["Moths hatch from eggs [1] and pupate for weeks [3]. Adults fly late [4][9]."])
-    library = Library(data_home, embedder=HashingEmbedder(), generator=generator)
+def test_summarize_chapter_cites_only_that_chapters_pages(empty_library, generator, tmp_path):
+    generator.enqueue(*["Moths hatch from eggs [1] and pupate for weeks [3]. Adults fly late [4][9]."])
+    library = empty_library
     imported(library, write_book_pdf(tmp_path / "moths.pdf"))
     events, result = ask(library, "Summarize chapter 2 of moths.pdf")
     assert not any(isinstance(e, QueriesGenerated) for e in events)  # no passage search
@@ -105,12 +103,11 @@ def test_summarize_chapter_cites_only_that_chapters_pages(tmp_path, data_home):
     assert result.answered_from in result.notices
     assert result.citations and {c.page for c in result.citations} <= set(chapter_pages()["2 Life cycle"])
     assert "Life cycle" in generator.prompts[0][-1]["content"]
-    library.close()
 
 
-def test_what_is_it_about_writes_the_abstract_once(tmp_path, data_home):
-    generator = ScriptedGenerator(["A field guide to the Lantern moth of Quillmere [1]."])
-    library = Library(data_home, embedder=HashingEmbedder(), generator=generator)
+def test_what_is_it_about_writes_the_abstract_once(empty_library, generator, tmp_path):
+    generator.enqueue(*["A field guide to the Lantern moth of Quillmere [1]."])
+    library = empty_library
     (doc_id,) = imported(library, write_book_pdf(tmp_path / "moths.pdf"))
     _, first = ask(library, "What is moths.pdf about?")
     assert first.answer.startswith("A field guide") and first.citations
@@ -118,7 +115,6 @@ def test_what_is_it_about_writes_the_abstract_once(tmp_path, data_home):
     _, second = ask(library, "Give me a summary of moths.pdf")
     assert second.answer == first.answer and len(generator.prompts) == 1  # no second model call
     assert "abstract of moths.pdf" in second.answered_from
-    library.close()
 
 
 def test_which_file_covers_a_topic_names_the_book_about_it(empty_library, tmp_path):
@@ -130,34 +126,31 @@ def test_which_file_covers_a_topic_names_the_book_about_it(empty_library, tmp_pa
     assert result.answer.startswith("Most about it: moths.pdf")
 
 
-def test_compare_two_files_reads_both_overviews(tmp_path, data_home):
-    generator = ScriptedGenerator(["One is about moths [1], the other about gardens [5]."])
-    library = Library(data_home, embedder=HashingEmbedder(), generator=generator)
+def test_compare_two_files_reads_both_overviews(empty_library, generator, tmp_path):
+    generator.enqueue(*["One is about moths [1], the other about gardens [5]."])
+    library = empty_library
     imported(library, write_book_pdf(tmp_path / "moths.pdf"), write_book_pdf(tmp_path / "garden.pdf", GARDEN_BOOK, "Brindlecombe gardens"))
     _, result = ask(library, "Compare moths.pdf and garden.pdf")
     prompt = generator.prompts[0][-1]["content"]
     assert "Document: moths.pdf" in prompt and "Document: garden.pdf" in prompt
     assert {c.file.rsplit("/", 1)[-1] for c in result.citations} == {"moths.pdf", "garden.pdf"}
-    library.close()
 
 
-def test_a_chapter_the_outline_lacks_is_searched_in_passages_and_said(tmp_path, data_home):
-    generator = ScriptedGenerator(["Lantern moth query", "Nothing about a ninth chapter [1]."])
-    library = Library(data_home, embedder=HashingEmbedder(), generator=generator)
+def test_a_chapter_the_outline_lacks_is_searched_in_passages_and_said(empty_library, generator, tmp_path):
+    generator.enqueue(*["Lantern moth query", "Nothing about a ninth chapter [1]."])
+    library = empty_library
     imported(library, write_book_pdf(tmp_path / "moths.pdf"))
     events, result = ask(library, "Summarize chapter 9 of moths.pdf")
     assert any(isinstance(e, QueriesGenerated) for e in events) and not result.answered_from
     assert "The outline of moths.pdf has no part numbered 9, so this was answered from passages." in result.notices
-    library.close()
 
 
-def test_a_fact_question_naming_the_file_still_searches_passages(tmp_path, data_home):
-    generator = ScriptedGenerator(["Lantern moth search query", "About forty eggs [1]."])
-    library = Library(data_home, embedder=HashingEmbedder(), generator=generator)
+def test_a_fact_question_naming_the_file_still_searches_passages(empty_library, generator, tmp_path):
+    generator.enqueue(*["Lantern moth search query", "About forty eggs [1]."])
+    library = empty_library
     imported(library, write_book_pdf(tmp_path / "moths.pdf"))
     events, result = ask(library, "How many eggs does a female lay, according to moths.pdf?")
     assert any(isinstance(e, QueriesGenerated) for e in events) and not result.answered_from
-    library.close()
 
 
 DOCS = [
