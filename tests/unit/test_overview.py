@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_app.core.document_overview import DETECTED, HEADINGS, PDF_OUTLINE
-from desktop_app.core.events import AnswerDone, QueriesGenerated, Token
+from desktop_app.core.events import AnswerDone, QueriesGenerated
 from desktop_app.core.library import Library
 from desktop_app.core.overview.intent import ABOUT, COMPARE, PART, WHICH, classify
 from desktop_app.core.types import Document
