@@ -201,3 +201,14 @@ def test_the_part_and_topic_are_read_from_the_question():
     assert classify("Summarize chapter 6 of R-intro.pdf", DOCS).part == "6"
     assert classify("Which of my files covers moth conservation?", DOCS).topic == "moth conservation"
     assert classify("Which book covers the subject of lantern moths?", DOCS).topic == "lantern moths"
+
+
+def test_a_numbered_heading_line_and_a_code_line_are_not_central_sentences():
+    import numpy as np
+
+    from desktop_app.core.overview.central import Passage, Span, candidates, heading_key
+
+    text = "2.1 Colonies of the Quillmere marsh\n\nfit <- moths(count ~ birch + reeds, data = survey2) summary(fit)\n\nThe colonies of the marsh rest in the reeds at dusk."
+    vector = np.ones(4, dtype=np.float32) / 2
+    found = candidates([Passage(1, 3, 0, len(text), text, vector)], Span((3, 0), None), vector, {heading_key("Colonies of the Quillmere marsh")})
+    assert [c.text for c in found] == ["The colonies of the marsh rest in the reeds at dusk."]

@@ -23,7 +23,7 @@ from ..errors import StorageError
 from ..models.embedder import Embedder
 from ..storage.overviews import OverviewVectors
 from ..storage.store import Store
-from .central import Passage, Span, candidates, pick_central, unit, word_counts
+from .central import Passage, Span, candidates, heading_key, pick_central, unit, word_counts
 from .outline import Outline, OutlineEntry, read_outline
 
 log = logging.getLogger(__name__)
@@ -76,7 +76,7 @@ def build_overview(store: Store, embedder: Embedder, document_id: int) -> tuple[
             own[at].append(passage)
     spans = [Span(starts[i], starts[i + 1] if i + 1 < len(starts) else None) for i in range(len(entries))]
     means = [unit(np.vstack([p.vector for p in group])) if group else None for group in own]
-    headings = {" ".join(e.title.casefold().split()) for e in entries}  # a heading line is no sentence about its section
+    headings = {heading_key(e.title) for e in entries}  # a heading line is no sentence about its section
     everywhere = word_counts(passages)
     groups = [candidates(group, span, mean, headings, everywhere) if mean is not None else [] for group, span, mean in zip(own, spans, means)]
     chosen = pick_central(groups, means, embedder)

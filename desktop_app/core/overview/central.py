@@ -61,6 +61,18 @@ def unit(vectors: np.ndarray) -> np.ndarray | None:
     return mean / norm if norm > 0 else None
 
 
+# How sentences end in most scripts; a candidate without one is often a line of code, a formula or a caption.
+SENTENCE_ENDS = ".!?…。！？।۔።"
+
+
+def heading_key(text: str) -> str:
+    """A heading's words without its numbering ("1.1 The R environment" and "The R environment" are one key)."""
+    words = re.findall(r"\w+", text.casefold())
+    while words and words[0].isdigit():
+        words.pop(0)
+    return " ".join(words)
+
+
 def is_readable_sentence(text: str) -> bool:
     letters = sum(c.isalpha() for c in text if not c.isspace())
     visible = sum(1 for c in text if not c.isspace())
@@ -84,7 +96,7 @@ def candidates(
     passages: Sequence[Passage], span: Span, mean: np.ndarray, headings: Collection[str] = (), document_words: Counter[str] | None = None
 ) -> list[CentralSentence]:
     """The sentences of the section's most central passages that lie in its span, each once, none of them a
-    heading of the outline (`headings`, case-folded); the MAX_CANDIDATES most specific to the section when
+    heading of the outline (`headings`, as `heading_key`s), those ending as sentences do when there are any; the MAX_CANDIDATES most specific to the section when
     there are more (`document_words`: the whole document's word counts). Scored by their passage's closeness
     to the mean until they are embedded."""
     ranked = sorted(passages, key=lambda p: -float(p.vector @ mean))[:CENTRAL_PASSAGES]
@@ -95,10 +107,12 @@ def candidates(
             text = " ".join(passage.text[s:e].split())
             start = passage.start + s
             key = text.casefold()
-            if key in seen or key in headings or not is_readable_sentence(text) or not span.holds(passage.page, start):
+            if key in seen or heading_key(text) in headings or not is_readable_sentence(text) or not span.holds(passage.page, start):
                 continue
             seen.add(key)
             out.append(CentralSentence(text, passage.page, start, passage.start + e, passage.chunk_id, float(passage.vector @ mean)))
+    ended = [c for c in out if c.text.rstrip("\"'”’)]").endswith(tuple(SENTENCE_ENDS))]
+    out = ended or out  # whole sentences first, when the section has any
     if len(out) > MAX_CANDIDATES and document_words:
         section_words = word_counts(passages)
         kept = sorted(out, key=lambda c: -specificity(c.text, section_words, document_words))[:MAX_CANDIDATES]
