@@ -143,7 +143,8 @@ def cmd_about(args) -> dict:
     library = open_library(args.home)
     library.pipeline().warm_up()
     rows, firsts, ordinary = [], [], []
-    for d in library.documents()[: args.limit]:
+    chosen = [library.find_document(f) for f in args.file] if args.file else library.documents()
+    for d in [d for d in chosen if d is not None][: args.limit]:
         overview = library.overview(d.id, build=True) if d.kind == "text" else None
         if overview is None:
             continue
@@ -242,6 +243,7 @@ def main() -> None:
     sub.choices["chapters"].add_argument("--file", default="R-intro.pdf")
     sub.choices["chapters"].add_argument("--answer", type=int, default=3, help="the model answers this many of them (slow under load)")
     sub.choices["about"].add_argument("--limit", type=int, default=20, help="at most this many documents")
+    sub.choices["about"].add_argument("--file", action="append", help="only these documents (repeatable)")
     sub.choices["which"].add_argument("--set", required=True, help="a folder with queries.jsonl and qrels.tsv (a tune or report half)")
     sub.choices["which"].add_argument("--content-only", action="store_true", help="rank without the documents' names")
     sub.choices["which"].add_argument("--show-misses", action="store_true", help="tune half only: which books were confused")
