@@ -45,7 +45,7 @@ class Settings:
     question_weight: float = 3.0
     top_k: int = 5
     # The answer prompt holds the best SENTENCES of the top 2 x top_k fused passages, up to this many tokens
-    # (answers/evidence.py); 0 gives the model the top_k whole passages as before (the "passages" eval variant).
+    # (retrieval/evidence.py); 0 gives the model the top_k whole passages as before (the "passages" eval variant).
     # 280 (was 360, about half of 5 whole passages): for a first token within 5 s on 2 cores (issue 14). Chosen
     # between the two on the dev sets (2026-11-24, docs/answer-evaluation.md): fusion's cited recall 280 vs 360
     # -0.006 (multi-hop, 40 q) and +0.000 (FAQ, 60 q), precision +0.036 and +0.026, intervals around zero.
@@ -151,13 +151,13 @@ SETTING_HELP: dict[str, SettingHelp] = {
     "max_answer_tokens": advanced("The longest answer the model may write, in tokens (a token is about three quarters of a word)."),
     "min_similarity": advanced("Below this closeness to your question no passage is trusted to answer it."),
     "general_knowledge": plain("Let the model answer from its own knowledge when your documents do not say, and say so."),
-    "n_threads_batch": advanced("Processor cores used to read the prompt (0 uses the same as for writing)."),
+    "n_threads_batch": advanced("Processor cores used to read the passages and your question before the answer (0 uses the same as for writing)."),
     "n_batch": advanced("How many tokens of the prompt the model reads in one step."),
     "use_mmap": advanced("Read the model file as it is needed instead of loading it whole: starts faster and saves memory."),
-    "prompt_lookup_tokens": advanced("Speed up answers that quote your documents by guessing this many tokens ahead (0 is off)."),
+    "prompt_lookup_tokens": advanced("Answers that quote your documents are written faster when the model copies this many tokens ahead from the passages (0 is off)."),
     "query_tokens_each": advanced("The longest each search query may be, in tokens."),
     "query_early_stop": advanced("Stop the model as soon as it has written enough search queries."),
-    "embed_batch_size": advanced("How many passages are prepared for searching at once while importing."),
+    "embed_batch_size": advanced("How many passages go into the meaning index together while importing: more is faster, if the computer has the memory."),
     "sql_timeout_s": advanced("The longest a query over your tables may run, in seconds."),
     "sql_row_cap": advanced("The most rows of a table query that are kept and shown."),
     "sql_retries": advanced("How many times a failed table query is written again, with the error shown to the model."),

@@ -51,6 +51,14 @@ class Document:
         found = format_of(Path(self.path))
         return found.unit if found else PAGE
 
+    @property
+    def label(self) -> str:
+        """How the library lists it: its title and its file name ("Tales of a Town — town.epub"), or the file name
+        alone when the title is only the name without its extension (the file had no title of its own)."""
+        name = Path(self.path).name
+        title = " ".join(self.title.split())
+        return name if not title or title in (name, Path(self.path).stem) else f"{title} — {name}"
+
 
 @dataclass(frozen=True)
 class Passage:
@@ -115,6 +123,7 @@ class Citation:
     start: int
     end: int
     supported: bool = True  # False when the cited sentence is not backed by the passage
+    reason: str = ""  # why it may not be (answers/grounding.py: what the passage lacks), for the warning
     ocr: bool = False  # the cited text was read by OCR from a scanned page
     kind: str = "text"  # "table": cited as "table on page N"
     bbox: tuple[float, float, float, float] | None = None
@@ -148,12 +157,13 @@ class Timings:
     retrieval: float = 0.0
     fusion: float = 0.0
     rerank: float = 0.0
-    evidence: float = 0.0  # choosing the sentences the model reads (answers/evidence.py)
+    evidence: float = 0.0  # choosing the sentences the model reads (retrieval/evidence.py)
     first_evidence: float = 0.0  # from the question to the first quotes on screen (EvidenceSelected, a first look or the fused)
     fused_evidence: float = 0.0  # from the question to the fused evidence's quotes, what the model reads
     prompt_processing: float = 0.0
     first_token: float = 0.0
     generation: float = 0.0
+    review: float = 0.0  # the grounding check of the finished answer (answers/review.py), after the last token; in total
     total: float = 0.0
     # Waiting for the model to load before the question could start (the window asks while it loads); in total.
     model_wait: float = 0.0
@@ -166,7 +176,7 @@ class Timings:
             prompt_processing=(first_token_at - answer_started) if first_token_at else 0.0,
             first_token=(first_token_at - started) if first_token_at else 0.0,
             generation=(end - first_token_at) if first_token_at else 0.0,
-            total=end - started,
+            total=end - started + stages.get("review", 0.0),
         )
 
 

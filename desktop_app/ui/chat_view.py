@@ -15,6 +15,7 @@ from ..core.places import TABLE, place_of, short_place
 from ..core.types import AskResult, Citation, Quote
 from .chat_markdown import INFO_ICON, UNSUPPORTED_COLOR, WARNING_ICON, answer_html, icon_html
 from .mode_names import MODE_NAMES
+from .parts import fixed_pitch_font
 
 # The inline icons, from Qt's standard set: they show on every system, whatever fonts it has.
 ICONS = {WARNING_ICON: QStyle.StandardPixmap.SP_MessageBoxWarning, INFO_ICON: QStyle.StandardPixmap.SP_MessageBoxInformation}
@@ -35,7 +36,7 @@ def source_link(entry_index: int, citation: Citation) -> str:
     if not citation.supported:
         label = icon_html(WARNING_ICON, 12) + " " + label
         style += f"; color:{UNSUPPORTED_COLOR}"
-        tips.insert(0, "This passage may not support the sentence that cites it; check it.")
+        tips.insert(0, f"This passage may not support the sentence that cites it ({citation.reason or 'check it'}).")
     title = f' title="{html.escape(" ".join(tips))}"' if tips else ""
     return f'<a href="cite:{entry_index}:{citation.n}" style="{style}"{title}>{label}</a>'
 
@@ -91,9 +92,12 @@ class ChatView(QTextBrowser):
         self._timer.setSingleShot(True)
         self._timer.setInterval(40)
         self._timer.timeout.connect(self.render)
+        # Code in a fixed-pitch font named by its real family: CSS's generic "monospace" is only a family name to Qt,
+        # which some font set-ups (DejaVu and Noto alone) resolve to a proportional font.
+        fixed = fixed_pitch_font().family()
         self.document().setDefaultStyleSheet(
             ".user { background:#e8f0fe; } .who { color:#5f6368; font-size:11px; } .meta { color:#5f6368; font-size:11px; }"
-            " pre { background:#f1f3f4; font-family:monospace; } code { font-family:monospace; background:#f1f3f4; }"
+            f" pre {{ background:#f1f3f4; font-family:'{fixed}'; }} code {{ font-family:'{fixed}'; background:#f1f3f4; }}"
         )
 
     def loadResource(self, kind: int, name: QUrl):
@@ -136,7 +140,7 @@ class ChatView(QTextBrowser):
                 )
                 continue
             cites = entry.result.citations if entry.result and not entry.streaming else ()
-            unsupported = frozenset(c.n for c in cites if not c.supported)
+            unsupported = {c.n: c.reason for c in cites if not c.supported}
             waiting = html.escape(entry.stage or "Thinking...")
             body = answer_html(entry.text, i, unsupported) if entry.text else f"<i style='color:#5f6368'>{waiting}</i>"
             if entry.streaming and entry.text:
