@@ -27,7 +27,9 @@ def outline_lines(sections: Sequence[OverviewSection], unit: str = "p.") -> str:
 
 
 def key_sentence_lines(context: Sequence[Source], first_number: int = 1) -> str:
-    return "\n".join(f"[{n}] {' '.join(s.passage.text.split())}" for n, s in enumerate(context, start=first_number))
+    """Each sentence under its number on a line of its own, as the passage prompt sets its passages (prompts.py's
+    passage_block: with the mark run into the text the 1.5B model cited the wrong passage)."""
+    return "\n\n".join(f"[{n}]\n{' '.join(s.passage.text.split())}" for n, s in enumerate(context, start=first_number))
 
 
 def document_block(file: str, title: str, outline: Sequence[OverviewSection], context: Sequence[Source], first_number: int = 1) -> str:
