@@ -10,6 +10,8 @@ from pathlib import Path
 from ..core.codec import to_json
 from ..core.formats import supported_list
 from ..core.wording import counted
+from .overviews import add_arguments as add_overview_arguments
+from .overviews import run_overview_queue, show_overview
 from .render import TextRenderer
 from .session import add_embedder_arguments, open_library
 
@@ -23,6 +25,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         passwords["*"] = args.password  # also for protected files inside the folders given
     renderer = TextRenderer(suggest_password_flag=not args.password)
     failed = sum(event.stage == "failed" for event in renderer.show(library.import_paths(args.paths, passwords)))
+    run_overview_queue(library)  # after the meaning index: each document's outline and central sentences
     waiting = library.index_backlog().pending  # the embedder stopped (a server went away): the next ingest goes on
     library.close()
     return 1 if failed or waiting else 0
@@ -30,6 +33,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 def cmd_docs(args: argparse.Namespace) -> int:
     library = open_library(args)
+    if args.overview:
+        return show_overview(library, args.overview, args.json)
     docs = library.documents()
     if args.json:
         print(json.dumps([to_json(d) for d in docs], indent=2))
@@ -68,6 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("docs", help="list the documents in the library")
     p.add_argument("--json", action="store_true")
+    add_overview_arguments(p)
     p.set_defaults(func=cmd_docs)
 
     p = sub.add_parser("remove", help="remove a document (id, path or file name)")

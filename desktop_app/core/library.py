@@ -12,6 +12,7 @@ from collections.abc import Container, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from .errors import AppError, ModelError, StorageError
+from .document_overview import Overview
 from .events import AnswerDone
 from .ingest.embedding_queue import EmbeddingQueue
 from .ingest.importer import Importer
@@ -22,6 +23,7 @@ from .models.embedder import Embedder
 from .models.llm import Generator, LlamaGenerator
 from .models.model_files import ByteProgress, configured_embedder, resolve_llm
 from .models.reading_speed import ReadingSpeed
+from .overview.building import OverviewQueue, build_and_save
 from .pipeline import Pipeline
 from .retrieval.query_writing import fallback_reason
 from .settings import EMBEDDER_FIELDS, HTTP_FIELDS, Settings, read_settings, save_settings
@@ -144,6 +146,7 @@ class Library(LibraryChats, WatchedFolders):
         dropped = self.store.use_embedding_model(model)
         if not dropped:
             return None
+        self.store.drop_overviews()  # their vectors came from the old model: built again after the re-indexing
         return (
             f"The embedding model changed to {self.embedder.name}: {dropped} passages are being indexed again in the "
             "background; until then they are found by their words."
@@ -329,6 +332,19 @@ class Library(LibraryChats, WatchedFolders):
         except StorageError as exc:
             log.warning("index compaction failed: %s", exc.user_message())
             yield ImportProgress(str(self.home), "warning", message=exc.user_message())
+
+    # -- overviews (core/overview/): built after the meaning index, at lower priority ----------------
+    def overview_queue(self) -> OverviewQueue:
+        """Builds the overview of every ready document that has none; resumable (each one is committed)."""
+        return OverviewQueue(self.store, self.embedder)
+
+    def overview(self, document_id: int, build: bool = False) -> Overview | None:
+        """A document's overview; with `build`, made now when its meaning index is complete and it has none yet."""
+        overview = self.store.overview(document_id)
+        document = self.store.document(document_id)
+        if overview is None and build and document is not None and document.status == "ready" and document.kind == "text":
+            overview = build_and_save(self.store, self.embedder, document_id)
+        return overview
 
     def remove_document(self, document_id: int) -> None:
         self.refresh_index()

@@ -41,6 +41,7 @@ from .models.llm import Generator as LLM
 from .models.reading_speed import ReadingSpeed
 from .models.rerank import rerank, reranker_named
 from .modes import Mode, Round, mode_named
+from .overview.answering import NotFromOverview, answer_from_overviews, plan_answer, whole_document_question
 from .retrieval.evidence import Evidence, on_the_page, select_evidence
 from .retrieval.fusion import reciprocal_rank_fusion
 from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
@@ -243,6 +244,12 @@ class Pipeline:
                 yield Token(refusal)
                 yield AnswerDone(self._unsearched(asked, chosen.name, question, refusal, filters, clock, started))
                 return
+        if generate_answer and queries is None:
+            standalone = question if question != asked else ""
+            # Routed on the question as written: a file it names is the subject of "what is X about?" as well as a filter.
+            if (yield from self._answer_whole_document(question, asked, standalone, chosen.name, documents, cancel, started, notices)):
+                return
+        if filters.parts:
             question = filters.searched
         found, context, evidence = yield from self._search_passages(chosen, question, scope, queries, clock, notices, generate_answer)
         yield StageStarted(READING, len(context), self.reading_estimate(question, context, evidence) if generate_answer else None)
@@ -277,6 +284,24 @@ class Pipeline:
             answer=answer, citations=(), found=False, timings=Timings.with_answer(started, end, end, end, **clock.seconds),
             standalone_question=question if question != asked else "", filters=filters,
         )  # fmt: skip
+
+    def _answer_whole_document(
+        self, question: str, asked: str, standalone: str, mode: str, allowed_documents: Sequence[int] | None,
+        cancel: threading.Event | None, started: float, notices: list[str],
+    ) -> Generator[AskEvent, None, bool]:
+        """A question about a whole document ("what is X about", "summarize chapter 6 of X", "compare A and B",
+        "which of my files covers Z") is answered from overviews (core/overview/); False: it is not one, or its
+        overview cannot answer it, and the passage search takes it."""
+        routed = whole_document_question(self.store, question)
+        if routed is None:
+            return False
+        try:
+            plan = plan_answer(self.store, self.embedder, routed, question, allowed_documents)
+        except NotFromOverview as exc:
+            notices.append(str(exc))
+            return False
+        yield from answer_from_overviews(self.store, self.embedder, self._generator, self.settings, plan, asked, mode, started, cancel, standalone)
+        return True
 
     def _skipped_tables(self, allowed_documents: Sequence[int] | None) -> list[str]:
         if self.tables is None or allowed_documents is None:

@@ -276,6 +276,9 @@ class AskResult:
     quotes: tuple[Quote, ...] = ()
     # The filters the question stated ("in R-data.pdf", "on pages 3-4"): applied to the search, shown as chips.
     filters: QuestionFilters | None = None
+    # A whole-document question answered from overviews, not passages: what was used, in words
+    # ("Answered from the outline of R-intro.pdf, 6 Lists and data frames (pages 26–33)"); "" for passage answers.
+    answered_from: str = ""
 
     @property
     def weights(self) -> dict[str, float]:

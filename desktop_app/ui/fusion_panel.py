@@ -240,6 +240,9 @@ class FusionPanel(QWidget):
             self.show_queries(result.question, list(result.queries))
             self.show_searched_as(result.standalone_question)
             self.show_filters(result.filters)
+        if result.answered_from:  # a whole-document question: no search, the overview's key sentences below
+            self.searched_as.setText(html.escape(result.answered_from))
+            self.searched_as.setVisible(True)
         is_sql = bool(result.sql_runs)
         self.passages_view.setVisible(not is_sql)
         self.sql_view.setVisible(is_sql)

@@ -18,6 +18,7 @@ from .import_list import ImportList
 from .import_row import ImportRow
 from .indexing_status import IndexingStatus
 from .models import CollectionsModel, DocumentsModel
+from .overview_view import OverviewStatus
 from .parts import Pixmap, inline_icon, push_button, title_row, tool_button
 from .watched_folders_view import WatchedFoldersView
 
@@ -42,6 +43,7 @@ class LibraryPanel(QWidget):
     collection_requested = Signal(list)  # ticked document ids to make a collection of
     delete_collection_requested = Signal(str)  # collection name
     scope_changed = Signal()
+    overview_requested = Signal(int)  # document id: show its overview
 
     def __init__(self, model: DocumentsModel, collections: CollectionsModel | None = None, parent=None):
         super().__init__(parent)
@@ -51,6 +53,8 @@ class LibraryPanel(QWidget):
         self.add_button = push_button(self, Pixmap.SP_FileDialogNewFolder, "Add documents...", add_tip, self.add_requested)
         self.remove_button = tool_button(self, Pixmap.SP_TrashIcon, "Remove the selected documents from the library (Delete)", self._remove_selected)
         self.remove_button.setEnabled(False)
+        self.overview_button = tool_button(self, Pixmap.SP_FileDialogContentsView, "Show the selected document's overview: outline, abstract, key sentences", self._overview_selected)
+        self.overview_button.setEnabled(False)
 
         self.table = DocumentTable()
         self.table.setModel(model)
@@ -67,6 +71,7 @@ class LibraryPanel(QWidget):
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self.remove_button.setEnabled(self.table.selectionModel().hasSelection()))
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self.overview_button.setEnabled(len(self.table.selectionModel().selectedRows()) == 1))
         QShortcut(QKeySequence.StandardKey.Delete, self.table, self._remove_selected).setWhatsThis("Remove the selected documents from the library")
 
         self.drop_hint = QLabel(
@@ -111,13 +116,15 @@ class LibraryPanel(QWidget):
         self.imports.cancel_requested.connect(self.cancel_import)
         self.indexing = IndexingStatus()  # the meaning-index queue of every import, with "cancel all"
         self.watched = WatchedFoldersView()  # the folders kept in sync
+        self.overview_status = OverviewStatus()  # the overview queue, after the meaning index
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 4)
-        layout.addLayout(title_row("Library", self.add_button, self.remove_button))
+        layout.addLayout(title_row("Library", self.add_button, self.overview_button, self.remove_button))
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.imports)
         layout.addWidget(self.indexing)
+        layout.addWidget(self.overview_status)
         layout.addWidget(self.watched)
         layout.addWidget(self.warning)
         layout.addLayout(scope_row)
@@ -189,6 +196,11 @@ class LibraryPanel(QWidget):
         rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
         if rows:
             self.remove_requested.emit([self.model.document(r).id for r in rows])
+
+    def _overview_selected(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if len(rows) == 1:
+            self.overview_requested.emit(self.model.document(rows[0].row()).id)
 
     # -- import rows ----------------------------------------------------------------------------
     @property

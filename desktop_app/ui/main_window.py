@@ -26,6 +26,7 @@ from .controllers.evidence import EvidenceController
 from .controllers.feedback import Feedback
 from .controllers.importing import ImportController, dropped_files
 from .controllers.model_loading import ModelController
+from .controllers.overviews import OverviewController
 from .controllers.settings import SettingsController
 from .controllers.watched_folders import WatchedFolderController
 from .fusion_panel import FusionPanel
@@ -96,6 +97,8 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self.model_controller.warm_up)
         if any(d.status == "embedding" for d in self.documents.documents):
             QTimer.singleShot(0, self.import_controller.finish_indexing)
+        else:  # an overview an earlier session did not finish (the queue runs again after every meaning index)
+            QTimer.singleShot(0, self.overview_controller.start)
         QTimer.singleShot(0, self.watch_controller.start)  # rescan the watched folders, then watch them
 
     # -- what is where ------------------------------------------------------------------------
@@ -224,6 +227,8 @@ class MainWindow(QMainWindow):
         self.evidence_controller = EvidenceController(
             library, self.chat_panel.view, self.fusion_panel, self.page_view, feedback, self.text_view, self.source_views, self.page_jobs, self.make_room_for_source
         )
+        self.overview_controller = OverviewController(library, self.import_jobs, self.library_jobs, self.library_panel, feedback, self.evidence_controller.show_place)
+        self.import_controller.on_indexed = self.overview_controller.start
         self.settings_controller = SettingsController(
             library, self.chat_panel, self.model_controller, feedback, self.library_jobs, reindex=self.import_controller.start_indexing
         )
@@ -278,6 +283,7 @@ class MainWindow(QMainWindow):
         self._closed = True
         self.ask_controller.stop()
         self.import_controller.shutdown()
+        self.overview_controller.shutdown()
         self.watch_controller.shutdown()
         self.model_jobs.shutdown()  # a model still loading is left to the process's end (app.leave)
         imports_done = self.import_jobs.shutdown()  # an import stops at its next batch, its index saved

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from desktop_app.core.library import Library
+from desktop_app.core.storage.postgres.schema import MIGRATIONS
 from desktop_app.core.storage.postgres.store import PgStore
 from desktop_app.sample_datasheet import write_sample_datasheet
 from tests.document_files import write_town_report
@@ -59,7 +60,7 @@ def test_a_library_in_postgresql_keeps_documents_chats_collections_and_folders_f
     other.remove_document(datasheet_id)
     assert [d.path for d in other.documents()] == [str(towns)]
     assert other.store.value("SELECT count(*) FROM chunks WHERE document_id = %s", (datasheet_id,)) == 0
-    assert other.store.rows("SELECT version FROM schema_migrations") == [(1,)]
+    assert other.store.rows("SELECT version FROM schema_migrations ORDER BY version") == [(version,) for version, _, _ in MIGRATIONS]
     other.close()
 
 
@@ -129,3 +130,32 @@ def test_two_app_processes_import_and_ask_at_once_without_losing_or_doubling_a_d
     assert answers[0]["fused"][0]["file"] == str(b_files[1])
     assert answers[1]["fused"][0]["file"] == str(a_files[0])
     store.close()
+
+
+def test_a_shared_library_builds_each_documents_overview_and_answers_which_file_covers_a_topic(database, real_embedder, tmp_path):
+    from desktop_app.core.overview.intent import WHICH
+    from tests.overview_files import GARDEN_BOOK, MOTH_BOOK, write_book_pdf
+
+    library = Library(tmp_path / "laptop-a", embedder=real_embedder, location=database)
+    moths = write_book_pdf(tmp_path / "moths.pdf")
+    garden = write_book_pdf(tmp_path / "garden.pdf", GARDEN_BOOK, "Brindlecombe gardens")
+    list(library.import_paths([moths, garden]))
+    progress = list(library.overview_queue().run())
+    assert progress[-1].done == progress[-1].total == 2
+    moths_id = library.find_document(str(moths)).id
+    overview = library.overview(moths_id)
+    assert [c.title for c in overview.chapters()] == [c for c, _ in MOTH_BOOK]
+    assert any(section.sentences for section in overview.sections)
+    library.close()
+
+    # Another laptop sees the overviews the first one built.
+    other = Library(tmp_path / "laptop-b", embedder=real_embedder, location=database)
+    assert other.overview(moths_id) == overview
+    assert list(other.overview_queue().run()) == []
+    from desktop_app.core.overview.answering import plan_answer, whole_document_question
+
+    routed = whole_document_question(other.store, "Which of my files covers moths?")
+    assert routed is not None and routed.kind == WHICH
+    plan = plan_answer(other.store, other.embedder, routed, "Which of my files covers moths?", None)
+    assert plan.ready.splitlines()[0].startswith("Most about it: moths.pdf")
+    other.close()

@@ -175,6 +175,38 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE documents ADD COLUMN language TEXT;
         """,
     ),
+    (
+        "0011_document_overviews",
+        """
+        -- A document's overview (core/overview/): built in the background after its meaning index, one row per
+        -- document (committed whole, so an interrupted build resumes at the next document), its sections in
+        -- outline order. A changed file is re-imported under a new document id: the cascade drops the old one.
+        CREATE TABLE overviews (
+            document_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+            content_hash TEXT NOT NULL,
+            title TEXT NOT NULL,
+            outline_source TEXT NOT NULL,
+            vector BLOB,
+            title_vector BLOB,
+            abstract TEXT,
+            abstract_model TEXT,
+            built_at TEXT NOT NULL DEFAULT (datetime('now'))
+        );
+        CREATE TABLE overview_sections (
+            document_id INTEGER NOT NULL REFERENCES overviews(document_id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            level INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            page INTEGER NOT NULL,
+            last_page INTEGER NOT NULL,
+            sentences TEXT NOT NULL,
+            vector BLOB,
+            -- Word and HTML: the stored section the heading opens ("" before the first heading), cited by it; NULL on pages.
+            cited_section TEXT,
+            PRIMARY KEY (document_id, position)
+        );
+        """,
+    ),
 ]
 
 

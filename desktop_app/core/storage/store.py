@@ -2,7 +2,7 @@
 
 Each concern is its own class over the same connections (database.py): documents and pages
 (documents.py), chunks, embeddings and keyword search (chunks.py), chats (chats.py), collections
-(collections.py), watched folders (watched_folders.py). `Store` puts them together, so callers write `store.passages(ids)` or
+(collections.py), watched folders (watched_folders.py), document overviews (overviews.py). `Store` puts them together, so callers write `store.passages(ids)` or
 `store.create_chat(title)` without knowing which module answers.
 """
 
@@ -12,8 +12,9 @@ from .chats import ChatStore
 from .chunks import ChunkStore
 from .collections import CollectionStore
 from .documents import DocumentStore
+from .overviews import OverviewStore
 from .watched_folders import WatchedFolderStore
 
 
-class Store(DocumentStore, ChunkStore, ChatStore, CollectionStore, WatchedFolderStore):
-    """documents, pages, chunks (with embeddings), keyword search, chats, collections, watched folders."""
+class Store(DocumentStore, ChunkStore, ChatStore, CollectionStore, WatchedFolderStore, OverviewStore):
+    """documents, pages, chunks (with embeddings), keyword search, chats, collections, watched folders, overviews."""

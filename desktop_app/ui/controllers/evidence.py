@@ -68,6 +68,10 @@ class EvidenceController:
             passage = self.library.passage(passage.chunk_id) or passage
         return self._show(passage)
 
+    def show_place(self, passage: Passage) -> bool:
+        """A place from outside an answer (a link of a document's overview): its page, the passage highlighted."""
+        return self._show(passage)
+
     def _show(self, cited: Citation | Passage, label: str = "") -> bool:
         if has_page_images(cited.file):
             self.sources.setCurrentWidget(self.page_view)

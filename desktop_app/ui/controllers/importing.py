@@ -10,6 +10,7 @@ embedding. Each row cancels its own file; the indexing bar cancels them all. Pro
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,6 +55,7 @@ class ImportController:
     _passwords_tried: set[str] = field(default_factory=set, init=False)  # re-imported with a password, so a wrong one says so
     _needs_password: set[str] = field(default_factory=set, init=False)  # failed as password protected; asked when their job ends
     _closed: bool = field(default=False, init=False)
+    on_indexed: Callable[[], object] | None = field(default=None, init=False)  # after the meaning index: the overviews
 
     def __post_init__(self) -> None:
         self.panel.indexing.cancel_requested.connect(self.cancel_all)
@@ -212,6 +214,8 @@ class ImportController:
                 row.update_progress(ImportProgress(name, "cancelled", message="Cancelled: searchable by keyword"))
         self._show_backlog()
         self.refresh()
+        if self.on_indexed is not None and not job.cancel.is_set():
+            self.on_indexed()
 
     def cancel(self, file: str) -> None:
         """One file's row: before its text is stored it is not imported; after, its embedding waits for a later run."""

@@ -96,4 +96,34 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         # also searched in the documents' own. NULL: not read yet.
         "ALTER TABLE documents ADD COLUMN language TEXT;",
     ),
+    (
+        3,
+        "document_overviews",
+        # As SQLite's 0011 (../migrations.py): a document's overview and its sections in outline order.
+        """
+        CREATE TABLE overviews (
+            document_id BIGINT PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+            content_hash TEXT NOT NULL,
+            title TEXT NOT NULL,
+            outline_source TEXT NOT NULL,
+            vector BYTEA,
+            title_vector BYTEA,
+            abstract TEXT,
+            abstract_model TEXT,
+            built_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        CREATE TABLE overview_sections (
+            document_id BIGINT NOT NULL REFERENCES overviews(document_id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            level INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            page INTEGER NOT NULL,
+            last_page INTEGER NOT NULL,
+            sentences TEXT NOT NULL,
+            vector BYTEA,
+            cited_section TEXT,
+            PRIMARY KEY (document_id, position)
+        );
+        """,
+    ),
 ]

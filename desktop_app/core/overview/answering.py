@@ -1,0 +1,203 @@
+"""Whole-document questions answered from overviews, as the same typed events as a passage answer.
+
+    SourcesRanked (the key sentences given to the model) -> StageStarted(reading) -> Token ... -> AnswerDone
+
+No search queries are written and no passages searched. The model reads the document's outline and its
+numbered central sentences; its citations point at those sentences, on the pages where they are. What was
+used is said in `AskResult.answered_from` ("Answered from the outline of R-intro.pdf, chapter 6") and as a
+notice. "Which of my files covers Z" needs no model: the overviews are ranked by their closeness to Z.
+A document's abstract (what "what is X about?" gets) is written once and cached (abstract.py).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..answers.review import citations_of
+from ..answers.streaming import stream_answer
+from ..document_overview import Overview
+from ..events import READING, AnswerDone, AskEvent, SourcesRanked, StageStarted, Token
+from ..models.embedder import Embedder
+from ..models.llm import Generator as LLM
+from ..settings import Settings
+from ..storage.store import Store
+from ..types import AskResult, Source, Timings
+from . import overview_prompts as prompts
+from .building import build_and_save
+from .intent import COMPARE, PART, WHICH, WholeDocumentQuestion, classify
+from .selection import (
+    COMPARE_SENTENCES,
+    OUTLINE_LINES,
+    find_part,
+    key_sentences,
+    numbered,
+    outline_for_prompt,
+    part_sentences,
+    rank_by_topic,
+    sentence_source,
+    shown_coverage,
+)
+
+NO_CITATION = "This answer cites none of the key sentences it was given."
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What an answer reads and how: the numbered key sentences, the prompt, and what the panel says was used."""
+
+    context: tuple[Source, ...]
+    messages: list[dict[str, str]] | None  # None: the answer is `ready`, no model call
+    answered_from: str
+    ready: str = ""  # a cached abstract, or an answer written without the model
+    abstract_of: int | None = None  # the document whose abstract this answer is (cached once written)
+
+
+class NotFromOverview(Exception):
+    """The overview cannot answer this whole-document question; the message says why, and the passage search takes it."""
+
+
+class NotReady(NotFromOverview):
+    def __init__(self, name: str):
+        super().__init__(f"The overview of {name} is not ready yet (its meaning index is still being built), so this was answered from passages.")
+
+
+def whole_document_question(store: Store, question: str) -> WholeDocumentQuestion | None:
+    """The question's whole-document intent, or None for an ordinary question."""
+    # A document named outright is meant even outside the ticked ones (naming it is the scope);
+    # "which of my files" ranks the documents in scope (plan_answer).
+    return classify(question, store.documents())
+
+
+def overview_of(store: Store, embedder: Embedder, document_id: int) -> Overview:
+    """A named document's overview, built now if the queue has not reached it (its meaning index is complete)."""
+    overview = store.overview(document_id)
+    if overview is not None:
+        return overview
+    document = store.document(document_id)
+    if document is None or document.status != "ready":
+        raise NotReady(Path(document.path).name if document else str(document_id))
+    built = build_and_save(store, embedder, document_id)
+    if built is None:
+        raise NotReady(Path(document.path).name)
+    return built
+
+
+def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion, question: str, allowed_documents: Sequence[int] | None) -> Plan:
+    """What to read for a whole-document question. Raises NotFromOverview when the overview cannot answer it (not
+    built yet, or a chapter its outline does not have): the passage search then takes the question."""
+    if routed.kind == WHICH:
+        return _plan_which(store, embedder, routed, allowed_documents)
+    overviews = [overview_of(store, embedder, i) for i in routed.documents]
+    if routed.kind == COMPARE:
+        return _plan_compare(store, embedder, overviews[0], overviews[1], question)
+    overview = overviews[0]
+    name = Path(overview.file).name
+    if routed.kind == PART:
+        part = find_part(overview, routed.part)
+        if part is None:
+            raise NotFromOverview(f"The outline of {name} has no part numbered {routed.part}, so this was answered from passages.")
+        context = numbered(overview, part_sentences(overview, part))
+        pages = f"page {part.page}" if part.last_page == part.page else f"pages {part.page}–{part.last_page}"
+        block = prompts.document_block(overview.file, overview.title, overview.subtree(part)[:OUTLINE_LINES], context)
+        instruction = prompts.INSTRUCTIONS["part"].format(part=f'"{part.title}"', name=name)
+        return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the outline of {name}, {part.title} ({pages})")
+    vector = _document_vector(store, overview.document_id)
+    context = numbered(overview, key_sentences(overview, vector, embedder))
+    if overview.abstract:
+        return Plan(tuple(context), None, f"Answered from the abstract of {name} (written earlier from its overview)", ready=overview.abstract)
+    block = prompts.document_block(overview.file, overview.title, outline_for_prompt(overview), context)
+    instruction = prompts.INSTRUCTIONS["abstract"].format(name=name)
+    return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the overview of {name}", abstract_of=overview.document_id)
+
+
+def _document_vector(store: Store, document_id: int) -> np.ndarray | None:
+    found = store.overview_vectors([document_id]).get(document_id)
+    return found.document if found is not None else None
+
+
+def _plan_compare(store: Store, embedder: Embedder, first: Overview, second: Overview, question: str) -> Plan:
+    blocks, context = [], []
+    for overview in (first, second):
+        vector = _document_vector(store, overview.document_id)
+        mine = numbered(overview, key_sentences(overview, vector, embedder, COMPARE_SENTENCES), first=len(context) + 1)
+        blocks.append(prompts.document_block(overview.file, overview.title, outline_for_prompt(overview)[:12], mine, len(context) + 1))
+        context += mine
+    names = Path(first.file).name, Path(second.file).name
+    instruction = prompts.INSTRUCTIONS["compare"].format(name=names[0], other=names[1])
+    return Plan(tuple(context), prompts.overview_messages(blocks, question, instruction), f"Answered from the overviews of {names[0]} and {names[1]}")
+
+
+def _plan_which(store: Store, embedder: Embedder, routed: WholeDocumentQuestion, allowed_documents: Sequence[int] | None) -> Plan:
+    vectors = store.overview_vectors(allowed_documents)
+    topic_vector = embedder.embed([routed.topic])[0]
+    shown = shown_coverage(rank_by_topic(topic_vector, vectors))
+    context: list[Source] = []
+    lines = []
+    for coverage in shown:
+        overview = store.overview(coverage.document_id)
+        if overview is None:
+            continue
+        picked = []
+        for position in coverage.sections:
+            section = overview.sections[position]
+            if section.sentences:
+                picked.append((section, max(section.sentences, key=lambda c: c.score)))
+        marks = ""
+        for section, sentence in picked:
+            context.append(sentence_source(overview, section, sentence, len(context) + 1))
+            marks += f"[{len(context)}]"
+        places = "; ".join(f"{s.title} (p. {s.page})" for s, _ in picked)
+        lead = "Most about it: " if not lines else "Also close: "
+        lines.append(f"{lead}{Path(overview.file).name}" + (f", see {places} {marks}" if places else ""))
+    searched = len(vectors)
+    if not lines:
+        answer = "None of your documents has an overview yet; they are built after the meaning index."
+    else:
+        answer = "\n".join(lines)
+    return Plan(tuple(context), None, f"Answered from the overviews of {searched} document{'s' if searched != 1 else ''}", ready=answer)
+
+
+def answer_from_overviews(
+    store: Store,
+    embedder: Embedder,
+    generator: Callable[[], LLM],
+    settings: Settings,
+    plan: Plan,
+    question: str,
+    mode: str,
+    started: float,
+    cancel: threading.Event | None = None,
+    standalone_question: str = "",
+) -> Iterator[AskEvent]:
+    context = plan.context
+    yield SourcesRanked((), context, context)
+    yield StageStarted(READING, len(context))
+    answer_started = time.perf_counter()
+    if plan.messages is None:
+        first_token_at = time.perf_counter()
+        yield Token(plan.ready)
+        answer, found = plan.ready, True
+    else:
+        pieces = generator().stream(plan.messages, max_tokens=settings.max_answer_tokens, temperature=settings.temperature)
+        answer, found, first_token_at = yield from stream_answer(pieces, lambda: "The overview does not say.", cancel)
+        stopped = cancel is not None and cancel.is_set()
+        if plan.abstract_of is not None and found and not stopped:
+            store.save_abstract(plan.abstract_of, answer, settings.model)
+    end = time.perf_counter()
+    citations = tuple(citations_of(answer, context))
+    notices = [plan.answered_from]
+    if found and context and not citations:
+        notices.append(NO_CITATION)
+    yield AnswerDone(
+        AskResult(
+            question=question, mode=mode, queries=(), dropped_queries=(), lists=(), rrf_k=settings.rrf_k, sources=context, context=context,
+            answer=answer, citations=citations, found=found, timings=Timings.with_answer(started, answer_started, first_token_at, end),
+            notices=tuple(notices), standalone_question=standalone_question, answered_from=plan.answered_from,
+        )
+    )

@@ -1,0 +1,118 @@
+"""Is a question about a whole document? Decided without a model call: it names a document of the library
+(or "my files") and asks for a whole-document answer.
+
+    "What is <file> about?" / "Summarize <file>"          -> ABOUT
+    "Summarize chapter 6 of <file>"                        -> PART (the outline's chapter 6)
+    "Compare <file A> and <file B>"                        -> COMPARE
+    "Which of my files covers <topic>?"                    -> WHICH (every overview ranked by the topic)
+
+A document is named by its file name, the name without its extension, or its title, matched word by word
+(\\w: any script). The intent is told by a few phrases per language (intent_phrases.py): a language
+feature, the way stop words are, so any question in another language goes on to the passage search unchanged.
+Anything else — a question about a fact inside a document, even one naming the file — is not routed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..stopwords import FUNCTION_WORDS
+from ..types import Document
+from .intent_phrases import LANGUAGES, Phrases
+
+ABOUT, PART, COMPARE, WHICH = "about", "part", "compare", "which"
+MIN_NAME_CHARS = 3  # a one-word name shorter than this ("R", "a") is too easily found by chance
+
+
+@dataclass(frozen=True)
+class WholeDocumentQuestion:
+    kind: str  # ABOUT, PART, COMPARE or WHICH
+    documents: tuple[int, ...]  # the documents it names, in the order named (WHICH: none)
+    part: str = ""  # PART: the chapter's number or letter as written ("6", "A", "VI")
+    topic: str = ""  # WHICH: the question without its "which of my files" words
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.casefold())
+
+
+def document_names(document: Document) -> list[list[str]]:
+    """The word sequences that name a document: its file name, the name without extension, its title."""
+    path = Path(document.path)
+    names = []
+    for name in (path.name, path.stem, document.title):
+        words = _words(name)
+        if not words or words in names:
+            continue
+        if len(words) == 1 and (len(words[0]) < MIN_NAME_CHARS or words[0] in FUNCTION_WORDS):
+            continue
+        names.append(words)
+    return names
+
+
+def _find(words: Sequence[str], name: Sequence[str]) -> int:
+    """Where the word sequence `name` starts in `words`; -1 if absent."""
+    n = len(name)
+    for i in range(len(words) - n + 1):
+        if list(words[i : i + n]) == list(name):
+            return i
+    return -1
+
+
+def named_documents(question: str, documents: Iterable[Document]) -> list[tuple[int, int, int]]:
+    """(document id, first word, word after) of each document the question names, in the order named; of two
+    names that overlap ("R-intro" inside "R-intro-extra") the longer wins."""
+    words = _words(question)
+    found: list[tuple[int, int, int]] = []
+    for document in documents:
+        if document.kind != "text":
+            continue
+        spans = [(at, at + len(name)) for name in document_names(document) if (at := _find(words, name)) >= 0]
+        if spans:
+            start, end = min(spans, key=lambda s: (s[0], -(s[1] - s[0])))
+            found.append((document.id, start, end))
+    kept = [f for f in found if not any(o != f and o[1] <= f[1] and f[2] <= o[2] and (o[2] - o[1]) > (f[2] - f[1]) for o in found)]
+    return sorted(kept, key=lambda f: f[1])
+
+
+def _without_names(question: str, documents: Iterable[Document]) -> str:
+    """The question with the named documents' file names taken out, so a name is not read as a phrase."""
+    text = question
+    for document in documents:
+        for name in (Path(document.path).name, Path(document.path).stem, document.title):
+            if len(name) >= MIN_NAME_CHARS:
+                text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
+    return text
+
+
+def classify(question: str, documents: Sequence[Document]) -> WholeDocumentQuestion | None:
+    """The whole-document question this is, or None for an ordinary question (answered from passages)."""
+    named = named_documents(question, documents)
+    ids = tuple(dict.fromkeys(i for i, _, _ in named))
+    rest = _without_names(question, [d for d in documents if d.id in ids])
+    for phrases in LANGUAGES:
+        found = _classify_in(phrases, question, rest, ids)
+        if found is not None:
+            return found
+    return None
+
+
+def _classify_in(phrases: Phrases, question: str, rest: str, ids: tuple[int, ...]) -> WholeDocumentQuestion | None:
+    if phrases.which.search(question) and phrases.covers.search(question):
+        # The topic keeps any word that is also a file's name: "which file is about history" asks about history.
+        topic = phrases.covers.sub(" ", phrases.which.sub(" ", question), count=1)
+        topic = " ".join(re.sub(r"[^\w\s'-]", " ", topic).split())
+        return WholeDocumentQuestion(WHICH, (), topic=topic) if re.search(r"\w", topic) else None
+    if not ids:
+        return None
+    if len(ids) >= 2 and phrases.compare.search(rest):
+        return WholeDocumentQuestion(COMPARE, ids[:2])
+    if len(ids) != 1 or not (phrases.summary.search(rest) or phrases.about_at_end.search(rest)):
+        return None
+    part = phrases.part.search(rest)
+    if part is not None:
+        return WholeDocumentQuestion(PART, ids, part=part.group("ref"))
+    return WholeDocumentQuestion(ABOUT, ids)

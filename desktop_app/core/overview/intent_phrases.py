@@ -1,0 +1,62 @@
+"""The phrases that say a question is about a whole document, per language (a language feature, like stop
+words; intent.py). Each is matched case-insensitively on the question with the documents' names taken out.
+A language is added by adding its `Phrases`; a question in a language without them is an ordinary question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_I = re.IGNORECASE
+
+
+@dataclass(frozen=True)
+class Phrases:
+    summary: re.Pattern[str]  # asks for a summary or an overview
+    about_at_end: re.Pattern[str]  # "... about?" closing the question: what it is about
+    part: re.Pattern[str]  # a chapter, part, section or appendix by number or letter (group "ref")
+    compare: re.Pattern[str]
+    which: re.Pattern[str]  # "which of my files", "which document"
+    covers: re.Pattern[str]  # the verb that makes a "which file" question a question about a topic
+
+
+ENGLISH = Phrases(
+    summary=re.compile(r"\b(summar(y|i[sz]e|i[sz]ing)|overview|outline|gist|synopsis|abstract|main (points|ideas|topics|themes)|tl;?dr|in (a )?(nutshell|brief))\b", _I),
+    about_at_end=re.compile(r"\b(about|cover|covers|covered|discuss|discussed)\W*$", _I),
+    part=re.compile(r"\b(chapter|chap\.|ch\.|part|section|appendix)\s*(?P<ref>\d+|[IVXLC]+\b|[A-Z]\b)", _I),
+    compare=re.compile(r"\b(compar(e|es|ed|ing|ison)|contrast|differ(s|ence|ences)?|versus|vs\.?|similarit(y|ies))\b", _I),
+    which=re.compile(r"\b(which|what)\s+(of\s+(my|the|these|our)\s+)?(files?|documents?|docs|books?|pdfs?|manuals?|papers?|reports?)\b", _I),
+    covers=re.compile(
+        r"\b((is|are|was)\s+)?(about|covers?|covering|discuss(es)?|deals? with|talks? about|treats?|explains?|is on)(\s+the\s+(topic|subject|field)s?\s+of)?\b", _I
+    ),
+)
+
+GERMAN = Phrases(
+    summary=re.compile(r"\b(zusammenfassung|zusammenfassen|fasse?\b.*\bzusammen|überblick|übersicht|kurzfassung)\b", _I),
+    about_at_end=re.compile(r"\b(worum geht es in|wovon handelt|handelt)\b", _I),
+    part=re.compile(r"\b(kapitel|teil|abschnitt|anhang)\s*(?P<ref>\d+|[IVXLC]+\b|[A-Z]\b)", _I),
+    compare=re.compile(r"\b(vergleich\w*|unterschied\w*|gegenüber)\b", _I),
+    which=re.compile(r"\b(welche[rsnm]?)\s+(meiner\s+)?(datei(en)?|dokument(e|en)?|bücher|buch|pdfs?)\b", _I),
+    covers=re.compile(r"\b(handelt von|behandelt|geht es um|über|beschreibt)\b", _I),
+)
+
+FRENCH = Phrases(
+    summary=re.compile(r"\b(résum(é|e|er|ez)|aperçu|synthèse|grandes lignes)\b", _I),
+    about_at_end=re.compile(r"\b(de quoi (parle|traite))\b", _I),
+    part=re.compile(r"\b(chapitre|partie|section|annexe)\s*(?P<ref>\d+|[IVXLC]+\b|[A-Z]\b)", _I),
+    compare=re.compile(r"\b(compar\w*|différence\w*|diffèrent)\b", _I),
+    which=re.compile(r"\b(quel(le)?s?)\s+(de mes\s+)?(fichiers?|documents?|livres?|pdfs?)\b", _I),
+    covers=re.compile(r"\b(parle\w* de|traite\w*( de)?|porte\w* sur|couvre\w*|sur)\b", _I),
+)
+
+SPANISH = Phrases(
+    summary=re.compile(r"\b(resum(en|e|ir|a)|visión general|síntesis)\b", _I),
+    about_at_end=re.compile(r"\b(de qué (trata|habla))\b", _I),
+    part=re.compile(r"\b(capítulo|parte|sección|apéndice)\s*(?P<ref>\d+|[IVXLC]+\b|[A-Z]\b)", _I),
+    compare=re.compile(r"\b(compar\w*|diferencia\w*)\b", _I),
+    which=re.compile(r"\b(qué|cuál(es)?)\s+(de mis\s+)?(archivos?|documentos?|libros?|pdfs?)\b", _I),
+    covers=re.compile(r"\b(trata\w*( de| sobre)?|habla\w* (de|sobre)|cubre\w*|sobre)\b", _I),
+)
+
+LANGUAGES: tuple[Phrases, ...] = (ENGLISH, GERMAN, FRENCH, SPANISH)

@@ -1,0 +1,123 @@
+"""Which parts of an overview a whole-document answer reads: the chapter asked for, the key sentences of a
+whole document, the documents that best cover a topic. Each returns sentences as numbered passages (Sources)
+whose citations highlight just the sentence on its page."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..document_overview import CentralSentence, Overview, OverviewSection
+from ..models.embedder import Embedder
+from ..storage.overviews import OverviewVectors
+from ..types import Source
+
+ABOUT_SENTENCES = 8  # key sentences of a whole document the model reads
+ABOUT_CANDIDATES = 40  # chapters whose best sentence competes for those (evenly spread over a long flat outline)
+PART_SENTENCES = 10
+COMPARE_SENTENCES = 4  # per document
+OUTLINE_LINES = 24  # top-level outline lines shown to the model (evenly spread when there are more)
+WHICH_SECTIONS = 2  # a document's sections closest to the topic, cited in the answer
+WHICH_SHOWN = 3  # documents named in a "which file" answer, at most
+CLOSE_SECOND = 0.95  # another document is named too when its score is within this share of the best
+
+
+def spread(items: Sequence, limit: int) -> list:
+    """At most `limit` items evenly spread over the sequence, in order."""
+    if len(items) <= limit:
+        return list(items)
+    return [items[round(i * (len(items) - 1) / (limit - 1))] for i in range(limit)] if limit > 1 else [items[0]]
+
+
+def sentence_source(overview: Overview, section: OverviewSection, sentence: CentralSentence, n: int) -> Source:
+    return Source(n=n, passage=overview.passage(section, sentence), rrf_score=0.0, ranks={}, similarity=sentence.score)
+
+
+def numbered(overview: Overview, picked: Sequence[tuple[OverviewSection, CentralSentence]], first: int = 1) -> list[Source]:
+    return [sentence_source(overview, section, sentence, n) for n, (section, sentence) in enumerate(picked, start=first)]
+
+
+def outline_for_prompt(overview: Overview) -> list[OverviewSection]:
+    return spread(overview.chapters(), OUTLINE_LINES)
+
+
+def key_sentences(overview: Overview, vector: np.ndarray | None, embedder: Embedder, limit: int = ABOUT_SENTENCES) -> list[tuple[OverviewSection, CentralSentence]]:
+    """The sentences closest to the whole document's meaning: each chapter's most central sentence competes,
+    then the best `limit` are kept in reading order."""
+    best: list[tuple[OverviewSection, CentralSentence]] = []
+    for chapter in overview.chapters():
+        found = [(s, c) for s in overview.subtree(chapter) for c in s.sentences]
+        if found:
+            best.append(max(found, key=lambda sc: sc[1].score))
+    best = spread(best, ABOUT_CANDIDATES)
+    if len(best) > limit and vector is not None:
+        closeness = embedder.embed([c.text for _, c in best]) @ vector
+        keep = set(np.argsort(-closeness)[:limit].tolist())
+        best = [pair for i, pair in enumerate(best) if i in keep]
+    return best[:limit]
+
+
+def find_part(overview: Overview, ref: str) -> OverviewSection | None:
+    """The section a "chapter 6" / "appendix B" names: one whose title starts with that number or letter (after at
+    most one word, as in "Chapter 6: ..."), top levels first; else the ref-th chapter when it is a number."""
+    wanted = ref.casefold()
+    for level in sorted({s.level for s in overview.sections}):
+        for section in overview.sections:
+            words = re.findall(r"\w+", section.title.casefold())
+            if section.level == level and wanted in words[:2] and (words[0] == wanted or not words[0].isdigit()):
+                return section
+    chapters = overview.chapters()
+    if ref.isdigit() and 1 <= int(ref) <= len(chapters):
+        return chapters[int(ref) - 1]
+    return None
+
+
+def part_sentences(overview: Overview, part: OverviewSection, limit: int = PART_SENTENCES) -> list[tuple[OverviewSection, CentralSentence]]:
+    """The central sentences of a section and its subsections, the best `limit` of them in reading order."""
+    found = [(s, c) for s in overview.subtree(part) for c in s.sentences]
+    if len(found) > limit:
+        # Every subsection keeps its best sentence before any gets a second one.
+        firsts = sorted(((s, max(s.sentences, key=lambda c: c.score)) for s in overview.subtree(part) if s.sentences), key=lambda sc: -sc[1].score)
+        chosen = firsts[:limit]
+        rest = sorted((sc for sc in found if sc not in chosen), key=lambda sc: -sc[1].score)
+        found = chosen + rest[: max(0, limit - len(chosen))]
+    return sorted(found, key=lambda sc: (sc[1].page, sc[1].start))
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How well a document covers a topic: its score and its sections closest to it (positions, best first)."""
+
+    document_id: int
+    score: float
+    sections: tuple[int, ...]
+
+
+def rank_by_topic(topic_vector: np.ndarray, vectors: dict[int, OverviewVectors]) -> list[Coverage]:
+    """Documents by how close their overview is to the topic: the mean of the whole document's closeness (its
+    passages' mean) and its name's (a person names a file for what it is about). On the dev set's topic books
+    (docs/whole-documents.md) the passages' mean was the best content score tried (against its closest sections',
+    votes of the library's closest sections, centred means); with the name beside it every book was found, those
+    books being named after their topics."""
+    out = []
+    for document_id, found in vectors.items():
+        if found.document is None:
+            continue
+        score = float(found.document @ topic_vector)
+        if found.title is not None:
+            score = (score + float(found.title @ topic_vector)) / 2
+        closeness = [(float(v @ topic_vector), p) for p, v in enumerate(found.sections) if v is not None]
+        best = tuple(p for _, p in sorted(closeness, reverse=True)[:WHICH_SECTIONS])
+        out.append(Coverage(document_id, score, best))
+    return sorted(out, key=lambda c: -c.score)
+
+
+def shown_coverage(ranked: Sequence[Coverage]) -> list[Coverage]:
+    """The best document, and the next ones when they come close to it."""
+    if not ranked:
+        return []
+    best = ranked[0].score
+    return [ranked[0]] + [c for c in ranked[1:WHICH_SHOWN] if best > 0 and c.score >= CLOSE_SECOND * best]

@@ -1,0 +1,47 @@
+"""Whole-document questions with the real models: MiniLM picks the central sentences, Qwen2.5 1.5B writes the
+summary. On a made-up PDF with an outline (always), and on the R manuals' R-intro.pdf where it is installed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from desktop_app.core.events import AnswerDone
+from desktop_app.core.library import Library
+from tests.overview_files import chapter_pages, write_book_pdf
+
+pytestmark = pytest.mark.integration
+R_INTRO = Path("/usr/share/R/doc/manual/R-intro.pdf")
+
+
+def answer(library: Library, question: str):
+    return next(e for e in library.ask(question) if isinstance(e, AnswerDone)).result
+
+
+def test_a_chapter_summary_cites_only_that_chapter(data_home, tmp_path, real_embedder, real_generator):
+    library = Library(data_home, embedder=real_embedder, generator=real_generator)
+    list(library.import_paths([write_book_pdf(tmp_path / "moths.pdf")]))
+    list(library.overview_queue().run())
+    result = answer(library, "Summarize chapter 3 of moths.pdf")
+    assert "3 Protection" in result.answered_from
+    assert result.citations and {c.page for c in result.citations} <= set(chapter_pages()["3 Protection"])
+    about = answer(library, "What is moths.pdf about?")
+    # The abstract is not checked for citations: in one run the 1.5B model wrote it citing none (the answer then
+    # carries NO_CITATION's notice); see docs/whole-documents.md.
+    assert "moth" in about.answer.lower() and about.answered_from == "Answered from the overview of moths.pdf"
+    assert library.overview(library.find_document("moths.pdf").id).abstract == about.answer
+    library.close()
+
+
+@pytest.mark.skipif(not R_INTRO.exists(), reason="the R manuals are not installed (apt-get install r-doc-pdf)")
+def test_r_intro_chapter_six_is_summarized_from_its_own_pages(data_home, real_embedder, real_generator):
+    library = Library(data_home, embedder=real_embedder, generator=real_generator)
+    list(library.import_paths([R_INTRO]))
+    list(library.overview_queue().run())
+    overview = library.overview(library.find_document("R-intro.pdf").id)
+    chapter = next(c for c in overview.chapters() if c.title.startswith("6 "))  # from the PDF's own outline
+    result = answer(library, "Summarize chapter 6 of R-intro.pdf")
+    assert chapter.title in result.answered_from
+    assert result.citations and all(chapter.page <= c.page <= chapter.last_page for c in result.citations)
+    library.close()

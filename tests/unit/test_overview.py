@@ -1,0 +1,214 @@
+"""Document overviews on real files (PDFs made with pymupdf, a Word and an HTML file) with the fast fake models:
+the outline, each section's central sentences, the queue, and whole-document questions routed to them."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.core.document_overview import DETECTED, HEADINGS, PDF_OUTLINE
+from desktop_app.core.events import AnswerDone, QueriesGenerated
+from desktop_app.core.library import Library
+from desktop_app.core.overview.intent import ABOUT, COMPARE, PART, WHICH, classify
+from desktop_app.core.types import Document
+from tests.document_files import write_docx, write_html
+from tests.overview_files import GARDEN_BOOK, MOTH_BOOK, chapter_pages, write_book_pdf
+
+
+def imported(library: Library, *paths) -> list[int]:
+    events = list(library.import_paths(paths))
+    failed = [e for e in events if e.stage == "failed"]
+    assert not failed, failed
+    list(library.overview_queue().run())
+    return [library.find_document(str(p)).id for p in paths]
+
+
+def ask(library: Library, question: str) -> tuple[list, object]:
+    events = list(library.ask(question))
+    done = next(e for e in events if isinstance(e, AnswerDone))
+    return events, done.result
+
+
+def test_a_pdf_outline_gives_the_sections_their_pages_and_central_sentences(empty_library, tmp_path):
+    (doc_id,) = imported(empty_library, write_book_pdf(tmp_path / "moths.pdf"))
+    overview = empty_library.overview(doc_id)
+    assert overview.outline_source == PDF_OUTLINE
+    chapters = overview.chapters()
+    assert [c.title for c in chapters] == [c for c, _ in MOTH_BOOK]
+    pages = chapter_pages()
+    for chapter in chapters:  # a chapter ends where the next begins (the outline's own ranges)
+        assert range(chapter.page, chapter.last_page + 1) == pages[chapter.title]
+    for section in overview.sections:
+        if section.level == 2:
+            assert section.sentences, section.title
+            assert all(s.page == section.page for s in section.sentences)  # each from its own section's text
+            text = empty_library.store.page_text(doc_id, section.page)
+            assert all(text[s.start : s.end].split() == s.text.split() for s in section.sentences)
+
+
+def test_headings_are_detected_from_the_type_size_without_an_outline(empty_library, tmp_path):
+    (doc_id,) = imported(empty_library, write_book_pdf(tmp_path / "moths-plain.pdf", with_toc=False))
+    overview = empty_library.overview(doc_id)
+    assert overview.outline_source == DETECTED
+    titles = [s.title for s in overview.sections]
+    assert "2 Life cycle" in titles and "Pupae and adults" in titles
+
+
+@pytest.mark.parametrize("writer, name", [(write_docx, "report.docx"), (write_html, "care.html")])
+def test_word_and_html_overviews_follow_their_headings(empty_library, tmp_path, writer, name):
+    (doc_id,) = imported(empty_library, writer(tmp_path / name))
+    overview = empty_library.overview(doc_id)
+    assert overview.outline_source == HEADINGS
+    assert any("Descaling" in s.title for s in overview.sections)
+    cited = overview.passage(next(s for s in overview.sections if "Descaling" in s.title), next(s for s in overview.sections if "Descaling" in s.title).sentences[0])
+    assert cited.section and "Descaling" in cited.section  # cited as "section 2.1 Descaling", as passages are
+
+
+def test_a_word_chapter_holds_its_subsections_and_is_cited_by_them(empty_library, generator, tmp_path):
+    generator.enqueue(*["Returns take 30 days [1]; the warranty lasts 27 months [3]."])
+    library = empty_library
+    (doc_id,) = imported(library, write_docx(tmp_path / "report.docx"))
+    overview = library.overview(doc_id)
+    terms = next(s for s in overview.sections if s.title == "3 Terms")  # a heading with nothing of its own under it
+    assert [s.title for s in overview.subtree(terms)] == ["3 Terms", "3.1 Returns", "3.2 Warranty"]
+    _, result = ask(library, "Summarize chapter 3 of report.docx")
+    assert result.citations and {c.section for c in result.citations} <= {"3.1 Returns", "3.2 Warranty"}
+
+
+def test_the_queue_builds_each_ready_document_once_and_resumes(empty_library, tmp_path):
+    list(empty_library.import_paths([write_book_pdf(tmp_path / "moths.pdf"), write_book_pdf(tmp_path / "garden.pdf", GARDEN_BOOK, "Brindlecombe gardens")]))
+    queue = empty_library.overview_queue()
+    stepped_aside = list(queue.run(should_pause=lambda: True))  # other work waits: stopped before its first document
+    assert [(p.done, p.total) for p in stepped_aside] == [(0, 2)] and queue.paused
+    progress = list(empty_library.overview_queue().run())
+    assert progress[-1].done == progress[-1].total == 2
+    assert list(empty_library.overview_queue().run()) == []  # nothing left
+
+
+def test_a_changed_file_gets_a_new_overview(empty_library, tmp_path):
+    path = write_book_pdf(tmp_path / "moths.pdf")
+    (old_id,) = imported(empty_library, path)
+    write_book_pdf(path, GARDEN_BOOK, "Brindlecombe gardens")
+    (new_id,) = imported(empty_library, path)
+    assert empty_library.store.overview(old_id) is None
+    assert [c.title for c in empty_library.overview(new_id).chapters()] == ["1 Soil", "2 Vegetables"]
+
+
+def test_summarize_chapter_cites_only_that_chapters_pages(empty_library, generator, tmp_path):
+    generator.enqueue(*["Moths hatch from eggs [1] and pupate for weeks [3]. Adults fly late [4][9]."])
+    library = empty_library
+    imported(library, write_book_pdf(tmp_path / "moths.pdf"))
+    events, result = ask(library, "Summarize chapter 2 of moths.pdf")
+    assert not any(isinstance(e, QueriesGenerated) for e in events)  # no passage search
+    assert "outline of moths.pdf" in result.answered_from and "2 Life cycle" in result.answered_from
+    assert result.answered_from in result.notices
+    assert result.citations and {c.page for c in result.citations} <= set(chapter_pages()["2 Life cycle"])
+    assert "Life cycle" in generator.prompts[0][-1]["content"]
+
+
+def test_what_is_it_about_writes_the_abstract_once(empty_library, generator, tmp_path):
+    generator.enqueue(*["A field guide to the Lantern moth of Quillmere [1]."])
+    library = empty_library
+    (doc_id,) = imported(library, write_book_pdf(tmp_path / "moths.pdf"))
+    _, first = ask(library, "What is moths.pdf about?")
+    assert first.answer.startswith("A field guide") and first.citations
+    assert library.overview(doc_id).abstract == first.answer  # cached, shown in the library's overview
+    _, second = ask(library, "Give me a summary of moths.pdf")
+    assert second.answer == first.answer and len(generator.prompts) == 1  # no second model call
+    assert "abstract of moths.pdf" in second.answered_from
+
+
+def test_which_file_covers_a_topic_names_the_book_about_it(empty_library, tmp_path):
+    imported(empty_library, write_book_pdf(tmp_path / "moths.pdf"), write_book_pdf(tmp_path / "garden.pdf", GARDEN_BOOK, "Brindlecombe gardens"))
+    events, result = ask(empty_library, "Which of my files covers leeks, beans and compost?")
+    assert result.answer.startswith("Most about it: garden.pdf")
+    assert result.citations and all(c.file.endswith("garden.pdf") for c in result.citations[:1])
+    events, result = ask(empty_library, "Which of my documents is about caterpillars and moth eggs?")
+    assert result.answer.startswith("Most about it: moths.pdf")
+
+
+def test_compare_two_files_reads_both_overviews(empty_library, generator, tmp_path):
+    generator.enqueue(*["One is about moths [1], the other about gardens [5]."])
+    library = empty_library
+    imported(library, write_book_pdf(tmp_path / "moths.pdf"), write_book_pdf(tmp_path / "garden.pdf", GARDEN_BOOK, "Brindlecombe gardens"))
+    _, result = ask(library, "Compare moths.pdf and garden.pdf")
+    prompt = generator.prompts[0][-1]["content"]
+    assert "Document: moths.pdf" in prompt and "Document: garden.pdf" in prompt
+    assert {c.file.rsplit("/", 1)[-1] for c in result.citations} == {"moths.pdf", "garden.pdf"}
+
+
+def test_a_chapter_the_outline_lacks_is_searched_in_passages_and_said(empty_library, generator, tmp_path):
+    generator.enqueue(*["Lantern moth query", "Nothing about a ninth chapter [1]."])
+    library = empty_library
+    imported(library, write_book_pdf(tmp_path / "moths.pdf"))
+    events, result = ask(library, "Summarize chapter 9 of moths.pdf")
+    assert any(isinstance(e, QueriesGenerated) for e in events) and not result.answered_from
+    assert "The outline of moths.pdf has no part numbered 9, so this was answered from passages." in result.notices
+
+
+def test_a_fact_question_naming_the_file_still_searches_passages(empty_library, generator, tmp_path):
+    generator.enqueue(*["Lantern moth search query", "About forty eggs [1]."])
+    library = empty_library
+    imported(library, write_book_pdf(tmp_path / "moths.pdf"))
+    events, result = ask(library, "How many eggs does a female lay, according to moths.pdf?")
+    assert any(isinstance(e, QueriesGenerated) for e in events) and not result.answered_from
+
+
+DOCS = [
+    Document(1, "/books/R-intro.pdf", "An Introduction to R", 100, 300, "ready"),
+    Document(2, "/books/lantern-moths.pdf", "The Lantern moth of Quillmere", 20, 40, "ready"),
+    Document(3, "/notes/report.docx", "Orbit kettle service report", 5, 9, "ready"),
+]
+
+
+@pytest.mark.parametrize(
+    "question, kind, documents",
+    [
+        ("What is R-intro.pdf about?", ABOUT, (1,)),
+        ("what's lantern-moths about", ABOUT, (2,)),
+        ("Give me an overview of An Introduction to R", ABOUT, (1,)),
+        ("Summarize chapter 6 of R-intro.pdf", PART, (1,)),
+        ("What is appendix B of R-intro about?", PART, (1,)),
+        ("Compare R-intro.pdf and report.docx", COMPARE, (1, 3)),
+        ("How does lantern-moths.pdf differ from the Orbit kettle service report?", COMPARE, (2, 3)),
+        ("Which of my files covers moth conservation?", WHICH, ()),
+        ("Which document is about descaling kettles?", WHICH, ()),
+        ("Which file is about lantern moths?", WHICH, ()),  # a topic that is also a file's name
+        ("Fasse Kapitel 2 von lantern-moths.pdf zusammen", PART, (2,)),
+        ("Quel fichier parle de la conservation des papillons ?", WHICH, ()),
+    ],
+)
+def test_whole_document_questions_are_recognised(question, kind, documents):
+    found = classify(question, DOCS)
+    assert found is not None and found.kind == kind and found.documents == documents
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What does R-intro.pdf say about missing values?",
+        "How do I read a CSV file in R?",
+        "What is the warranty period of the Orbit kettle?",
+        "Summarize the warranty terms",  # names no document
+        "Which moths live in the marsh?",
+        "What is a factor in R-intro?",
+    ],
+)
+def test_ordinary_questions_are_not_routed(question):
+    assert classify(question, DOCS) is None
+
+
+def test_the_part_and_topic_are_read_from_the_question():
+    assert classify("Summarize chapter 6 of R-intro.pdf", DOCS).part == "6"
+    assert classify("Which of my files covers moth conservation?", DOCS).topic == "moth conservation"
+    assert classify("Which book covers the subject of lantern moths?", DOCS).topic == "lantern moths"
+
+
+def test_a_numbered_heading_line_and_a_code_line_are_not_central_sentences():
+    import numpy as np
+
+    from desktop_app.core.overview.central import Passage, Span, candidates, heading_key
+
+    text = "2.1 Colonies of the Quillmere marsh\n\nfit <- moths(count ~ birch + reeds, data = survey2) summary(fit)\n\nThe colonies of the marsh rest in the reeds at dusk."
+    vector = np.ones(4, dtype=np.float32) / 2
+    found = candidates([Passage(1, 3, 0, len(text), text, vector)], Span((3, 0), None), vector, {heading_key("Colonies of the Quillmere marsh")})
+    assert [c.text for c in found] == ["The colonies of the marsh rest in the reeds at dusk."]
