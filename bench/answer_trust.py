@@ -133,8 +133,9 @@ class Libraries:
         else:
             source = self.out / "wiki-library.jsonl" if kind == "wiki" else self.devset / "corpus.jsonl"
             corpus = {str(r["_id"]): (r.get("title", ""), r["text"]) for r in read_jsonl(source)}
-            # One fixed folder name per library: both halves (and both wiki sets) name their documents alike.
-            import_corpus(library, source.with_suffix(""), BeirSet(corpus, [], {}))
+            # One fixed folder per library, whichever half asks (the dev set's root, as the answer eval names it,
+            # so a library it imported is reused).
+            import_corpus(library, source.with_suffix("") if kind == "wiki" else self.devset, BeirSet(corpus, [], {}))
         print(f"library {kind}: {len(library.documents())} documents at {home} ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
         return library
 
@@ -298,8 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--half", choices=("tune", "report"), required=True)
     parser.add_argument("--out", default=".cache/answer-trust", help="where the sets, the libraries and the answer cache live")
-    parser.add_argument("--devset", default="/work/main/.cache/devset", help="the multi-hop dev set (BEIR, split into tune/ and report/)")
-    parser.add_argument("--devset-home", default="/work/main/.cache/eval/devset-home-h-answersets", help="the library holding the whole dev corpus")
+    parser.add_argument("--devset", default=".cache/devset", help="the multi-hop dev set (BEIR, split into tune/ and report/)")
+    parser.add_argument("--devset-home", default=".cache/eval/devset-home", help="the library holding the whole dev corpus (reused; missing records are imported)")
     parser.add_argument("--modes", default="fusion,rag")
     parser.add_argument("--sets", default=",".join(SETS), help=f"comma-separated, of {', '.join(SETS)} (claims are always judged)")
     parser.add_argument("--sample", type=int, help="questions per set (German: each asked in German and English); default all")
