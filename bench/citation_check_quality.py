@@ -9,7 +9,7 @@ The positive class is UNSUPPORTED, what the check must flag: precision = flagged
 really unsupported; recall = unsupported sentences that get flagged. "supported kept" is the recall of
 the other class: correct sentences left unflagged (a check that flags them annoys users).
 
-The old rule is the check at main 2de59fb: supported when half the content words, or every word with a
+"new" is answers/grounding.py `judge_claim`. The old rule is the check at main 2de59fb: supported when half the content words, or every word with a
 digit in it, are in the passage (copied below so the comparison stays reproducible).
 
 Usage: python -m bench.citation_check_quality [--errors]
@@ -24,8 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from desktop_app.core.answers.citation_check import check_citations, support
-from desktop_app.core.types import Passage, Source
+from desktop_app.core.answers.grounding import judge_claim
 
 from .common import table, write_results
 
@@ -60,10 +59,8 @@ def load_labelled(path: Path = LABELLED) -> list[dict]:
 
 
 def new_check(sentence: str, passage: str) -> bool:
-    """What the app does: the cited sentence as the model writes it, checked against source [1]."""
-    source = Source(1, Passage(1, 1, "/labelled.pdf", "", 1, 0, len(passage), passage), 0.0, {}, 0.0)
-    [check] = check_citations(f"{sentence} [1]", [source])
-    return check.supported
+    """What the app does: the cited sentence as the model writes it, judged against its passage (answers/grounding.py)."""
+    return judge_claim(f"{sentence} [1]", [passage]).grounded
 
 
 _OLD_STOP = frozenset(
@@ -121,9 +118,9 @@ def main(argv: list[str] | None = None) -> None:
         for row in rows:
             passed = new_check(row["sentence"], row["passage"])
             if passed != (row["label"] == "supported"):
-                verdict = support(row["sentence"], row["passage"])
+                verdict = judge_claim(row["sentence"], [row["passage"]])
                 print(f"{row['id']:>3} {row['split']:4} {row['label']:11} judged {'supported' if passed else 'unsupported'} "
-                      f"(share {verdict.share:.2f}, missing {', '.join(verdict.missing) or '-'}): {row['sentence']}  [{row['reason']}]")
+                      f"(score {verdict.score:.2f}, missing {', '.join(verdict.missing) or '-'}): {row['sentence']}  [{row['reason']}]")
     print(f"\nwrote {write_results('citation_check_quality', payload)}")
 
 

@@ -190,7 +190,7 @@ class TextRenderer(Renderer):
             self.line(f"Corrected answer: {result.answer}\n")
         for c in result.citations:
             snippet = " ".join(c.text.split())[:100]
-            flag = "" if c.supported else "  (unsupported?)"
+            flag = "" if c.supported else f"  (unsupported? {c.reason})" if c.reason else "  (unsupported?)"
             self.line(f"[{c.n}] {citation_label(c)}{flag}: {snippet}...")
         for notice in result.notices:
             self.line(f"Note: {notice}")

@@ -20,7 +20,6 @@ import numpy as np
 from .answers import prompts
 from .answers.evidence import Evidence, missing_lines, on_the_page, select_evidence
 from .answers.followup import Turn, rewrite_followup
-from .answers.list_lines import check_list_answer
 from .answers.review import review_answer
 from .answers.streaming import Streamed, not_found_answer, refuse, stream_answer
 from .clock import StageClock
@@ -297,22 +296,19 @@ class Pipeline:
     ) -> Generator[AskEvent, None, Streamed]:
         """The model's answer, streamed; or the not-found answer when no passage is close enough to answer from.
 
-        A list answer (several named things) is checked against the evidence (answers/list_lines.py): it ends
-        with a "not found in your documents" line for each name no passage mentions, decided by the evidence,
-        not left to the model; a line the model wrote about such a name becomes that line, and a line saying
-        nothing but a name quotes the evidence's sentence for it. Why each change was made goes to `notices`."""
+        A list answer (several named things) ends with a "not found in your documents" line for each name no
+        passage mentions and the answer does not name, decided by the evidence, not left to the model. The answer's
+        lines are then checked like any claim (answers/review.py). A reply that starts repeating itself is stopped
+        (answers/streaming.py); why goes to `notices`."""
         closest = sources or context
         if not self.is_answerable(context) and not self.settings.general_knowledge:
             return (yield from refuse(closest))
         names = evidence.names if evidence is not None else ()
+        answer, found, first_at = yield from stream_answer(self.answer(question, context, names), lambda: not_found_answer(closest), cancel, notices)
         listed = evidence is not None and len(evidence.names) + len(evidence.missing) >= 2
-        answer, found, first_at = yield from stream_answer(self.answer(question, context, names), lambda: not_found_answer(closest), cancel)
-        if listed and found and evidence is not None and not (cancel is not None and cancel.is_set()):
-            checked = check_list_answer(answer, evidence.names, evidence.missing, evidence.quotes, context)
-            lines = missing_lines(checked.unlisted)
+        if listed and evidence is not None and found and not (cancel is not None and cancel.is_set()):
+            lines = missing_lines([name for name in evidence.missing if name.casefold() not in answer.casefold()])
             if lines:
                 yield Token(lines)
-            answer = checked.answer + lines
-            if notices is not None:
-                notices.extend(checked.notices())
+            answer += lines
         return answer, found, first_at

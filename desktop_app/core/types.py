@@ -115,6 +115,7 @@ class Citation:
     start: int
     end: int
     supported: bool = True  # False when the cited sentence is not backed by the passage
+    reason: str = ""  # why it may not be (answers/grounding.py: what the passage lacks), for the warning
     ocr: bool = False  # the cited text was read by OCR from a scanned page
     kind: str = "text"  # "table": cited as "table on page N"
     bbox: tuple[float, float, float, float] | None = None

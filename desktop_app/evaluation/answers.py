@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-from ..core.answers.citation_check import check_citations
+from ..core.answers.review import judged_claims
 from ..core.answers.prompts import answer_messages
 from ..core.events import AnswerDone, SourcesRanked
 from ..core.models.llm import Generator
@@ -104,7 +104,7 @@ def record_of(file: str, names: dict[str, str]) -> str | None:
 def score_answer(result: AskResult, replayed: float, relevant: dict[str, int], gold: Sequence[str], names: dict[str, str]) -> dict:
     """Everything kept about one answer: the answer, its citations and every per-question metric."""
     cited = list(dict.fromkeys(r for c in result.citations if (r := record_of(c.file, names)) is not None))
-    checks = [(c.sentence, c.supported) for c in check_citations(result.answer, result.context)] if result.found else []
+    checks = [(claim, g.grounded) for claim, g in judged_claims(result.answer, result.context, result.question)] if result.found else []
     timings = result.timings
     said = result.answer if result.found else ""
     return {

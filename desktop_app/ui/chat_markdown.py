@@ -7,7 +7,9 @@ become `cite:` links outside code, where `[1]` may be code (an index in R or Pyt
 
 from __future__ import annotations
 
+import html
 import re
+from collections.abc import Mapping
 
 from markdown_it import MarkdownIt
 
@@ -25,12 +27,12 @@ def icon_html(name: str, size: int = 14) -> str:
     return f'<img src="{name}" width="{size}" height="{size}" style="vertical-align:middle">'
 
 
-def _citation_links(html_text: str, entry_index: int, unsupported: frozenset[int]) -> str:
+def _citation_links(html_text: str, entry_index: int, unsupported: Mapping[int, str] | frozenset[int]) -> str:
     def link(m: re.Match) -> str:
         n = int(m.group(1))
         if n in unsupported:
             return (f'<a href="cite:{entry_index}:{n}" style="text-decoration:none; color:{UNSUPPORTED_COLOR}" '
-                    f'title="This passage may not support this sentence"><b>[{n}]</b>{icon_html(WARNING_ICON, 12)}</a>')
+                    f'title="{html.escape(_why(unsupported, n))}"><b>[{n}]</b>{icon_html(WARNING_ICON, 12)}</a>')
         return f'<a href="cite:{entry_index}:{n}" style="text-decoration:none"><b>[{n}]</b></a>'
 
     pieces = _CODE.split(html_text)
@@ -38,7 +40,12 @@ def _citation_links(html_text: str, entry_index: int, unsupported: frozenset[int
     return "".join(piece if i % 2 else CITATION.sub(link, piece) for i, piece in enumerate(pieces))
 
 
-def answer_html(text: str, entry_index: int, unsupported: frozenset[int] = frozenset()) -> str:
+def _why(unsupported: Mapping[int, str] | frozenset[int], n: int) -> str:
+    reason = unsupported.get(n) if isinstance(unsupported, Mapping) else ""
+    return f"This passage may not support this sentence: {reason}" if reason else "This passage may not support this sentence"
+
+
+def answer_html(text: str, entry_index: int, unsupported: Mapping[int, str] | frozenset[int] = frozenset()) -> str:
     """The answer as HTML: Markdown rendered (code in a monospace block), raw HTML escaped, citations linked."""
     rendered = _MARKDOWN.render(text)
     # The language class is of no use to Qt's rich text; dropping it lets the code pattern match every block.

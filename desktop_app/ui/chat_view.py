@@ -35,7 +35,7 @@ def source_link(entry_index: int, citation: Citation) -> str:
     if not citation.supported:
         label = icon_html(WARNING_ICON, 12) + " " + label
         style += f"; color:{UNSUPPORTED_COLOR}"
-        tips.insert(0, "This passage may not support the sentence that cites it; check it.")
+        tips.insert(0, f"This passage may not support the sentence that cites it ({citation.reason or 'check it'}).")
     title = f' title="{html.escape(" ".join(tips))}"' if tips else ""
     return f'<a href="cite:{entry_index}:{citation.n}" style="{style}"{title}>{label}</a>'
 
@@ -136,7 +136,7 @@ class ChatView(QTextBrowser):
                 )
                 continue
             cites = entry.result.citations if entry.result and not entry.streaming else ()
-            unsupported = frozenset(c.n for c in cites if not c.supported)
+            unsupported = {c.n: c.reason for c in cites if not c.supported}
             waiting = html.escape(entry.stage or "Thinking...")
             body = answer_html(entry.text, i, unsupported) if entry.text else f"<i style='color:#5f6368'>{waiting}</i>"
             if entry.streaming and entry.text:

@@ -168,11 +168,11 @@ def test_a_library_from_before_tables_keeps_its_chunks_as_text(tmp_path):
 
 
 def test_wrong_markers_after_the_full_stop_are_pointed_at_the_table_that_says_it():
-    from desktop_app.core.answers.citation_check import repair_citations
+    from desktop_app.core.answers.review import review_answer
     from desktop_app.core.types import Passage, Source
 
     texts = [EXPECTED_MARKDOWN, "The HX series of booster pumps serves washing lines.", "Controlling the pump from a script."]
     context = [Source(n, Passage(n, 1, "/hx.pdf", "hx", 1, 0, 1, t, kind="table" if n == 1 else "text"), 0.1, {}, 0.5) for n, t in enumerate(texts, 1)]
-    fixed, changes = repair_citations("The maximum pressure of model HX-B is 11 bar. [2][3]", context)
-    assert fixed == "The maximum pressure of model HX-B is 11 bar. [1]"
-    assert changes == {2: 1, 3: 1}
+    reviewed = review_answer("The maximum pressure of model HX-B is 11 bar. [2][3]", True, "What pressure does the HX-B take?", context, context)
+    assert reviewed.answer == "The maximum pressure of model HX-B is 11 bar [1]."
+    assert [c.n for c in reviewed.citations] == [1] and any("[2], [3]" in n and "now points at [1]" in n for n in reviewed.notices)

@@ -40,12 +40,7 @@ PASSAGE_MARK_TOKENS = 4  # "[3]", its line break and the blank line before it: w
 MIN_WORDS = 4  # shorter pieces are headings, captions, page numbers: they match a name query, answer nothing
 SENTENCE_CHARS = 400  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
 LEXICAL_POOL = 48  # sentences scored when none is embedded (scoring by words costs next to nothing)
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'_-]*")
-# Besides the function words: pronouns, modals and small words that rank no sentence above another.
-_STOP = FUNCTION_WORDS | frozenset(
-    "being he her his i me my our us she whom whose why may might must shall not no yes here after before between over under "
-    "each both only own same too very just one two".split()
-)
+_WORD = re.compile(r"[^\W_][\w'-]*")  # a word in any script ("Москва", "Malmö")
 
 
 @dataclass(frozen=True)
@@ -74,7 +69,7 @@ def file_line_tokens(file: str) -> int:
 
 
 def words(text: str) -> set[str]:
-    return {w for w in (m.group(0).lower() for m in _WORD.finditer(text)) if len(w) > 2 and w not in _STOP}
+    return {w for w in (m.group(0).casefold() for m in _WORD.finditer(text)) if len(w) > 2 and w not in FUNCTION_WORDS}
 
 
 def names_of(queries: Sequence[str]) -> list[str]:
@@ -228,7 +223,7 @@ def select_evidence(
     if len(found_names) >= 2:  # a list question: one quote per name first, in the order named
         firsts = [next(i for i in chosen if chosen[i] == n) for n in found_names if n in chosen.values()]
         by_score = firsts + [i for i in by_score if i not in firsts]
-    quotes = tuple(_quote(sentences[i], number_of[i], float(overall[i]), chosen[i]) for i in by_score[: max(preview, len(found_names))])
+    quotes = tuple(_quote(sentences[i], number_of[i], float(overall[i]), [chosen[i], *found_names]) for i in by_score[: max(preview, len(found_names))])
     return Evidence(tuple(context), quotes, tuple(n for n in found_names if n in chosen.values()), missing)
 
 
@@ -269,8 +264,14 @@ def sentence_citation(sentence: _Sentence, number: int) -> Citation:
     )
 
 
-def _quote(sentence: _Sentence, number: int, score: float, name: str) -> Quote:
-    return Quote(sentence_citation(sentence, number), round(score, 4), name)
+def _quote(sentence: _Sentence, number: int, score: float, names: Sequence[str]) -> Quote:
+    """The quote, labelled from the document: with the first of `names` (the one it was chosen for first) that
+    the sentence, its heading or its document's title states in full (a query's name may be the model's, even
+    one from its prompt's examples, not the document's), else with its heading, else unlabelled."""
+    passage = sentence.source.passage
+    stated = words(f"{sentence.text} {passage.section or ''} {passage.title}")
+    label = next((name for name in names if name and words(name) <= stated), passage.section or "")
+    return Quote(sentence_citation(sentence, number), round(score, 4), label)
 
 
 def not_found_line(name: str) -> str:

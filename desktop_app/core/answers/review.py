@@ -1,32 +1,32 @@
-"""After the answer: the checks that keep it honest, and the citations it ends up with.
+"""After the answer: each claim checked against what it cites (grounding.py), and the citations it ends up with.
 
-In order: a citation pointing at the wrong passage is moved to the one that says it, and a sentence stating a
-figure with no citation gets the passage that says it (citation_check.py). An answer whose cited
-pages never mention the relation the question asks about ("born", "retired from acting"), while the answer
-states it, joined the subject to a fact from elsewhere and becomes the not-found answer. An answer none of whose
-citations is supported (a sentence naming the question's subject is not supported by a page that never names
-it, nor one answering "who / how many" by a page holding none of its names or numbers) came from the model's
-memory, not the documents, and becomes the not-found answer, when it states numbers no passage contains; or
-numbers, codes and names none of which the passages it cites contain; or the subject's name, which none of
-the passages it cites names; or a figure the question asks for that none of the pages about the subject holds
-(question_fit.py). So does an answer of the wrong kind: one that only repeats the question, names no one to
-"who did X?", or gives another dimension than the one asked. An answer citing nothing gets a notice; a
-citation whose passage may not back its sentence is flagged.
+A claim is a sentence of the answer, or a whole list line. Judged against the passages it cites together:
+- grounded: kept as written;
+- not grounded, but one passage of the evidence states it: its citation moves there (the small model got the
+  number wrong, or cited the next sentence's passage);
+- not grounded anywhere: its citations are flagged, with the reason (what the passages lack);
+- citing nothing: it gets the passage that states it, unless the line's closing citation already does; a list
+  line that no passage states says "not found in your documents".
+An answer of which no claim is grounded did not come from the documents: it becomes the not-found answer, with
+the model's reply in the notice. Nothing else vetoes an answer.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..types import Citation, Source
-from .citation_check import CitationCheck, check_citations, cite_uncited, repair_citations, unfounded_facts, ungrounded_numbers
-from .question_fit import Page, answer_not_on, answer_outside, as_written, is_list_answer, missing_kind, off_subject, relation_not_on, subject_names
+from .evidence import NOT_FOUND_LINE
+from .grounding import MARK, Grounding, Vocabulary, content, judge_claim
 from .streaming import not_found_answer
 
-_CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+# A claim: a list line ("- ...", "1. ..."), or a sentence with the citation marks that follow it, wherever they stand
+# ("... 9 s [2].", "... 9 s. [2]"); a full stop between letters or digits ("10.4", "help.start") ends none.
+_LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S.*$")
+_SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\w))+(?:[.!?]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")
 
 
 @dataclass(frozen=True)
@@ -37,23 +37,68 @@ class ReviewedAnswer:
     notices: tuple[str, ...]
 
 
-def cited_numbers(answer: str) -> list[int]:
-    numbers: list[int] = []
-    for match in _CITATION.finditer(answer):
-        for part in match.group(1).split(","):
-            n = int(part)
-            if n not in numbers:
-                numbers.append(n)
-    return numbers
+def cited_numbers(text: str) -> list[int]:
+    """The passage numbers a text cites, each once, in the order first cited ("[1, 3] ... [2]" -> 1, 3, 2)."""
+    return list(dict.fromkeys(int(n) for m in MARK.finditer(text) for n in re.findall(r"\d+", m.group(0))))
 
 
 def citations_of(answer: str, context: Sequence[Source]) -> list[Citation]:
     """The passages the answer cites, in the order first cited; numbers outside the context are ignored."""
-    out = []
-    for n in cited_numbers(answer):
-        if 1 <= n <= len(context):
-            out.append(Citation.from_passage(n, context[n - 1].passage))
-    return out
+    return [Citation.from_passage(n, context[n - 1].passage) for n in cited_numbers(answer) if 1 <= n <= len(context)]
+
+
+def claim_spans(answer: str) -> list[tuple[int, int]]:
+    """(start, end) of each claim of the answer: its list lines whole, its other lines sentence by sentence."""
+    spans, offset = [], 0
+    for line in answer.split("\n"):
+        if _LIST_LINE.match(line):
+            spans.append((offset, offset + len(line)))
+        else:
+            spans += [(offset + m.start(), offset + m.end()) for m in _SENTENCE.finditer(line) if m.group(0).strip()]
+        offset += len(line) + 1
+    return spans
+
+
+class _Evidence:
+    """The passages the model read, each passage's words built once however many claims ask."""
+
+    def __init__(self, context: Sequence[Source], question: str):
+        self.texts = [f"{s.passage.title}\n{s.passage.text}" for s in context]
+        self.question = question
+        self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
+        self.each = list(self._vocabularies.values())
+
+    def judge(self, claim: str, numbers: Sequence[int]) -> Grounding:
+        key = tuple(sorted(n for n in set(numbers) if 1 <= n <= len(self.texts)))
+        if not key:
+            return Grounding(False, 0.0, "it cites no passage the model read")
+        if key not in self._vocabularies:
+            self._vocabularies[key] = Vocabulary(self.texts[n - 1] for n in key)
+        return judge_claim(claim, self._vocabularies[key], self.question, self.each)
+
+    def stating(self, claim: str, cited: Sequence[int]) -> list[int] | None:
+        """The passages that state the claim: the one passage that states it best; else those it cites and the one
+        more that completes it best (a claim joining two passages' facts, citing one); None when none do."""
+        every = range(1, len(self.texts) + 1)
+        for tried in ([[n] for n in every], [[*cited, n] for n in every if cited and n not in cited]):
+            verdicts = [(g.score, -n[-1], n) for n in tried if (g := self.judge(claim, n)).grounded]
+            if verdicts:
+                return max(verdicts)[2]
+        return None
+
+
+def judged_claims(answer: str, context: Sequence[Source], question: str = "") -> list[tuple[str, Grounding]]:
+    """Each claim of the answer that cites a passage, with its verdict against what it cites (for the evaluation)."""
+    evidence = _Evidence(context, question)
+    claims = [answer[start:end] for start, end in claim_spans(answer)]
+    return [(MARK.sub("", c).strip(), evidence.judge(c, cited_numbers(c))) for c in claims if cited_numbers(c)]
+
+
+def _with_marks(claim: str, numbers: Sequence[int]) -> str:
+    """The claim with these citation marks in place of its own, before its closing full stop."""
+    body = MARK.sub("", claim).rstrip()
+    stop = len(body.rstrip(".!?"))
+    return body[:stop].rstrip() + "".join(f" [{n}]" for n in numbers) + body[stop:]
 
 
 def review_answer(
@@ -66,108 +111,47 @@ def review_answer(
     general_knowledge: bool = False,
 ) -> ReviewedAnswer:
     """`answered`: False when no answer was asked for (search only); `sources` name the closest pages of a refusal."""
-    notices: list[str] = []
-    written = answer
-    listed = bool(answer) and is_list_answer(answer)  # a list's lines are matched to passages by list_lines.py
-    if found and answer:
-        answer, repaired = repair_citations(answer, context)
-        for old, new in sorted(repaired.items()):
-            notices.append(f"Citation [{old}] pointed at a passage that does not say this; it now points at [{new}].")
-        if not listed:
-            answer, cited = cite_uncited(answer, context)
-            for n in cited:
-                notices.append(f"A sentence stating a figure cited no passage; it now cites [{n}], which says it.")
-    # Judged after the repair: a fact cited to the wrong passage number is still the documents' fact.
-    fits = found and bool(answer) and not listed  # a list answer is checked line by line (list_lines.py)
-    checks = check_citations(answer, context) if found and answer else []
-    page = _pages(context)
-    if fits:
-        checks = _fit_checked(checks, question, page)
-    if answered and found and answer and not general_knowledge:
-        why = _not_from_documents(answer, question, context, checks, page if fits else None)
-        if why:
-            notices = [f"The model answered \u201c{written.strip()[:200]}\u201d, but {why}: that answer did not come from your documents."]
-            answer, found = not_found_answer(sources or context), False
-        elif fits:
-            lacking = missing_kind(answer, question)
-            if lacking:
-                notices = [f"The model answered \u201c{written.strip()[:200]}\u201d, which does not say {lacking}: that does not answer the question."]
-                answer, found = not_found_answer(sources or context), False
-    citations = citations_of(answer, context) if found else []
-    if answered and found and not citations:
+    if not (found and answer):
+        return ReviewedAnswer(answer, found, (), ())
+    evidence, notices, flagged = _Evidence(context, question), [], {}
+    grounded_claims = 0
+    out = answer
+    spans = claim_spans(answer)
+    for index in range(len(spans) - 1, -1, -1):  # backwards, so the earlier spans stay valid as claims change
+        start, end = spans[index]
+        claim = out[start:end]
+        if not content(MARK.sub(" ", claim)) or NOT_FOUND_LINE in claim.lower():
+            continue
+        numbers, listed = cited_numbers(claim), bool(_LIST_LINE.match(claim))
+        if not numbers and not listed:  # the line's closing citation may cite it ("A. B. C [1].")
+            line_end = out.find("\n", end)
+            later = cited_numbers(out[end : None if line_end < 0 else line_end])
+            if later and evidence.judge(claim, later).grounded:
+                grounded_claims += 1
+                continue
+        verdict = evidence.judge(claim, numbers)
+        if verdict.grounded:
+            grounded_claims += 1
+            continue
+        better = evidence.stating(claim, numbers)
+        if better is not None:
+            grounded_claims += 1
+            out = out[:start] + _with_marks(claim, better) + out[end:]
+            was, now = ", ".join(f"[{n}]" for n in numbers), ", ".join(f"[{n}]" for n in better)
+            notices.append(f"Citation {was} pointed at a passage that does not say this; it now points at {now}." if numbers else f"A claim cited no passage; it now cites {now}, which says it.")
+        elif listed and not numbers:
+            head, colon, _ = MARK.sub("", claim).rstrip().partition(":")
+            out = out[:start] + head.rstrip() + (":" if colon else " \u2014") + f" {NOT_FOUND_LINE}" + out[end:]
+            notices.append(f"No passage states \u201c{MARK.sub('', claim).strip()[:120]}\u201d: the line now says not found.")
+        else:
+            for n in numbers:
+                flagged.setdefault(n, verdict.reason)
+    if answered and not general_knowledge and not grounded_claims:
+        reply = answer.strip()[:300]
+        return ReviewedAnswer(not_found_answer(sources or context), False, (), (f"The model answered \u201c{reply}\u201d, but no passage it read states that: it did not come from your documents.",))
+    citations = [dataclasses.replace(c, supported=c.n not in flagged, reason=flagged.get(c.n, "")) for c in citations_of(out, context)]
+    if answered and not citations:
         notices.append("The answer cites no passage; check it against the sources.")
-    unsupported = {c.n for c in checks if not c.supported} if found else set()
-    if unsupported:
-        citations = [dataclasses.replace(c, supported=c.n not in unsupported) for c in citations]
-        marks = ", ".join(f"[{n}]" for n in sorted(unsupported))
-        notices.append(f"Citation {marks} may not support the sentence that cites it; check the passage.")
-    return ReviewedAnswer(answer, found, tuple(citations), tuple(notices))
-
-
-def _pages(context: Sequence[Source]) -> Callable[[int], Page]:
-    """Passage n of the context (1-based) as question_fit reads it, each built once however often it is asked for."""
-    built: dict[int, Page] = {}
-
-    def page(n: int) -> Page:
-        if n not in built:
-            passage = context[n - 1].passage
-            built[n] = Page.of(passage.text, passage.title)
-        return built[n]
-
-    return page
-
-
-def _fit_checked(checks: Sequence[CitationCheck], question: str, page: Callable[[int], Page]) -> list[CitationCheck]:
-    """The citation checks, with a sentence unsupported by a passage that never names the question's subject when
-    the sentence does, that holds none of the names or numbers the sentence answers a "who / how many" with, or
-    none of the question's words for the relation the sentence states ("born")."""
-    return [
-        dataclasses.replace(check, supported=False)
-        if check.supported and _not_on_page(check.sentence, question, page(check.n))
-        else check
-        for check in checks
-    ]
-
-
-def _not_on_page(sentence: str, question: str, page: Page) -> bool:
-    return bool(off_subject(sentence, question, [page]) or answer_not_on(sentence, question, page) or relation_not_on(sentence, question, [page]))
-
-
-def _not_from_documents(
-    answer: str, question: str, context: Sequence[Source], checks: Sequence[CitationCheck], page: Callable[[int], Page] | None
-) -> str | None:
-    """Why the answer did not come from the documents, for the notice; None when it may have. With `page`, an answer
-    whose cited pages never mention the relation asked about; then, when no citation is supported, invented numbers
-    and facts, and (with `page`) the question's subject and the figure asked for (question_fit.py)."""
-    numbers = [n for n in cited_numbers(answer) if 1 <= n <= len(context)]
-    if page is not None and numbers:
-        # Before the sentence checks: a page can support a sentence the answer quotes from it while the sentence
-        # that answers cites nothing ("X developed the vaccine. This was the first ... [2]").
-        unmentioned = relation_not_on(answer, question, [page(n) for n in numbers])
-        if unmentioned:
-            said = " or ".join(f"\u201c{as_written({word}, question)}\u201d" for word in sorted(unmentioned, key=lambda w: question.lower().find(w)))
-            return f"the passages it cites never mention {said}"
-    if any(c.supported for c in checks):
-        return None
-    invented = ungrounded_numbers(answer, question, context)
-    if invented:
-        return f"no passage contains {', '.join(sorted(invented))}"
-    unfounded = unfounded_facts(answer, question, [context[n - 1] for n in numbers])
-    if unfounded:
-        return f"the passages it cites do not contain {', '.join(sorted(unfounded))}"
-    if page is None:
-        return None
-    cited_pages = [page(n) for n in numbers]
-    absent = {name for c in checks for name in off_subject(c.sentence, question, cited_pages)} if cited_pages else set()
-    if absent:
-        return f"the passages it cites never name {as_written(absent, question)}"
-    # The fact asked for ("How many ...": a number) must come from a page about the subject: of the pages the answer
-    # cites (when it cites none, the pages it read), the ones that name every name of the question.
-    names = subject_names(question)
-    about = [p for p in (cited_pages or [page(n) for n in range(1, len(context) + 1)]) if all(p.names(name) for name in names)]
-    outside = answer_outside(answer, question, about)
-    if outside:
-        where = "the passages it cites" if cited_pages else "the passages it read"
-        subject = f" about {as_written(names, question)}" if names else ""
-        return f"{where}{subject} do not contain {', '.join(sorted(outside))}"
-    return None
+    for n, reason in sorted(flagged.items()):
+        notices.append(f"Citation [{n}] may not support the sentence that cites it: {reason}.")
+    return ReviewedAnswer(out, True, tuple(citations), tuple(notices))

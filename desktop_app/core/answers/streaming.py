@@ -3,10 +3,13 @@
 The model is told to reply exactly NOT FOUND when the passages do not hold the answer. The first few
 characters are held back until they can no longer be the start of that mark, so the user never sees
 "NOT FO..." flash by: a refusal becomes the app's own "Not found in your documents." with the closest pages.
+A reply that starts repeating itself (a small model's loop: one sentence over and over until the token limit) is
+stopped as soon as REPEAT_WORDS words in a row come a second time, and cut where the repetition began.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -20,6 +23,8 @@ from .prompts import NOT_FOUND_MARK
 
 NOT_FOUND_TEXT = "Not found in your documents."
 
+REPEAT_WORDS = 10  # words in a row written twice: a loop, not an answer (an answer's lines differ in their names)
+REPEAT_NOTICE = "The answer began repeating itself, so it was stopped there."
 # (answer, found, when the first token arrived): what an answer stream returns after its tokens.
 Streamed = tuple[str, bool, float | None]
 
@@ -52,19 +57,49 @@ def _may_become_mark(probe: str) -> bool:
     return len(probe) < len(NOT_FOUND_MARK) and NOT_FOUND_MARK.startswith(probe)
 
 
-def stream_answer(pieces: Iterable[str], refusal: Callable[[], str], cancel: threading.Event | None = None) -> Generator[Token, None, Streamed]:
+class RepeatWatch:
+    """Finds the first run of REPEAT_WORDS words that a growing text writes a second time, each word looked at once."""
+
+    def __init__(self, words: int = REPEAT_WORDS):
+        self.words = words
+        self._seen: set[tuple[str, ...]] = set()
+        self._next = 0  # the first run not yet seen
+
+    def repeat_at(self, text: str) -> int | None:
+        """Where in `text` a repeated run starts, or None. The last word may be unfinished: it waits."""
+        found = [(m.start(), m.group(0).casefold()) for m in re.finditer(r"\w+", text)][:-1]
+        for i in range(self._next, len(found) - self.words + 1):
+            run = tuple(word for _, word in found[i : i + self.words])
+            if run in self._seen:
+                return found[i][0]
+            self._seen.add(run)
+            self._next = i + 1
+        return None
+
+
+def stream_answer(
+    pieces: Iterable[str], refusal: Callable[[], str], cancel: threading.Event | None = None, notices: list[str] | None = None
+) -> Generator[Token, None, Streamed]:
     """Yields the model's tokens; holds back the first few characters to catch its NOT FOUND reply.
 
-    `refusal` gives the not-found answer that replaces a NOT FOUND (or empty) reply.
+    `refusal` gives the not-found answer that replaces a NOT FOUND (or empty) reply. A reply that repeats itself is
+    stopped, and REPEAT_NOTICE goes to `notices`.
     """
     pending = ""
     text = ""
     decided = False
+    watch = RepeatWatch()
     with TokenStream(pieces, cancel) as stream:
         for piece in stream:
             if decided:
                 text += piece
                 yield Token(piece)
+                cut = watch.repeat_at(text)
+                if cut is not None:
+                    text = text[:cut].rstrip()
+                    if notices is not None:
+                        notices.append(REPEAT_NOTICE)
+                    break
                 continue
             pending += piece
             probe = pending.lstrip().upper()

@@ -1,0 +1,83 @@
+"""The one grounding check: does what the cited passages say state the claim? Made-up documents in English,
+German, Russian and Greek, each verdict checkable by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.citation_check_quality import load_labelled, measure, new_check
+from desktop_app.core.answers.grounding import THRESHOLD, judge_claim
+
+HARBOUR = "The Quillmoor lighthouse flashes green every 9 seconds. It was built in 1887 by Edda Tarrow."
+TOWN = "Brackwater lies on the banks of the Ossel river. The town was formed in Fennick by three weavers."
+DE = "Die Mühle von Kornhalde wurde 1784 gebaut. Sie mahlt jährlich 12.000 Tonnen Roggen für die Bäckereien der Stadt."
+RU = "Маяк Северной Косы построен в 1902 году. Его свет виден на расстоянии 18 километров."
+EL = "Ο φάρος της Λευκονήσου χτίστηκε το 1874. Το φως του φαίνεται σε απόσταση 22 χιλιομέτρων."
+
+
+@pytest.mark.parametrize(
+    "claim, passages",
+    [
+        ("The Quillmoor lighthouse flashes green every 9 seconds [2].", [HARBOUR]),
+        ("Edda Tarrow built the lighthouse in 1887.", [HARBOUR]),
+        ("Brackwater lies on the Ossel river.", [TOWN]),
+        # one claim joining two facts, each stated by one of the passages it cites: judged against them together
+        ("The lighthouse flashes green every 9 seconds and Brackwater lies on the Ossel [1][2].", [HARBOUR, TOWN]),
+        ("Die Mühle in Kornhalde mahlt jedes Jahr 12 000 Tonnen Roggen.", [DE]),  # inflection, another thousands separator
+        ("Der Bau der Mühle von Kornhalde war 1784.", [DE]),
+        ("Маяк Северной Косы был построен в 1902 году.", [RU]),
+        ("Свет маяка виден на расстоянии 18 километров.", [RU]),
+        ("Ο φάρος της Λευκονήσου χτίστηκε το 1874.", [EL]),
+        ('The lighthouse "flashes green every 9 seconds" [1].', [HARBOUR]),  # a quote copied word for word
+    ],
+)
+def test_a_claim_the_passages_state_is_grounded(claim, passages):
+    verdict = judge_claim(claim, passages)
+    assert verdict.grounded and verdict.score >= THRESHOLD, verdict
+
+
+@pytest.mark.parametrize(
+    "claim, passages, lacking",
+    [
+        ("The Quillmoor lighthouse flashes green every 12 seconds.", [HARBOUR], "12"),  # a changed figure
+        ("Brackwater lies on the Varn.", [TOWN], "Varn"),  # a river the page never names
+        ("Edda Tarrow was born in Kessling.", [HARBOUR], "Kessling"),  # the subject's page, a fact it never states
+        ("Die Mühle von Kornhalde wurde 1790 gebaut.", [DE], "1790"),
+        ("Die Mühle von Kornhalde mahlt jährlich Weizen für Brauereien.", [DE], "Weizen"),
+        ("Маяк Северной Косы построен в 1910 году.", [RU], "1910"),
+        ("Маяк Северной Косы покрашен красной краской полностью.", [RU], "покрашен"),
+        ("Ο φάρος της Λευκονήσου χτίστηκε το 1880.", [EL], "1880"),
+        ("Ο φάρος της Λευκονήσου βάφτηκε κόκκινος πρόσφατα.", [EL], "βάφτηκε"),
+    ],
+)
+def test_a_claim_the_passages_do_not_state_is_flagged_with_what_they_lack(claim, passages, lacking):
+    verdict = judge_claim(claim, passages)
+    assert not verdict.grounded, verdict
+    assert lacking in verdict.missing and lacking in verdict.reason
+
+
+def test_the_fact_a_claim_adds_to_the_question_decides_it():
+    # Against the question, the claim's one new word is the river: the page naming another one does not state it.
+    question = "On which river does Brackwater lie?"
+    assert judge_claim("Brackwater lies on the banks of the Ossel river [1].", [TOWN], question).grounded
+    assert not judge_claim("Brackwater lies on the banks of the Varn river [1].", [TOWN], question).grounded
+
+
+def test_the_words_a_claim_repeats_from_the_question_weigh_less_than_the_fact_it_adds():
+    # The page says "formed in Fennick", never "origin" or "city": the answer's own fact, Fennick, is on it.
+    question = "What is the origin city of Brackwater?"
+    assert judge_claim("The origin city of Brackwater is Fennick [1].", [TOWN], question).grounded
+    assert not judge_claim("The origin city of Brackwater is Dunmere [1].", [TOWN], question).grounded
+
+
+def test_any_script_and_accents_are_words():
+    assert judge_claim("Malmö-Kessel: 40 Liter", ["Der Kessel aus Malmo fasst 40 Liter."]).grounded
+    assert not judge_claim("Москва", ["Париж"]).grounded
+
+
+@pytest.mark.parametrize("split, kept, flagged", [("tune", 0.94, 0.48), ("test", 0.95, 0.65)])
+def test_measured_quality_holds_on_the_labelled_set(split, kept, flagged):
+    """Floors from `python -m bench.citation_check_quality` (tune half chose THRESHOLD): supported sentences kept,
+    unsupported ones flagged."""
+    quality = measure([r for r in load_labelled() if r["split"] == split], new_check)
+    assert quality.supported_kept >= kept and quality.recall >= flagged, quality

@@ -1,0 +1,114 @@
+"""What the user sees after the answer: each claim checked against what it cites (answers/review.py), in any
+language; citations moved, added or flagged; an answer nothing grounds becomes not found. Made-up documents."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from desktop_app.core.answers.evidence import select_evidence
+from desktop_app.core.answers.review import review_answer
+from desktop_app.core.answers.streaming import REPEAT_NOTICE, stream_answer
+from desktop_app.core.events import Token
+from desktop_app.core.types import Passage, Source
+
+LIGHT = "The Quillmoor lighthouse flashes green every 9 seconds."
+BUILT = "The lighthouse was built in 1887 by Edda Tarrow."
+EXPORT = "To save a table to a file, call write.grid() with the table and a file name."
+IMPORT = "The read.grid() function reads a table from a file into a grid."
+
+
+def context(*texts: str, title: str = "") -> list[Source]:
+    return [Source(n, Passage(n, 1, f"/doc{n}.pdf", title, n, 0, len(t), t), 0.1, {}, 0.5) for n, t in enumerate(texts, 1)]
+
+
+def review(answer: str, question: str, sources: list[Source]):
+    return review_answer(answer, True, question, sources, sources)
+
+
+def test_a_claim_joining_two_facts_is_judged_against_both_passages_it_cites():
+    reviewed = review("It flashes green every 9 seconds and was built in 1887 [1][2].", "Tell me about the lighthouse.", context(LIGHT, BUILT))
+    assert reviewed.found and all(c.supported for c in reviewed.citations) and not reviewed.notices
+
+
+def test_a_right_claim_citing_the_wrong_passage_moves_to_the_one_that_states_it():
+    reviewed = review("Use the write.grid() function to save a table to a file [2].", "How do I save a table?", context(EXPORT, IMPORT))
+    assert reviewed.found and reviewed.answer == "Use the write.grid() function to save a table to a file [1]."
+    assert [c.n for c in reviewed.citations] == [1] and reviewed.citations[0].supported
+    assert any("now points at [1]" in n for n in reviewed.notices)
+
+
+def test_a_claim_no_passage_states_is_flagged_with_the_reason():
+    answer = "The lighthouse flashes green every 9 seconds [1]. Its keeper was Orla Venn [2]."
+    reviewed = review(answer, "Tell me about the lighthouse.", context(LIGHT, BUILT))
+    assert reviewed.found and reviewed.answer == answer
+    flagged = {c.n: c.reason for c in reviewed.citations if not c.supported}
+    assert list(flagged) == [2] and "Orla" in flagged[2] and "Venn" in flagged[2]
+    assert any("[2] may not support" in n for n in reviewed.notices)
+
+
+def test_an_answer_with_no_grounded_claim_is_not_found_with_the_models_reply_shown():
+    reviewed = review("The lighthouse keeper was Orla Venn [1].", "Who kept the lighthouse?", context(LIGHT, BUILT))
+    assert not reviewed.found and reviewed.answer.startswith("Not found in your documents")
+    assert not reviewed.citations and "Orla Venn" in reviewed.notices[0]
+
+
+def test_an_uncited_claim_gets_the_passage_that_states_it_unless_the_closing_citation_does():
+    reviewed = review("The lighthouse was built in 1887. It flashes green every 9 seconds [1].", "When was it built?", context(LIGHT, BUILT))
+    assert reviewed.answer == "The lighthouse was built in 1887 [2]. It flashes green every 9 seconds [1]."
+    closing = review("The lighthouse flashes green. It flashes every 9 seconds [1].", "How does it flash?", context(LIGHT, BUILT))
+    assert closing.answer == "The lighthouse flashes green. It flashes every 9 seconds [1]."
+
+
+def test_list_lines_get_the_passage_that_states_them_or_say_not_found():
+    answer = "- Quillmoor: flashes green every 9 seconds\n- Edda Tarrow: built the lighthouse in 1887\n- Orla Venn: keeper since 1920"
+    reviewed = review(answer, "Who and what are Quillmoor, Edda Tarrow and Orla Venn?", context(LIGHT, BUILT))
+    assert reviewed.answer.splitlines() == [
+        "- Quillmoor: flashes green every 9 seconds [1]",
+        "- Edda Tarrow: built the lighthouse in 1887 [2]",
+        "- Orla Venn: not found in your documents.",
+    ]
+
+
+def test_claims_in_german_and_russian_are_judged_by_their_own_words():
+    german = context("Die Mühle von Kornhalde wurde 1784 gebaut.", "Sie mahlt jährlich 12.000 Tonnen Roggen.")
+    reviewed = review("Die Mühle mahlt jährlich 12 000 Tonnen Roggen [1].", "Wie viel Roggen mahlt die Mühle?", german)
+    assert reviewed.found and [c.n for c in reviewed.citations] == [2] and all(c.supported for c in reviewed.citations)
+    # A claim joining the two passages' facts that cites one of them gets the other added.
+    joined = review("Die Mühle von Kornhalde wurde 1784 gebaut und mahlt jährlich 12 000 Tonnen Roggen [1].", "Was ist die Mühle?", german)
+    assert joined.found and [c.n for c in joined.citations] == [1, 2] and all(c.supported for c in joined.citations)
+    russian = context("Маяк Северной Косы построен в 1902 году.")
+    assert review("Маяк построен в 1902 году [1].", "Когда построен маяк?", russian).found
+    assert not review("Маяк построен в 1910 году [1].", "Когда построен маяк?", russian).found
+
+
+def test_a_reply_that_repeats_itself_is_stopped_with_a_notice():
+    sentence = "The apply family runs a function over each element of a grid and returns the results. "
+    pulled = []
+
+    def endless():
+        for i in range(200):
+            pulled.append(i)
+            yield from (word + " " for word in sentence.split())
+
+    notices: list[str] = []
+    stream = stream_answer(endless(), lambda: "Not found.", None, notices)
+    tokens = []
+    try:
+        while True:
+            tokens.append(next(stream))
+    except StopIteration as done:
+        answer, found, _ = done.value
+    assert found and answer == sentence.strip() and notices == [REPEAT_NOTICE]
+    assert len(pulled) <= 2 and all(isinstance(t, Token) for t in tokens)  # generation stopped in the second copy
+
+
+def test_a_quote_is_labelled_with_a_name_only_when_the_document_states_it():
+    sources = [
+        Source(1, Passage(1, 1, "/orchard.txt", "Orchard notes", 1, 0, 60, "It is not currently shipped by the Pomfret company."), 0.1, {}, 0.5),
+        Source(2, Passage(2, 1, "/orchard.txt", "Orchard notes", 1, 0, 60, "Vellmarsh grows 312 crystal pear trees in its orchard."), 0.1, {}, 0.5),
+    ]
+    queries = ("Crystal Pomfret Trees", "Crystal Pomfret Trees origin", "Vellmarsh", "Vellmarsh trees")
+    evidence = select_evidence("Where do the trees grow?", np.zeros(1), queries, sources, None, budget_tokens=400, max_sentences=0)
+    labels = {q.citation.text: q.name for q in evidence.quotes}
+    assert labels["Vellmarsh grows 312 crystal pear trees in its orchard."] == "Vellmarsh"
+    assert labels.get("It is not currently shipped by the Pomfret company.", "") != "Crystal Pomfret Trees"
