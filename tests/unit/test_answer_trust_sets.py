@@ -10,7 +10,7 @@ import pytest
 from bench.answer_cache import Recorded, unchecked
 from bench.answer_trust import interleaved, Item, repeats_a_sentence
 from bench.build_made_up_sets import claim_pairs, german_questions
-from bench.build_near_sets import ABSENT, fact_of
+from bench.build_near_sets import ABSENT, near_hit, near_miss
 from bench.made_up_world import LANGUAGES, documents
 
 
@@ -56,14 +56,27 @@ def test_each_german_question_has_an_english_twin_with_the_same_answer():
     assert len(qrels) == len(queries)
 
 
-def test_the_fact_patterns_find_the_answer_a_sentence_states():
-    assert fact_of("population", "The town had a population of about 12,400 in 2010.") == "12,400"
-    assert fact_of("where born", "Orlan Vesk was born in Tamberwick, a small port.") == "Tamberwick"
-    assert fact_of("founder", "The firm was founded in 1921 by Idra Falkenholt.") == "Idra Falkenholt"
-    assert fact_of("capital", "It is the capital of Norvania.") is None
+def _hit(template: str, title: str, text: str):
+    question = near_hit({"_id": "x", "title": title, "text": text}, template)
+    return question and (question.text, question.answers)
 
 
-def test_a_near_miss_article_holds_no_answer_of_its_kind():
+def test_a_near_hit_asks_the_fact_its_sentence_states():
+    assert _hit("population", "Velmora", "Velmora is a town. It had a population of about 12,400 in 2010.") == ("What is the population of Velmora?", ("12,400",))
+    assert _hit("where born", "Orlan Vesk", "Orlan Vesk was born in Tamberwick, a small port.") == ("Where was Orlan Vesk born?", ("Tamberwick",))
+    assert _hit("how many", "Kestrel Band", "The band has 7 members.") == ("How many members does Kestrel Band have?", ("7",))
+    assert _hit("who", "The Quiet Loom", "The Quiet Loom is a novel written by Idra Falkenholt.") == ("Who wrote The Quiet Loom?", ("Idra Falkenholt",))
+    assert _hit("capital", "Norvania", "It is the capital of Norvania.") is None
+
+
+def test_a_near_miss_is_asked_only_of_an_article_that_holds_no_answer():
+    town = {"_id": "x", "title": "Velmora (town)", "text": "Velmora is a town on the coast, founded in 1402."}
+    assert near_miss(town, "population").text == "What is the population of Velmora?"
+    assert near_miss({**town, "text": "Velmora is a town with 8,200 inhabitants."}, "population") is None
+    assert near_miss(town, "where born") is None  # a town is not born
+
+
+def test_the_absence_checks_see_an_answer_of_the_kind():
     assert not ABSENT["population"]("Velmora is a town with 8,200 inhabitants.")
     assert ABSENT["population"]("Velmora is a town on the coast, founded in 1402.")
     assert not ABSENT["when"]("Velmora was founded in the 15th century.")
