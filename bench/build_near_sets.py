@@ -53,7 +53,7 @@ STATES = {
     "where born": [(rf"\bborn (?:on [^,.]{{1,30}} )?in (?P<answer>[A-Z][\w'’.-]+(?: [A-Z][\w'’.-]+)?)", "Where was {e} born?")],
     "how many": [(r"\b(?:has|have|had|with|contains|contained|comprises|comprised|consists of|consisted of|includes|included|features|featured) "
                   r"(?:about |around |over |more than |some |approximately |nearly |almost )?(?P<answer>\d{1,3}(?:,\d{3})+|\d+) "
-                  r"(?!(?:years|metres|meters|kilometres|km|miles|feet|ft|percent|per|kg|tonnes|tons|degrees|days|hours|minutes|seconds|million|billion)\b)"
+                  r"(?!(?:years|metres|meters|kilometres|km|miles|feet|ft|percent|per|kg|tonnes|tons|degrees|days|hours|minutes|seconds|million|billion|inhabitants|residents|people)\b)"
                   r"(?:[a-z]+ )?(?P<noun>(?!(?:years|metres|meters|kilometres|miles|feet|percent|degrees|days|hours|minutes|seconds)\b)[a-z]+s)\b", "How many {noun} does {e} have?")],
     "population": [(rf"population (?:of|was|is|at) {APPROX}(?P<answer>(?:{NUMBER})(?: million| billion)?)", "What is the population of {e}?"),
                    (rf"{APPROX}(?P<answer>(?:{NUMBER})(?: million| billion)?) (?:inhabitants|residents)", "What is the population of {e}?")],
@@ -63,8 +63,12 @@ STATES = {
                (rf"(?P<answer>{NUMBER})\s?{UNITS}\b(?: \([^)]*\))? above sea level", "At what elevation is {e}?")],
     "founder": [(rf"\b(?:co-)?founded (?:in {YEAR} )?by (?P<answer>{PERSON})", "Who founded {e}?")],
     "capital": [(rf"\bcapital(?: city)?(?: and (?:largest|most populous) city)? (?:is|was) (?P<answer>{NAME})", "What is the capital of {e}?"),
-                (rf"^(?P<answer>{NAME}) is the capital(?: city)?(?: and (?:largest|most populous) city)? of (?:the )?(?P<of>{NAME})", "What is the capital of {of}?")],
+                (rf"^(?P<answer>{NAME}) is the capital(?: city)?(?: and (?:largest|most populous) city)? of (?:the )?(?P<of>{NAME})(?=[,.;]| and | in |$)", "What is the capital of {of}?")],
 }
+
+# template -> the article kinds a near hit's question fits (none: any)
+HIT_KINDS = {"where born": {"person"}, "population": {"place", "country"}, "height": {"structure", "place", "person"},
+             "founder": {"organisation", "place", "country"}, "capital": {"place", "country"}, "when": {"person", "organisation", "structure", "work", "place", "country"}}
 
 # template -> article kind -> the near-miss question about the article's subject {e}
 ASK_ABSENT = {
@@ -81,12 +85,12 @@ ASK_ABSENT = {
 }
 
 KIND = {
-    "place": r"\b(?:city|town|capital|country|village|municipality|island|state|province|region|nation|kingdom|republic|territory|metropolis|port)\b",
-    "country": r"\b(?:country|state|nation|kingdom|republic|province|territory|empire|emirate|sultanate)\b",
-    "person": r"\b(?:actor|actress|singer|writer|author|poet|painter|composer|politician|scientist|physicist|chemist|mathematician|philosopher|player|footballer|musician|director|leader|king|queen|emperor|president|engineer|inventor|explorer|artist|novelist|economist|activist|general|statesman|businessman|athlete|sculptor|architect|astronomer|biologist|theologian|saint|pope|dancer|filmmaker|rapper|cricketer)\b",
-    "organisation": r"\b(?:company|corporation|band|organization|organisation|university|club|party|brand|magazine|newspaper|firm|manufacturer|league|school|airline|business|foundation|institute|agency|network|studio|group)\b",
+    "place": r"\b(?:city|town|capital|country|village|municipality|island|province|region|nation|kingdom|republic|territory|metropolis|port)\b",
+    "country": r"\b(?:country|nation|kingdom|republic|province|territory|empire|emirate|sultanate)\b",
+    "person": r"\b(?:editor|journalist|publisher|soldier|monarch|emperor|prince|princess|leader|actor|actress|singer|writer|author|poet|painter|composer|politician|scientist|physicist|chemist|mathematician|philosopher|player|footballer|musician|director|leader|king|queen|emperor|president|engineer|inventor|explorer|artist|novelist|economist|activist|statesman|businessman|athlete|sculptor|architect|astronomer|biologist|theologian|saint|pope|dancer|filmmaker|rapper|cricketer)\b",
+    "organisation": r"\b(?:company|corporation|band|organization|organisation|university|club|party|brand|magazine|newspaper|firm|manufacturer|league|school|airline|business|foundation|institute|agency|network|studio)\b",
     "structure": r"\b(?:building|tower|mountain|peak|volcano|bridge|statue|dam|skyscraper|monument|waterfall|cathedral|castle|palace|temple|pyramid|stadium|lighthouse|tree)\b",
-    "work": r"\b(?:novel|film|book|song|album|painting|opera|play|poem|symphony|invention|device|theory|game|series|sculpture|machine|instrument)\b",
+    "work": r"\b(?:novel|film|book|song|album|painting|opera|play|poem|symphony|invention|device|theory|game|sculpture|machine|instrument)\b",
 }
 NUMBER_WORDS = r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|hundreds|thousand|thousands|million|millions|billion|dozen|dozens|half)\b"
 
@@ -124,10 +128,14 @@ def entity(title: str) -> str:
 
 
 def kinds(record: dict) -> set[str]:
+    """What the article is about, from the head of its first sentence's predicate ("X is a Congolese politician and
+    ..." -> person; "X is a genre of ... music" -> nothing). A person is nothing else."""
     first = " ".join(sentences(record["text"])[:1])
-    found = {kind for kind, pattern in KIND.items() if re.search(pattern, first, re.I)}
-    if re.search(rf"\((?:born |[^)]*{YEAR}\s*[–-]\s*[^)]*{YEAR})", record["text"][:300]):
-        found.add("person")
+    predicate = re.search(r"\b(?:is|was|are|were)\s+(?:(?:a|an|the|one of the|one of)\s+)?(.*)", first)
+    head = re.split(r"\s(?:of|in|on|at|from|by|for|with|that|which|who|whose|where|known|located|situated|based|and|or)\s|[,;.()]", predicate.group(1))[0] if predicate else ""
+    found = {kind for kind, pattern in KIND.items() if re.search(pattern, head, re.I)}
+    if "person" in found or re.search(rf"\((?:born |[^)]*{YEAR}\s*[–-]\s*[^)]*{YEAR})", first[:200]):
+        return {"person"}
     return found
 
 
@@ -148,14 +156,20 @@ def answer_of(match: re.Match) -> str:
 
 
 def near_hit(record: dict, template: str) -> Question | None:
-    """The first sentence of the article stating a fact of the template, asked about the article's subject."""
+    """The first sentence of the article stating a fact of the template, asked about the article's subject: in an
+    article of a kind the template fits, in a sentence whose subject is the article's (its name or a pronoun)."""
+    if HIT_KINDS.get(template) and not kinds(record) & HIT_KINDS[template]:
+        return None
+    name = entity(record["title"])
     for sentence in sentences(record["text"]):
+        if not (sentence.startswith(name.split()[0]) or re.match(r"(?:It|He|She|They|The|Its|His|Her|Their)\b", sentence)):
+            continue
         for pattern, form in STATES[template]:
             match = re.search(pattern, sentence)
             if not match:
                 continue
             answer = answer_of(match)
-            fill = {k: PAST.get(v, v) for k, v in match.groupdict().items() if v}
+            fill = {k: PAST.get(v, v).rstrip(".,") for k, v in match.groupdict().items() if v}
             question = form.format(e=entity(record["title"]), **fill)
             if f" {normalized(answer)} " not in f" {normalized(question)} ":
                 return Question(record["_id"], template, question, (answer,))
