@@ -241,7 +241,8 @@ def signed(values: list[float]) -> str:
 
 
 def by_question(rows: list[dict], set_name: str, mode: str, metric: str, variant: str = "") -> dict[str, float]:
-    return {r["qid"]: float(r[metric]) for r in rows if r["set"] == set_name and r["mode"] == mode and r.get("variant", "") == variant and r.get(metric) is not None}
+    mine = [r for r in rows if r["set"] == set_name and r["mode"] == mode and r.get("variant", "") == variant]
+    return {r["qid"]: float(r[metric]) for r in mine if r.get(metric) is not None}
 
 
 def paired(a: dict[str, float], b: dict[str, float]) -> list[float]:
@@ -279,7 +280,8 @@ def report_lines(rows: list[dict], modes: list[str]) -> list[list[object]]:
             lines.append([set_name, label + " (paired)", max(len(d) for d in diffs), *(signed(d) for d in diffs), "-"])
     if rows:
         per_mode = [[r for r in rows if r["mode"] == m] for m in modes]
-        lines.append(["all", "replies repeating a sentence", max(map(len, per_mode)), *(f"{sum(r['repeats'] for r in mine)} of {len(mine)}" for mine in per_mode), "-"])
+        repeating = [f"{sum(r['repeats'] for r in mine)} of {len(mine)}" for mine in per_mode]
+        lines.append(["all", "replies repeating a sentence", max(map(len, per_mode)), *repeating, "-"])
         shares = [[r["check_share"] for r in mine if r.get("check_share") is not None] for mine in per_mode]
         lines.append(["all", "check time / answer time, median", max(map(len, shares)), *(f"{statistics.median(s):.4f}" if s else "-" for s in shares), "-"])
     return lines
@@ -291,7 +293,8 @@ def claim_lines(rows: list[dict]) -> list[list[object]]:
         right = [not r["grounded"] for r in rows if r["lang"] == lang and r["label"] == "right"]
         wrong = [r["grounded"] for r in rows if r["lang"] == lang and r["label"] == "wrong"]
         joint_right = [not r["grounded"] for r in rows if r["lang"] == lang and r["label"] == "right" and r["joint"]]
-        lines.append([lang, len(right), interval([float(v) for v in right]), len(wrong), interval([float(v) for v in wrong]), f"{sum(joint_right)} of {len(joint_right)}"])
+        joint = f"{sum(joint_right)} of {len(joint_right)}"
+        lines.append([lang, len(right), interval([float(v) for v in right]), len(wrong), interval([float(v) for v in wrong]), joint])
     return lines
 
 
@@ -300,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--half", choices=("tune", "report"), required=True)
     parser.add_argument("--out", default=".cache/answer-trust", help="where the sets, the libraries and the answer cache live")
     parser.add_argument("--devset", default=".cache/devset", help="the multi-hop dev set (BEIR, split into tune/ and report/)")
-    parser.add_argument("--devset-home", default=".cache/eval/devset-home", help="the library holding the whole dev corpus (reused; missing records are imported)")
+    parser.add_argument("--devset-home", default=".cache/eval/devset-home", help="the library of the whole dev corpus (reused; missing records imported)")
     parser.add_argument("--modes", default="fusion,rag")
     parser.add_argument("--sets", default=",".join(SETS), help=f"comma-separated, of {', '.join(SETS)} (claims are always judged)")
     parser.add_argument("--sample", type=int, help="questions per set (German: each asked in German and English); default all")
@@ -345,11 +348,13 @@ def main(argv: list[str] | None = None) -> int:
     libraries.close()
 
     model = _default_settings().model
-    print(f"\nanswer trust, {args.half} half; model {model}; check: {judge_name}; {len(rows)} answers judged" + (f", {missing} not asked yet" if missing else ""))
+    unasked = f", {missing} not asked yet" if missing else ""
+    print(f"\nanswer trust, {args.half} half; model {model}; check: {judge_name}; {len(rows)} answers judged{unasked}")
     print(table(["set", "measure", "N", *modes, f"{modes[0]} - {modes[1]} (paired)" if len(modes) > 1 else "-"], report_lines(rows, modes)))
     if claims:
         print(f"\n(c) claims cited to made-up passages, {args.half} half; check: {judge_name}")
-        print(table(["language", "N right", "right citation flagged (<= 0.05)", "N wrong", "wrong citation passed (<= 0.10)", "joined claims flagged"], claim_lines(claims)))
+        headers = ["language", "N right", "right citation flagged (<= 0.05)", "N wrong", "wrong citation passed (<= 0.10)", "joined claims flagged"]
+        print(table(headers, claim_lines(claims)))
     target = Path(args.json) if args.json else out / f"answer-trust-{args.half}.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps({"half": args.half, "modes": modes, "check": judge_name, "rows": rows, "claims": claims}, indent=1))

@@ -48,13 +48,18 @@ UNITS = r"(?:m|metres|meters|ft|feet)"
 # subject {e}; other groups of the pattern fill the question too)
 PAST = {"written": "wrote"}
 STATES = {
-    "who": [(rf"\b(?P<verb>written|directed|composed|invented|discovered|designed|painted|developed|created|led|built|produced|sculpted|proposed|formulated) by (?P<answer>{PERSON})", "Who {verb} {e}?")],
-    "when": [(rf"\b(?P<verb>founded|established|built|born|completed|opened|released|published|discovered|invented|formed|launched|created|constructed|introduced|adopted|premiered|elected|crowned|signed|first performed) (?:in|on|in [A-Z][a-z]+|on \d{{1,2}} [A-Z][a-z]+|on [A-Z][a-z]+ \d{{1,2}},) (?P<answer>{YEAR})\b(?![\d–-])", "In what year was {e} {verb}?")],
+    "who": [(r"\b(?P<verb>written|directed|composed|invented|discovered|designed|painted|developed|created|led|built|produced|sculpted|proposed|formulated)"
+             rf" by (?P<answer>{PERSON})", "Who {verb} {e}?")],
+    "when": [(r"\b(?P<verb>founded|established|built|born|completed|opened|released|published|discovered|invented|formed|launched|created|constructed"
+              r"|introduced|adopted|premiered|elected|crowned|signed|first performed) (?:in|on|in [A-Z][a-z]+|on \d{1,2} [A-Z][a-z]+|on [A-Z][a-z]+ \d{1,2},) "
+              rf"(?P<answer>{YEAR})\b(?![\d–-])", "In what year was {e} {verb}?")],
     "where born": [(rf"\bborn (?:on [^,.]{{1,30}} )?in (?P<answer>[A-Z][\w'’.-]+(?: [A-Z][\w'’.-]+)?)", "Where was {e} born?")],
     "how many": [(r"\b(?:has|have|had|with|contains|contained|comprises|comprised|consists of|consisted of|includes|included|features|featured) "
                   r"(?:about |around |over |more than |some |approximately |nearly |almost )?(?P<answer>\d{1,3}(?:,\d{3})+|\d+) "
-                  r"(?!(?:years|metres|meters|kilometres|km|miles|feet|ft|percent|per|kg|tonnes|tons|degrees|days|hours|minutes|seconds|million|billion|inhabitants|residents|people)\b)"
-                  r"(?:[a-z]+ )?(?P<noun>(?!(?:years|metres|meters|kilometres|miles|feet|percent|degrees|days|hours|minutes|seconds)\b)[a-z]+s)\b", "How many {noun} does {e} have?")],
+                  r"(?!(?:years|metres|meters|kilometres|km|miles|feet|ft|percent|per|kg|tonnes|tons|degrees|days|hours|minutes|seconds|million|billion"
+                  r"|inhabitants|residents|people)\b)"
+                  r"(?:[a-z]+ )?(?P<noun>(?!(?:years|metres|meters|kilometres|miles|feet|percent|degrees|days|hours|minutes|seconds)\b)[a-z]+s)\b",
+                  "How many {noun} does {e} have?")],
     "population": [(rf"population (?:of|was|is|at) {APPROX}(?P<answer>(?:{NUMBER})(?: million| billion)?)", "What is the population of {e}?"),
                    (rf"{APPROX}(?P<answer>(?:{NUMBER})(?: million| billion)?) (?:inhabitants|residents)", "What is the population of {e}?")],
     "height": [(rf"(?:height|tall|high) of {APPROX}(?P<answer>{NUMBER})\s?{UNITS}\b", "How tall is {e}?"),
@@ -63,12 +68,14 @@ STATES = {
                (rf"(?P<answer>{NUMBER})\s?{UNITS}\b(?: \([^)]*\))? above sea level", "At what elevation is {e}?")],
     "founder": [(rf"\b(?:co-)?founded (?:in {YEAR} )?by (?P<answer>{PERSON})", "Who founded {e}?")],
     "capital": [(rf"\bcapital(?: city)?(?: and (?:largest|most populous) city)? (?:is|was) (?P<answer>{NAME})", "What is the capital of {e}?"),
-                (rf"^(?P<answer>{NAME}) is the capital(?: city)?(?: and (?:largest|most populous) city)? of (?:the )?(?P<of>{NAME})(?=[,.;]| and | in |$)", "What is the capital of {of}?")],
+                (rf"^(?P<answer>{NAME}) is the capital(?: city)?(?: and (?:largest|most populous) city)? of (?:the )?(?P<of>{NAME})(?=[,.;]| and | in |$)",
+                 "What is the capital of {of}?")],
 }
 
 # template -> the article kinds a near hit's question fits (none: any)
 HIT_KINDS = {"where born": {"person"}, "population": {"place", "country"}, "height": {"structure", "place", "person"},
-             "founder": {"organisation", "place", "country"}, "capital": {"place", "country"}, "when": {"person", "organisation", "structure", "work", "place", "country"}}
+             "founder": {"organisation", "place", "country"}, "capital": {"place", "country"},
+             "when": {"person", "organisation", "structure", "work", "place", "country"}}
 
 # template -> article kind -> the near-miss question about the article's subject {e}
 ASK_ABSENT = {
@@ -84,15 +91,34 @@ ASK_ABSENT = {
     "capital": {"country": "What is the capital of {e}?"},
 }
 
+def any_word(words: str) -> str:
+    """A regex matching any of the space-separated words, whole."""
+    return r"\b(?:" + "|".join(words.split()) + r")\b"
+
+
 KIND = {
-    "place": r"\b(?:city|town|capital|country|village|municipality|island|province|region|nation|kingdom|republic|territory|metropolis|port)\b",
-    "country": r"\b(?:country|nation|kingdom|republic|province|territory|empire|emirate|sultanate)\b",
-    "person": r"\b(?:editor|journalist|publisher|soldier|monarch|emperor|prince|princess|leader|actor|actress|singer|writer|author|poet|painter|composer|politician|scientist|physicist|chemist|mathematician|philosopher|player|footballer|musician|director|leader|king|queen|emperor|president|engineer|inventor|explorer|artist|novelist|economist|activist|statesman|businessman|athlete|sculptor|architect|astronomer|biologist|theologian|saint|pope|dancer|filmmaker|rapper|cricketer)\b",
-    "organisation": r"\b(?:company|corporation|band|organization|organisation|university|club|party|brand|magazine|newspaper|firm|manufacturer|league|school|airline|business|foundation|institute|agency|network|studio)\b",
-    "structure": r"\b(?:building|tower|mountain|peak|volcano|bridge|statue|dam|skyscraper|monument|waterfall|cathedral|castle|palace|temple|pyramid|stadium|lighthouse|tree)\b",
-    "work": r"\b(?:novel|film|book|song|album|painting|opera|play|poem|symphony|invention|device|theory|game|sculpture|machine|instrument)\b",
+    "place": any_word("city town capital country village municipality island province region nation kingdom republic territory metropolis port"),
+    "country": any_word("country nation kingdom republic province territory empire emirate sultanate"),
+    "person": any_word(
+        "editor journalist publisher soldier monarch emperor prince princess leader actor actress singer writer author poet painter composer politician "
+        "scientist physicist chemist mathematician philosopher player footballer musician director leader king queen emperor president engineer "
+        "inventor explorer artist novelist economist activist statesman businessman athlete sculptor architect astronomer biologist theologian saint "
+        "pope dancer filmmaker rapper cricketer"
+    ),
+    "organisation": any_word(
+        "company corporation band organization organisation university club party brand magazine newspaper firm manufacturer league school airline "
+        "business foundation institute agency network studio"
+    ),
+    "structure": any_word(
+        "building tower mountain peak volcano bridge statue dam skyscraper monument waterfall cathedral castle palace temple pyramid stadium lighthouse "
+        "tree"
+    ),
+    "work": any_word("novel film book song album painting opera play poem symphony invention device theory game sculpture machine instrument"),
 }
-NUMBER_WORDS = r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|hundreds|thousand|thousands|million|millions|billion|dozen|dozens|half)\b"
+NUMBER_WORDS = any_word(
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred hundreds thousand thousands million millions "
+    "billion dozen dozens half"
+)
 
 
 def non_year_numbers(text: str) -> list[str]:
@@ -107,7 +133,8 @@ ABSENT = {  # template -> True when the article's text holds no answer of the te
     "where born": lambda t: not re.search(r"\bborn\b|\bnative\b|\bbirth|\bgrew up\b", t, re.I),
     "founder": lambda t: not re.search(r"\bfound|\bestablish|\bcreat|\bformed\b|\bset up\b|\bstarted\b", t, re.I),
     "capital": lambda t: not re.search(r"\bcapital\b|\bseat of government\b", t, re.I),
-    "who": lambda t: not re.search(r"\bby [A-Z]", t) and not re.search(r"\binvent|\bdiscover|\bwrote\b|\bwritten\b|\bdirect|\bdesign|\bcompos|\bled\b|\bleader|\bfounder|\bheaded\b|\bcreator\b", t, re.I),
+    "who": lambda t: not re.search(r"\bby [A-Z]", t)
+    and not re.search(r"\binvent|\bdiscover|\bwrote\b|\bwritten\b|\bdirect|\bdesign|\bcompos|\bled\b|\bleader|\bfounder|\bheaded\b|\bcreator\b", t, re.I),
 }
 
 
@@ -132,7 +159,8 @@ def kinds(record: dict) -> set[str]:
     ..." -> person; "X is a genre of ... music" -> nothing). A person is nothing else."""
     first = " ".join(sentences(record["text"])[:1])
     predicate = re.search(r"\b(?:is|was|are|were)\s+(?:(?:a|an|the|one of the|one of)\s+)?(.*)", first)
-    head = re.split(r"\s(?:of|in|on|at|from|by|for|with|that|which|who|whose|where|known|located|situated|based|and|or)\s|[,;.()]", predicate.group(1))[0] if predicate else ""
+    ends = r"\s(?:of|in|on|at|from|by|for|with|that|which|who|whose|where|known|located|situated|based|and|or)\s|[,;.()]"
+    head = re.split(ends, predicate.group(1))[0] if predicate else ""
     found = {kind for kind, pattern in KIND.items() if re.search(pattern, head, re.I)}
     if "person" in found or re.search(rf"\((?:born |[^)]*{YEAR}\s*[–-]\s*[^)]*{YEAR})", first[:200]):
         return {"person"}

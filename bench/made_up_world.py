@@ -80,7 +80,7 @@ class Namer:
 
     def latin(self) -> str:
         r = self.rng
-        return self._fresh(lambda: (r.choice(LATIN_ONSETS) + r.choice(LATIN_VOWELS) + r.choice(LATIN_ONSETS) + r.choice(LATIN_VOWELS) + r.choice(LATIN_CODAS)).capitalize())
+        return self._fresh(lambda: "".join(r.choice(part) for part in (LATIN_ONSETS, LATIN_VOWELS, LATIN_ONSETS, LATIN_VOWELS, LATIN_CODAS)).capitalize())
 
     def cyrillic_stem(self) -> str:
         r = self.rng
@@ -121,152 +121,208 @@ class Namer:
 
 FILLERS = {
     "product": {
-        "en": ["Its housing is made of grey plastic.", "It is meant for small gardens and ponds.", "A carrying handle sits on top.", "Spare filters are sold separately.", "The manual covers cleaning and winter storage."],
-        "de": ["Das Gehäuse besteht aus grauem Kunststoff.", "Sie ist für kleine Gärten und Teiche gedacht.", "Oben sitzt ein Tragegriff.", "Ersatzfilter gibt es einzeln zu kaufen.", "Die Anleitung erklärt Reinigung und Lagerung im Winter."],
-        "ru": ["Корпус сделан из серого пластика.", "Он предназначен для небольших садов и прудов.", "Сверху есть ручка для переноски.", "Запасные фильтры продаются отдельно.", "В инструкции описаны чистка и хранение зимой."],
+        "en": [
+            "Its housing is made of grey plastic.", "It is meant for small gardens and ponds.", "A carrying handle sits on top.",
+            "Spare filters are sold separately.", "The manual covers cleaning and winter storage.",
+        ],
+        "de": [
+            "Das Gehäuse besteht aus grauem Kunststoff.", "Sie ist für kleine Gärten und Teiche gedacht.", "Oben sitzt ein Tragegriff.",
+            "Ersatzfilter gibt es einzeln zu kaufen.", "Die Anleitung erklärt Reinigung und Lagerung im Winter.",
+        ],
+        "ru": [
+            "Корпус сделан из серого пластика.", "Он предназначен для небольших садов и прудов.", "Сверху есть ручка для переноски.",
+            "Запасные фильтры продаются отдельно.", "В инструкции описаны чистка и хранение зимой.",
+        ],
     },
     "town": {
-        "en": ["The old market square is paved with cobblestones.", "A weekly market is held on Saturdays.", "Many houses have red tiled roofs.", "The railway station lies east of the centre.", "Visitors often walk along the old town wall."],
-        "de": ["Der alte Marktplatz ist mit Kopfsteinpflaster belegt.", "Samstags findet ein Wochenmarkt statt.", "Viele Häuser haben rote Ziegeldächer.", "Der Bahnhof liegt östlich des Zentrums.", "Besucher spazieren gern an der alten Stadtmauer entlang."],
-        "ru": ["Старая рыночная площадь вымощена булыжником.", "По субботам работает рынок.", "У многих домов красные черепичные крыши.", "Вокзал находится к востоку от центра.", "Гости часто гуляют вдоль старой городской стены."],
+        "en": [
+            "The old market square is paved with cobblestones.", "A weekly market is held on Saturdays.", "Many houses have red tiled roofs.",
+            "The railway station lies east of the centre.", "Visitors often walk along the old town wall.",
+        ],
+        "de": [
+            "Der alte Marktplatz ist mit Kopfsteinpflaster belegt.", "Samstags findet ein Wochenmarkt statt.", "Viele Häuser haben rote Ziegeldächer.",
+            "Der Bahnhof liegt östlich des Zentrums.", "Besucher spazieren gern an der alten Stadtmauer entlang.",
+        ],
+        "ru": [
+            "Старая рыночная площадь вымощена булыжником.", "По субботам работает рынок.", "У многих домов красные черепичные крыши.",
+            "Вокзал находится к востоку от центра.", "Гости часто гуляют вдоль старой городской стены.",
+        ],
     },
     "person": {
-        "en": ["Colleagues describe a patient and careful worker.", "Long walks were a lifelong habit.", "Letters from those years survive in a small archive.", "Friends remember a quiet sense of humour.", "Music was a frequent pastime in the evenings."],
-        "de": ["Kollegen beschreiben einen geduldigen und sorgfältigen Arbeiter.", "Lange Spaziergänge blieben eine lebenslange Gewohnheit.", "Briefe aus jenen Jahren liegen in einem kleinen Archiv.", "Freunde erinnern sich an einen leisen Humor.", "Abends wurde oft musiziert."],
-        "ru": ["Коллеги описывают терпеливого и аккуратного работника.", "Долгие прогулки остались привычкой на всю жизнь.", "Письма тех лет хранятся в небольшом архиве.", "Друзья вспоминают тихое чувство юмора.", "По вечерам часто звучала музыка."],
+        "en": [
+            "Colleagues describe a patient and careful worker.", "Long walks were a lifelong habit.",
+            "Letters from those years survive in a small archive.", "Friends remember a quiet sense of humour.",
+            "Music was a frequent pastime in the evenings.",
+        ],
+        "de": [
+            "Kollegen beschreiben einen geduldigen und sorgfältigen Arbeiter.", "Lange Spaziergänge blieben eine lebenslange Gewohnheit.",
+            "Briefe aus jenen Jahren liegen in einem kleinen Archiv.", "Freunde erinnern sich an einen leisen Humor.", "Abends wurde oft musiziert.",
+        ],
+        "ru": [
+            "Коллеги описывают терпеливого и аккуратного работника.", "Долгие прогулки остались привычкой на всю жизнь.",
+            "Письма тех лет хранятся в небольшом архиве.", "Друзья вспоминают тихое чувство юмора.", "По вечерам часто звучала музыка.",
+        ],
     },
 }
 
 
-def product_document(doc_id: str, lang: str, names: Namer) -> Document:
-    p = names.product()
-    weight, hours, price = names.number(5, 40), names.number(5, 30), names.number(60, 900)
-    designer, factory = names.person(lang), names.town(lang)
-    year = names.rng.randint(1995, 2022)
-    if lang == "en":
-        facts = [
-            Fact("weight", f"The {p} garden pump weighs {weight} kilograms without its hose.", f"Without the hose, the {p} pump has a weight of {weight} kilograms.", str(weight)),
-            Fact("runtime", f"On one battery charge the {p} garden pump runs for {hours} hours.", f"The battery of the {p} pump lasts {hours} hours per charge.", str(hours)),
-            Fact("designer", f"The {p} garden pump was designed by {designer} in {year}.", f"{designer} is the designer of the {p} pump.", str(designer)),
-            Fact("factory", f"The {p} garden pump is assembled in a factory in {factory}.", f"The {p} pump is built in {factory}.", str(factory)),
-            Fact("price", f"In shops the {p} garden pump sells for {price} euros.", f"The {p} pump costs {price} euros.", str(price)),
-        ]
-        joint = f"The {p} pump weighs {weight} kilograms and costs {price} euros."
-    elif lang == "de":
-        facts = [
-            Fact("weight", f"Die Gartenpumpe {p} wiegt ohne Schlauch {weight} Kilogramm.", f"Das Gewicht der Gartenpumpe {p} ohne Schlauch beträgt {weight} Kilogramm.", str(weight),
-                 f"Wie viel wiegt die Gartenpumpe {p}?", f"How much does the {p} garden pump weigh?"),
-            Fact("runtime", f"Mit einer Akkuladung läuft die Gartenpumpe {p} {hours} Stunden lang.", f"Der Akku der Gartenpumpe {p} hält pro Ladung {hours} Stunden.", str(hours),
-                 f"Wie lange läuft die Gartenpumpe {p} mit einer Akkuladung?", f"How long does the {p} garden pump run on one battery charge?"),
-            Fact("designer", f"Entworfen wurde die Gartenpumpe {p} im Jahr {year} von {designer}.", f"{designer} hat die Gartenpumpe {p} entworfen.", str(designer),
-                 f"Wer hat die Gartenpumpe {p} entworfen?", f"Who designed the {p} garden pump?"),
-            Fact("factory", f"Die Gartenpumpe {p} wird in einem Werk in {factory} zusammengebaut.", f"Gebaut wird die Gartenpumpe {p} im Werk von {factory}.", str(factory),
-                 f"In welcher Stadt wird die Gartenpumpe {p} gebaut?", f"In which town is the {p} garden pump built?"),
-            Fact("price", f"Im Handel kostet die Gartenpumpe {p} {price} Euro.", f"Der Preis der Gartenpumpe {p} liegt bei {price} Euro.", str(price),
-                 f"Was kostet die Gartenpumpe {p}?", f"How much does the {p} garden pump cost?"),
-        ]
-        joint = f"Die Gartenpumpe {p} wiegt {weight} Kilogramm und kostet {price} Euro."
+# kind -> language -> (fact key, passage, claim, answer[, German question, English question]) ..., then ("joint", claim
+# joining two facts). Fields name the document's values (`values`); a Russian name picks its case: {t.prep}.
+TEMPLATES = {
+    "product": {
+        "en": (
+            ("weight", "The {p} garden pump weighs {weight} kilograms without its hose.",
+             "Without the hose, the {p} pump has a weight of {weight} kilograms.", "{weight}"),
+            ("runtime", "On one battery charge the {p} garden pump runs for {hours} hours.",
+             "The battery of the {p} pump lasts {hours} hours per charge.", "{hours}"),
+            ("designer", "The {p} garden pump was designed by {designer} in {year}.", "{designer} is the designer of the {p} pump.", "{designer}"),
+            ("factory", "The {p} garden pump is assembled in a factory in {factory}.", "The {p} pump is built in {factory}.", "{factory}"),
+            ("price", "In shops the {p} garden pump sells for {price} euros.", "The {p} pump costs {price} euros.", "{price}"),
+            ("joint", "The {p} pump weighs {weight} kilograms and costs {price} euros."),
+        ),
+        "de": (
+            ("weight", "Die Gartenpumpe {p} wiegt ohne Schlauch {weight} Kilogramm.",
+             "Das Gewicht der Gartenpumpe {p} ohne Schlauch beträgt {weight} Kilogramm.", "{weight}", "Wie viel wiegt die Gartenpumpe {p}?",
+             "How much does the {p} garden pump weigh?"),
+            ("runtime", "Mit einer Akkuladung läuft die Gartenpumpe {p} {hours} Stunden lang.",
+             "Der Akku der Gartenpumpe {p} hält pro Ladung {hours} Stunden.", "{hours}", "Wie lange läuft die Gartenpumpe {p} mit einer Akkuladung?",
+             "How long does the {p} garden pump run on one battery charge?"),
+            ("designer", "Entworfen wurde die Gartenpumpe {p} im Jahr {year} von {designer}.",
+             "{designer} hat die Gartenpumpe {p} entworfen.", "{designer}", "Wer hat die Gartenpumpe {p} entworfen?",
+             "Who designed the {p} garden pump?"),
+            ("factory", "Die Gartenpumpe {p} wird in einem Werk in {factory} zusammengebaut.",
+             "Gebaut wird die Gartenpumpe {p} im Werk von {factory}.", "{factory}", "In welcher Stadt wird die Gartenpumpe {p} gebaut?",
+             "In which town is the {p} garden pump built?"),
+            ("price", "Im Handel kostet die Gartenpumpe {p} {price} Euro.",
+             "Der Preis der Gartenpumpe {p} liegt bei {price} Euro.", "{price}", "Was kostet die Gartenpumpe {p}?",
+             "How much does the {p} garden pump cost?"),
+            ("joint", "Die Gartenpumpe {p} wiegt {weight} Kilogramm und kostet {price} Euro."),
+        ),
+        "ru": (
+            ("weight", "Садовый насос {p} весит {weight} килограммов без шланга.",
+             "Вес садового насоса {p} без шланга составляет {weight} килограммов.", "{weight}"),
+            ("runtime", "На одном заряде аккумулятора садовый насос {p} работает {hours} часов.",
+             "Аккумулятора насоса {p} хватает на {hours} часов работы.", "{hours}"),
+            ("designer", "Садовый насос {p} в {year} году спроектировал {designer.nom}.", "Насос {p} был спроектирован {designer.ins}.", "{designer.nom}"),
+            ("factory", "Садовый насос {p} собирают на заводе в {factory.prep}.", "{factory.nom} — город, где производят насос {p}.", "{factory.nom}"),
+            ("price", "В магазинах садовый насос {p} стоит {price} евро.", "Цена насоса {p} — {price} евро.", "{price}"),
+            ("joint", "Насос {p} весит {weight} килограммов и стоит {price} евро."),
+        ),
+    },
+    "town": {
+        "en": (
+            ("founded", "{t} was founded by fishermen in {founded}.", "The town of {t} dates back to {founded}.", "{founded}"),
+            ("population", "Today {t} has {people} inhabitants.", "{people} people live in the town of {t}.", "{people}"),
+            ("river", "{t} lies on the banks of the river {river}.", "The {river} flows through {t}.", "{river}"),
+            ("mayor", "The mayor of {t} is {mayor}.", "{mayor} serves as the town's mayor in {t}.", "{mayor}"),
+            ("twin", "Since {since}, {t} has been twinned with {twin}.", "{twin} is a twin town of {t}.", "{twin}"),
+            ("joint", "{t}, founded in {founded}, lies on the {river}."),
+        ),
+        "de": (
+            ("founded", "{t} wurde im Jahr {founded} von Fischern gegründet.",
+             "Die Gründung der Stadt {t} erfolgte {founded}.", "{founded}", "Wann wurde {t} gegründet?", "When was {t} founded?"),
+            ("population", "Heute zählt {t} {people} Einwohner.",
+             "In der Stadt {t} leben {people} Menschen.", "{people}", "Wie viele Einwohner hat {t}?", "How many inhabitants does {t} have?"),
+            ("river", "{t} liegt am Ufer der {river}.",
+             "Durch die Stadt {t} fließt die {river}.", "{river}", "An welchem Fluss liegt {t}?", "Which river does {t} lie on?"),
+            ("mayor", "Bürgermeister von {t} ist {mayor}.",
+             "Die Stadt {t} wird von {mayor} als Bürgermeister geführt.", "{mayor}", "Wer ist der Bürgermeister von {t}?", "Who is the mayor of {t}?"),
+            ("twin", "Seit {since} ist {t} mit {twin} verschwistert.",
+             "{twin} ist eine Partnerstadt von {t}.", "{twin}", "Mit welcher Stadt ist {t} verschwistert?", "Which town is {t} twinned with?"),
+            ("joint", "Das {founded} gegründete {t} liegt an der {river}."),
+        ),
+        "ru": (
+            ("founded", "{t.nom} был основан рыбаками в {founded} году.", "Основание города {t.gen} относится к {founded} году.", "{founded}"),
+            ("population", "Сегодня в {t.prep} проживает {people} человек.", "Население {t.gen} составляет {people} человек.", "{people}"),
+            ("river", "{t.nom} стоит на берегу реки {river.gen}.", "Через {t.nom} протекает река {river.nom}.", "{river.nom}"),
+            ("mayor", "Мэром {t.gen} является {mayor.nom}.", "Городом {t.ins} руководит мэр {mayor.nom}.", "{mayor.nom}"),
+            ("twin", "С {since} года {t.nom} является побратимом {twin.gen}.", "{twin.nom} и {t.nom} — города-побратимы.", "{twin.nom}"),
+            ("joint", "Основанный в {founded} году {t.nom} стоит на реке {river.prep}."),
+        ),
+    },
+    "person": {
+        "en": (
+            ("born_year", "{n} was born in {born} into a family of clockmakers.", "{n}'s year of birth is {born}.", "{born}"),
+            ("birthplace", "{n} was born in the town of {birthplace}.", "{n} is a native of {birthplace}.", "{birthplace}"),
+            ("company", "In {founded}, {n} founded the firm {company}.", "The firm {company} was founded by {n}.", "{company}"),
+            ("book", "{n} wrote a book called {book}.", "The book {book} is by {n}.", "{book}"),
+            ("prize", "{n} received the {medal} Medal in {awarded}.", "{n} was awarded the {medal} Medal in {awarded}.", "{awarded}"),
+            ("joint", "{n}, born in {birthplace}, founded the firm {company}."),
+        ),
+        "de": (
+            ("born_year", "{n} kam im Jahr {born} in einer Uhrmacherfamilie zur Welt.",
+             "Das Geburtsjahr von {n} ist {born}.", "{born}", "In welchem Jahr wurde {n} geboren?", "In what year was {n} born?"),
+            ("birthplace", "Geboren wurde {n} in der Stadt {birthplace}.",
+             "{n} stammt aus {birthplace}.", "{birthplace}", "Wo wurde {n} geboren?", "Where was {n} born?"),
+            ("company", "Im Jahr {founded} gründete {n} die Firma {company}.",
+             "{n} ist der Gründer der Firma {company}.", "{company}", "Welche Firma hat {n} gegründet?", "Which firm did {n} found?"),
+            ("book", "{n} schrieb ein Buch mit dem Titel {book}.",
+             "Das Buch {book} stammt von {n}.", "{book}", "Welches Buch hat {n} geschrieben?", "Which book did {n} write?"),
+            ("prize", "Im Jahr {awarded} erhielt {n} die {medal}-Medaille.",
+             "{n} wurde {awarded} mit der {medal}-Medaille ausgezeichnet.", "{awarded}", "In welchem Jahr erhielt {n} die {medal}-Medaille?",
+             "In what year did {n} receive the {medal} Medal?"),
+            ("joint", "Der in {birthplace} geborene {n} gründete die Firma {company}."),
+        ),
+        "ru": (
+            ("born_year", "{n.nom} родился в {born} году в семье часовщиков.", "Год рождения {n.gen} — {born}.", "{born}"),
+            ("birthplace", "{n.nom} родился в городе {birthplace.prep}.", "Родной город {n.gen} — {birthplace.nom}.", "{birthplace.nom}"),
+            ("company", "В {founded} году {n.nom} основал фирму «{company}».", "Фирма «{company}» была основана {n.ins}.", "{company}"),
+            ("book", "{n.nom} написал книгу «{book}».", "Книга «{book}» написана {n.ins}.", "{book}"),
+            ("prize", "В {awarded} году {n.nom} получил медаль {medal}.", "{n.dat} вручили медаль {medal} в {awarded} году.", "{awarded}"),
+            ("joint", "Уроженец {birthplace.gen} {n.nom} основал фирму «{company}»."),
+        ),
+    },
+}
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How a kind's document is measured: its title, which facts the joint claim joins, and the sibling passage a
+    wrong citation points at (a year for a year, a name for a name)."""
+
+    title: str
+    joint: tuple[str, str]
+    joint_wrong: str
+    confusable: dict[str, str]
+
+
+SHAPES = {
+    "product": Shape("p", ("weight", "price"), "runtime",
+        {"weight": "price", "runtime": "weight", "designer": "factory", "factory": "designer", "price": "weight"}),
+    "town": Shape("t", ("founded", "river"), "mayor",
+        {"founded": "population", "population": "founded", "river": "twin", "mayor": "twin", "twin": "river"}),
+    "person": Shape("n", ("birthplace", "company"), "book",
+        {"born_year": "prize", "birthplace": "born_year", "company": "book", "book": "company", "prize": "born_year"}),
+}
+
+
+def values(kind: str, lang: str, names: Namer) -> dict[str, object]:
+    """The made-up values one document states (drawn in a fixed order, so a seed gives the same documents)."""
+    rng = names.rng
+    if kind == "product":
+        v = {"p": names.product(), "weight": names.number(5, 40), "hours": names.number(5, 30), "price": names.number(60, 900)}
+        v.update(designer=names.person(lang), factory=names.town(lang))
+        v["year"] = rng.randint(1995, 2022)
+    elif kind == "town":
+        v = {"t": names.town(lang), "river": names.river(lang), "mayor": names.person(lang), "twin": names.town(lang)}
+        v.update(founded=rng.randint(1150, 1890), people=names.number(1200, 9800), since=rng.randint(1955, 2015))
     else:
-        facts = [
-            Fact("weight", f"Садовый насос {p} весит {weight} килограммов без шланга.", f"Вес садового насоса {p} без шланга составляет {weight} килограммов.", str(weight)),
-            Fact("runtime", f"На одном заряде аккумулятора садовый насос {p} работает {hours} часов.", f"Аккумулятора насоса {p} хватает на {hours} часов работы.", str(hours)),
-            Fact("designer", f"Садовый насос {p} в {year} году спроектировал {designer.nom}.", f"Насос {p} был спроектирован {designer.ins}.", designer.nom),
-            Fact("factory", f"Садовый насос {p} собирают на заводе в {factory.prep}.", f"{factory.nom} — город, где производят насос {p}.", factory.nom),
-            Fact("price", f"В магазинах садовый насос {p} стоит {price} евро.", f"Цена насоса {p} — {price} евро.", str(price)),
-        ]
-        joint = f"Насос {p} весит {weight} килограммов и стоит {price} евро."
-    return _document(doc_id, lang, "product", str(p), facts, (joint, "weight", "price"), "runtime",
-                     {"weight": "price", "runtime": "weight", "designer": "factory", "factory": "designer", "price": "weight"}, names)
+        v = {"n": names.person(lang), "birthplace": names.town(lang), "company": names.word(), "book": names.word(), "medal": names.word()}
+        v.update(born=rng.randint(1901, 1960), founded=rng.randint(1965, 1990))
+        v["awarded"] = v["founded"] + rng.randint(3, 20)
+    return v
 
 
-def town_document(doc_id: str, lang: str, names: Namer) -> Document:
-    t, river, mayor, twin = names.town(lang), names.river(lang), names.person(lang), names.town(lang)
-    founded, people, since = names.rng.randint(1150, 1890), names.number(1200, 9800), names.rng.randint(1955, 2015)
-    if lang == "en":
-        facts = [
-            Fact("founded", f"{t} was founded by fishermen in {founded}.", f"The town of {t} dates back to {founded}.", str(founded)),
-            Fact("population", f"Today {t} has {people} inhabitants.", f"{people} people live in the town of {t}.", str(people)),
-            Fact("river", f"{t} lies on the banks of the river {river}.", f"The {river} flows through {t}.", str(river)),
-            Fact("mayor", f"The mayor of {t} is {mayor}.", f"{mayor} serves as the town's mayor in {t}.", str(mayor)),
-            Fact("twin", f"Since {since}, {t} has been twinned with {twin}.", f"{twin} is a twin town of {t}.", str(twin)),
-        ]
-        joint = f"{t}, founded in {founded}, lies on the {river}."
-    elif lang == "de":
-        facts = [
-            Fact("founded", f"{t} wurde im Jahr {founded} von Fischern gegründet.", f"Die Gründung der Stadt {t} erfolgte {founded}.", str(founded),
-                 f"Wann wurde {t} gegründet?", f"When was {t} founded?"),
-            Fact("population", f"Heute zählt {t} {people} Einwohner.", f"In der Stadt {t} leben {people} Menschen.", str(people),
-                 f"Wie viele Einwohner hat {t}?", f"How many inhabitants does {t} have?"),
-            Fact("river", f"{t} liegt am Ufer der {river}.", f"Durch die Stadt {t} fließt die {river}.", str(river),
-                 f"An welchem Fluss liegt {t}?", f"Which river does {t} lie on?"),
-            Fact("mayor", f"Bürgermeister von {t} ist {mayor}.", f"Die Stadt {t} wird von {mayor} als Bürgermeister geführt.", str(mayor),
-                 f"Wer ist der Bürgermeister von {t}?", f"Who is the mayor of {t}?"),
-            Fact("twin", f"Seit {since} ist {t} mit {twin} verschwistert.", f"{twin} ist eine Partnerstadt von {t}.", str(twin),
-                 f"Mit welcher Stadt ist {t} verschwistert?", f"Which town is {t} twinned with?"),
-        ]
-        joint = f"Das {founded} gegründete {t} liegt an der {river}."
-    else:
-        facts = [
-            Fact("founded", f"{t.nom} был основан рыбаками в {founded} году.", f"Основание города {t.gen} относится к {founded} году.", str(founded)),
-            Fact("population", f"Сегодня в {t.prep} проживает {people} человек.", f"Население {t.gen} составляет {people} человек.", str(people)),
-            Fact("river", f"{t.nom} стоит на берегу реки {river.gen}.", f"Через {t.nom} протекает река {river.nom}.", river.nom),
-            Fact("mayor", f"Мэром {t.gen} является {mayor.nom}.", f"Городом {t.ins} руководит мэр {mayor.nom}.", mayor.nom),
-            Fact("twin", f"С {since} года {t.nom} является побратимом {twin.gen}.", f"{twin.nom} и {t.nom} — города-побратимы.", twin.nom),
-        ]
-        joint = f"Основанный в {founded} году {t.nom} стоит на реке {river.prep}."
-    return _document(doc_id, lang, "town", str(t), facts, (joint, "founded", "river"), "mayor",
-                     {"founded": "population", "population": "founded", "river": "twin", "mayor": "twin", "twin": "river"}, names)
-
-
-def person_document(doc_id: str, lang: str, names: Namer) -> Document:
-    n, birthplace, company, book, medal = names.person(lang), names.town(lang), names.word(), names.word(), names.word()
-    born, founded = names.rng.randint(1901, 1960), names.rng.randint(1965, 1990)
-    awarded = founded + names.rng.randint(3, 20)
-    if lang == "en":
-        facts = [
-            Fact("born_year", f"{n} was born in {born} into a family of clockmakers.", f"{n}'s year of birth is {born}.", str(born)),
-            Fact("birthplace", f"{n} was born in the town of {birthplace}.", f"{n} is a native of {birthplace}.", str(birthplace)),
-            Fact("company", f"In {founded}, {n} founded the firm {company}.", f"The firm {company} was founded by {n}.", company),
-            Fact("book", f"{n} wrote a book called {book}.", f"The book {book} is by {n}.", book),
-            Fact("prize", f"{n} received the {medal} Medal in {awarded}.", f"{n} was awarded the {medal} Medal in {awarded}.", str(awarded)),
-        ]
-        joint = f"{n}, born in {birthplace}, founded the firm {company}."
-    elif lang == "de":
-        facts = [
-            Fact("born_year", f"{n} kam im Jahr {born} in einer Uhrmacherfamilie zur Welt.", f"Das Geburtsjahr von {n} ist {born}.", str(born),
-                 f"In welchem Jahr wurde {n} geboren?", f"In what year was {n} born?"),
-            Fact("birthplace", f"Geboren wurde {n} in der Stadt {birthplace}.", f"{n} stammt aus {birthplace}.", str(birthplace),
-                 f"Wo wurde {n} geboren?", f"Where was {n} born?"),
-            Fact("company", f"Im Jahr {founded} gründete {n} die Firma {company}.", f"{n} ist der Gründer der Firma {company}.", company,
-                 f"Welche Firma hat {n} gegründet?", f"Which firm did {n} found?"),
-            Fact("book", f"{n} schrieb ein Buch mit dem Titel {book}.", f"Das Buch {book} stammt von {n}.", book,
-                 f"Welches Buch hat {n} geschrieben?", f"Which book did {n} write?"),
-            Fact("prize", f"Im Jahr {awarded} erhielt {n} die {medal}-Medaille.", f"{n} wurde {awarded} mit der {medal}-Medaille ausgezeichnet.", str(awarded),
-                 f"In welchem Jahr erhielt {n} die {medal}-Medaille?", f"In what year did {n} receive the {medal} Medal?"),
-        ]
-        joint = f"Der in {birthplace} geborene {n} gründete die Firma {company}."
-    else:
-        facts = [
-            Fact("born_year", f"{n.nom} родился в {born} году в семье часовщиков.", f"Год рождения {n.gen} — {born}.", str(born)),
-            Fact("birthplace", f"{n.nom} родился в городе {birthplace.prep}.", f"Родной город {n.gen} — {birthplace.nom}.", birthplace.nom),
-            Fact("company", f"В {founded} году {n.nom} основал фирму «{company}».", f"Фирма «{company}» была основана {n.ins}.", company),
-            Fact("book", f"{n.nom} написал книгу «{book}».", f"Книга «{book}» написана {n.ins}.", book),
-            Fact("prize", f"В {awarded} году {n.nom} получил медаль {medal}.", f"{n.dat} вручили медаль {medal} в {awarded} году.", str(awarded)),
-        ]
-        joint = f"Уроженец {birthplace.gen} {n.nom} основал фирму «{company}»."
-    return _document(doc_id, lang, "person", str(n), facts, (joint, "birthplace", "company"), "book",
-                     {"born_year": "prize", "birthplace": "born_year", "company": "book", "book": "company", "prize": "born_year"}, names)
-
-
-def _document(doc_id, lang, kind, title, facts, joint, joint_wrong, confusable, names: Namer) -> Document:
+def document(doc_id: str, kind: str, lang: str, names: Namer) -> Document:
+    v = values(kind, lang, names)
+    *rows, (_, joint) = TEMPLATES[kind][lang]
+    facts = tuple(Fact(key, *(text.format(**v) for text in texts)) for key, *texts in rows)
     fillers = names.rng.sample(FILLERS[kind][lang], len(facts))
     passages = tuple(f"{fact.passage} {filler}" for fact, filler in zip(facts, fillers))
-    return Document(doc_id, lang, kind, title, tuple(facts), passages, joint, joint_wrong, confusable)
-
-
-BUILDERS = (product_document, town_document, person_document)
+    shape = SHAPES[kind]
+    return Document(doc_id, lang, kind, str(v[shape.title]), facts, passages, (joint.format(**v), *shape.joint), shape.joint_wrong, shape.confusable)
 
 
 def documents(lang: str, per_kind: int, seed: int, prefix: str) -> list[Document]:
     names = Namer(random.Random(f"{seed}-{lang}"))
-    return [build(f"{prefix}{lang}-{build.__name__.split('_')[0]}{i}", lang, names) for i in range(per_kind) for build in BUILDERS]
+    return [document(f"{prefix}{lang}-{kind}{i}", kind, lang, names) for i in range(per_kind) for kind in TEMPLATES]

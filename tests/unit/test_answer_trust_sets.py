@@ -62,8 +62,10 @@ def _hit(template: str, title: str, text: str):
 
 
 def test_a_near_hit_asks_the_fact_its_sentence_states():
-    assert _hit("population", "Velmora", "Velmora is a town. It had a population of about 12,400 in 2010.") == ("What is the population of Velmora?", ("12,400",))
-    assert _hit("where born", "Orlan Vesk", "Orlan Vesk was a painter. He was born in Tamberwick, a small port.") == ("Where was Orlan Vesk born?", ("Tamberwick",))
+    town = "Velmora is a town. It had a population of about 12,400 in 2010."
+    assert _hit("population", "Velmora", town) == ("What is the population of Velmora?", ("12,400",))
+    painter = "Orlan Vesk was a painter. He was born in Tamberwick, a small port."
+    assert _hit("where born", "Orlan Vesk", painter) == ("Where was Orlan Vesk born?", ("Tamberwick",))
     assert _hit("how many", "Kestrel Band", "The band has 7 members.") == ("How many members does Kestrel Band have?", ("7",))
     assert _hit("who", "The Quiet Loom", "The Quiet Loom is a novel written by Idra Falkenholt.") == ("Who wrote The Quiet Loom?", ("Idra Falkenholt",))
     assert _hit("capital", "Norvania", "It is the capital of Norvania.") is None
