@@ -48,8 +48,8 @@ QUESTIONS = (
 )
 CORPUS = ("R-intro.pdf", "R-admin.pdf")
 STAGES = (
-    "query_generation", "embedding", "retrieval", "fusion", "evidence", "first_evidence", "fused_evidence", "prompt_processing", "generation", "first_token",
-    "total", "prompt_tokens", "cpu_s", "load_avg",
+    "query_generation", "embedding", "retrieval", "fusion", "evidence", "first_evidence", "fused_evidence", "prompt_processing", "generation", "review",
+    "first_token", "total", "prompt_tokens", "cpu_s", "load_avg",
 )  # fmt: skip
 DEFAULT_VARIANTS = "rag,fusion+evidence_tokens=0,fusion"
 
@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
                 runs.append(row)
                 print(f"  [{repeat}.{i}] {variant:28s} quotes {row['first_evidence']:5.2f}s fused {row['fused_evidence']:5.2f}s first token {row['first_token']:6.2f}s "
                       f"total {row['total']:6.2f}s prompt {row['prompt_tokens']:4d} tok, answer {row['answer_tokens']} tok | "
-                      + " ".join(f"{s}={row[s]:.2f}" for s in STAGES[:5]) + f" cpu={row['cpu_s']:.1f} load={row['load_avg']:.1f}", flush=True)
+                      + " ".join(f"{s}={row[s]:.2f}" for s in STAGES[:5]) + f" review={row['review'] * 1000:.1f}ms cpu={row['cpu_s']:.1f} load={row['load_avg']:.1f}", flush=True)
             write_results("answer_latency-partial", {"settings": dataclasses.asdict(settings), "runs": runs})  # survives an interrupted run
 
     def stage_median(variant: str, stage: str) -> float:
@@ -217,6 +217,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{variant}: first token median {ft:.2f}s (target <= 5 s: {'MET' if ft <= 5 else 'NOT MET'})"
               + (f", first quotes median {ev:.2f}s (target <= 1.5 s: {'MET' if ev <= 1.5 else 'NOT MET'})" if ev else "")
               + (f", fused evidence median {fused:.2f}s ({'within' if fused <= 1.5 else 'over'} 1.5 s)" if fused else ""))
+    for variant in variants:  # the grounding check runs after the last token: it cannot delay the first one
+        shares = [r["review"] / r["total"] for r in runs if r["mode"] == variant and r["total"] > 0]
+        print(f"{variant}: review (grounding check) median {stage_median(variant, 'review') * 1000:.1f} ms, max {max(r['review'] for r in runs if r['mode'] == variant) * 1000:.1f} ms; "
+              f"share of total median {median(shares):.4f}, max {max(shares):.4f} (target <= 0.10: {'MET' if max(shares) <= 0.10 else 'NOT MET'})")
     ratio_total = paired("fusion", "rag", "total") if "rag" in variants and "fusion" in variants else None
     ft_diff = None
     path = write_results("answer_latency", {

@@ -1,7 +1,7 @@
 """A question's path through the stages, each callable and testable alone.
 
 generate queries (retrieval/query_writing.py) -> retrieve one ranked list per text (retrieval/search.py)
--> fuse (retrieval/fusion.py) -> select the evidence sentences (answers/evidence.py), shown at once
+-> fuse (retrieval/fusion.py) -> select the evidence sentences (retrieval/evidence.py), shown at once
 -> answer from them (answers/streaming.py) -> check it (answers/review.py).
 
 `ask` runs them in order for any mode (modes.py: what a mode searches, which lists, how they merge) and yields
@@ -18,10 +18,9 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 import numpy as np
 
 from .answers import prompts
-from .answers.evidence import Evidence, missing_lines, on_the_page, select_evidence
 from .answers.followup import Turn, rewrite_followup
 from .answers.review import review_answer
-from .answers.streaming import Streamed, not_found_answer, refuse, stream_answer
+from .answers.streaming import Streamed, missing_lines, not_found_answer, refuse, stream_answer
 from .clock import StageClock
 from .events import (
     READING,
@@ -40,6 +39,7 @@ from .models.embedder import Embedder
 from .models.llm import Generator as LLM
 from .models.rerank import rerank, reranker_named
 from .modes import Mode, Round, mode_named
+from .retrieval.evidence import Evidence, on_the_page, select_evidence
 from .retrieval.fusion import reciprocal_rank_fusion
 from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
 from .retrieval.query_writing import GeneratedQueries, write_queries
@@ -177,13 +177,15 @@ class Pipeline:
         answer_started = time.perf_counter()
         answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices)) if generate_answer else ("", True, None)
         end = time.perf_counter()
-        reviewed = review_answer(answer, ok, question, context, found.sources, generate_answer, settings.general_knowledge)
+        names = (*evidence.names, *evidence.missing) if evidence is not None else ()
+        reviewed = review_answer(answer, ok, question, context, found.sources, generate_answer, settings.general_knowledge, names)
+        review_s = time.perf_counter() - end
         yield AnswerDone(
             AskResult(
                 question=asked, mode=chosen.name, queries=found.generated.queries, dropped_queries=found.generated.dropped,
                 lists=found.lists, rrf_k=settings.rrf_k, sources=found.sources, context=tuple(context),
                 answer=reviewed.answer, citations=on_the_page(reviewed.citations, found.sources), found=reviewed.found,
-                timings=Timings.with_answer(started, answer_started, first_token_at, end, **clock.seconds,
+                timings=Timings.with_answer(started, answer_started, first_token_at, end, review=review_s, **clock.seconds,
                     first_evidence=clock.moments.get("first_evidence", 0.0), fused_evidence=clock.moments.get("fused_evidence", 0.0),
                 ),
                 notices=(*notices, *reviewed.notices), standalone_question=question if question != asked else "",

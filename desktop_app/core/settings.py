@@ -45,7 +45,7 @@ class Settings:
     question_weight: float = 3.0
     top_k: int = 5
     # The answer prompt holds the best SENTENCES of the top 2 x top_k fused passages, up to this many tokens
-    # (answers/evidence.py); 0 gives the model the top_k whole passages as before (the "passages" eval variant).
+    # (retrieval/evidence.py); 0 gives the model the top_k whole passages as before (the "passages" eval variant).
     # 280 (was 360, about half of 5 whole passages): for a first token within 5 s on 2 cores (issue 14). Chosen
     # between the two on the dev sets (2026-11-24, docs/answer-evaluation.md): fusion's cited recall 280 vs 360
     # -0.006 (multi-hop, 40 q) and +0.000 (FAQ, 60 q), precision +0.036 and +0.026, intervals around zero.

@@ -1,7 +1,7 @@
 """The English function words every word match in the app skips: they say how a sentence is built, not what it is about.
 
 Each use adds its own words to this base: keyword queries (storage/chunks.py) also skip the verbs of a
-request ("tell", "list"), the grounding check (answers/grounding.py) uses them as they are, evidence selection (answers/evidence.py) pronouns and small number words.
+request ("tell", "list"), the grounding check (answers/grounding.py) uses them as they are, evidence selection (retrieval/evidence.py) pronouns and small number words.
 """
 
 from __future__ import annotations

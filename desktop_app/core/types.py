@@ -149,12 +149,13 @@ class Timings:
     retrieval: float = 0.0
     fusion: float = 0.0
     rerank: float = 0.0
-    evidence: float = 0.0  # choosing the sentences the model reads (answers/evidence.py)
+    evidence: float = 0.0  # choosing the sentences the model reads (retrieval/evidence.py)
     first_evidence: float = 0.0  # from the question to the first quotes on screen (EvidenceSelected, a first look or the fused)
     fused_evidence: float = 0.0  # from the question to the fused evidence's quotes, what the model reads
     prompt_processing: float = 0.0
     first_token: float = 0.0
     generation: float = 0.0
+    review: float = 0.0  # the grounding check of the finished answer (answers/review.py), after the last token; in total
     total: float = 0.0
     # Waiting for the model to load before the question could start (the window asks while it loads); in total.
     model_wait: float = 0.0
@@ -167,7 +168,7 @@ class Timings:
             prompt_processing=(first_token_at - answer_started) if first_token_at else 0.0,
             first_token=(first_token_at - started) if first_token_at else 0.0,
             generation=(end - first_token_at) if first_token_at else 0.0,
-            total=end - started,
+            total=end - started + stages.get("review", 0.0),
         )
 
 

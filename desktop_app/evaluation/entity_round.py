@@ -1,6 +1,6 @@
 """A second round of queries: the entities named in the first round's top passages.
 
-A multi-hop question ("the five most populous cities and their time zones") often needs one document
+A multi-hop question ("the three oldest mills of a valley and their millers") often needs one document
 per member of a group the model cannot list from memory. The first round finds the list-like passage;
 this round asks the LLM which names in those passages the question is about, and searches each name.
 It costs a second LLM call that reads the passages (issue 4: measured on 10 dev questions only, +0.075

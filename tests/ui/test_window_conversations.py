@@ -205,9 +205,9 @@ def test_unsupported_and_ocr_citations_are_marked_and_notices_shown(make_window,
         total_s=1.0,
         citations=[
             Citation(1, "/d/px40.pdf", 2, "85 C", chunk_id=1, start=0, end=4, supported=True, ocr=True),
-            Citation(2, "/d/scan.pdf", 5, "IP67", chunk_id=2, start=0, end=4, supported=False, ocr=False),
+            Citation(2, "/d/scan.pdf", 5, "IP67", chunk_id=2, start=0, end=4, supported=False, ocr=False, reason="the cited passages do not contain 68"),
         ],
-        notices=["Citation [2] may not support the sentence that cites it; check the passage."],
+        notices=["Citation [2] may not support the sentence that cites it: the cited passages do not contain 68."],
     )
     view = window.chat_panel.view
     view.set_entries([ChatEntry("assistant", "It runs to 85 C [1] and is rated IP68 [2].", result, notices=list(result.notices))])
@@ -218,6 +218,9 @@ def test_unsupported_and_ocr_citations_are_marked_and_notices_shown(make_window,
     assert "Citation [2] may not support" in text
     html = view.toHtml()
     assert "#b3261e" in html and "may not support" in html
+    from desktop_app.ui.chat_view import source_link
+
+    assert "do not contain 68" in source_link(0, result.citations[1])  # the warning's tooltip says why
     assert html.count("icon:warning") == 2  # the warning icon beside [2] in the answer and in the sources line
 
 
@@ -364,14 +367,14 @@ def test_in_fusion_mode_a_first_look_is_on_screen_while_the_model_writes_its_que
     assert "a first look" not in shown and "From your documents:" in shown and "85 degrees Celsius" in shown
 
 
-def test_an_answer_that_does_not_answer_who_shows_not_found_and_why(make_window, data_home, sample_pdf, qtbot):
-    # The model's reply describes the pump instead of naming who designed it: the window shows "Not found"
-    # and, beneath it, what the model said and why it was not kept.
-    library = fake_library(data_home, "The enclosure is rated IP67 [1].")
+def test_an_answer_no_passage_states_shows_not_found_and_why(make_window, data_home, sample_pdf, qtbot):
+    # The model names a designer no page of the datasheet names: the window shows "Not found" and, beneath it,
+    # what the model said and why it was not kept.
+    library = fake_library(data_home, "The PX-40 was designed by Lars Eklund [1].")
     list(library.import_paths([sample_pdf]))
     window = make_window(library)
     window.chat_panel.set_mode("rag")
     ask_and_wait(window, qtbot, "Who designed the PX-40 pump?")
     text = window.chat_panel.view.toPlainText().replace("\u00a0", " ")
     assert "Not found in your documents" in text
-    assert "The model answered" in text and "does not say a name" in text
+    assert "The model answered" in text and "Lars Eklund" in text and "did not come from your documents" in text

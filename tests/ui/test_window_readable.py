@@ -270,7 +270,7 @@ def test_model_loading_shows_a_moving_bar_and_a_waiting_answer_says_its_stage(ma
     assert seen[:3] == ["Searching your documents", "Writing search queries", "Searching your documents"]
     assert seen[3].startswith("Reading ") and seen[3].endswith(" passages")
     answer = window.chat_panel.view.entries[-1]
-    assert answer.text == "It runs to 85 C [1]." and answer.result.timings.model_wait >= 0.3
+    assert answer.text.startswith("It runs to 85 C [1]") and answer.result.timings.model_wait >= 0.3  # a passage may be added that states it
     assert "waited for the model" in window.fusion_panel.timings.text()
 
 

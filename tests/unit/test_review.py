@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from desktop_app.core.answers.evidence import select_evidence
+from desktop_app.core.retrieval.evidence import select_evidence
 from desktop_app.core.answers.review import review_answer
 from desktop_app.core.answers.streaming import REPEAT_NOTICE, stream_answer
 from desktop_app.core.events import Token

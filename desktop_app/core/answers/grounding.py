@@ -21,6 +21,7 @@ passes here too, as all its words are the passage's, and the claim's own words a
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -66,9 +67,10 @@ def _fold(text: str) -> str:
     return _NUMBER.sub(lambda m: f" {_number(m)} ", text)
 
 
-def tokens(text: str) -> list[str]:
-    """The text's words and numbers, folded."""
-    return _TOKEN.findall(_fold(text))
+@functools.lru_cache(maxsize=4096)
+def tokens(text: str) -> tuple[str, ...]:
+    """The text's words and numbers, folded (kept for the texts a review asks about again and again)."""
+    return tuple(_TOKEN.findall(_fold(text)))
 
 
 def _is_number(token: str) -> bool:
@@ -87,6 +89,7 @@ class Vocabulary:
     def __init__(self, texts: Iterable[str]):
         self.tokens = {t for text in texts for t in tokens(text)}
         self._by_start: dict[str, list[str]] = {}
+        self._stems: dict[str, bool] = {}
         for token in self.tokens:
             if len(token) >= _STEM_START and not _is_number(token):
                 self._by_start.setdefault(token[:_STEM_START], []).append(token)
@@ -96,10 +99,13 @@ class Vocabulary:
             return True
         if _is_number(token) or len(token) < MIN_LETTERS:
             return False
-        return any(_same_word(token, other) for other in self._by_start.get(token[:_STEM_START], ()))
+        if token not in self._stems:  # a review asks about the same words many times
+            self._stems[token] = any(_same_word(token, other) for other in self._by_start.get(token[:_STEM_START], ()))
+        return self._stems[token]
 
 
-def _rarity(token: str, among: Sequence[Vocabulary]) -> float:
+@functools.lru_cache(maxsize=2048)  # one review asks the same words many times; bounded, as it keeps the passages it saw
+def _rarity(token: str, among: tuple[Vocabulary, ...]) -> float:
     """1 + log((N + 1) / (df + 1)) over the N passages read, df of which hold the word: the passages' own IDF. A word
     that tells the passages apart counts more. One none of them holds counts as one only one holds: it may be a
     name the model brought, or its paraphrase ("last" for "are replaced every"); only the claim's numbers are sure."""
@@ -123,7 +129,7 @@ def _same_word(a: str, b: str) -> bool:
     return shared >= max(_STEM_START, short - _STEM_SLACK) and (shared >= 5 or long - shared <= _STEM_SLACK)
 
 
-def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str = "", among: Sequence[Vocabulary] = ()) -> Grounding:
+def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str | Vocabulary = "", among: Sequence[Vocabulary] = ()) -> Grounding:
     """Do the passages, together, state the claim? `question`: the words the claim may repeat from it count less.
     `among`: all the passages the model read; a word few of them hold tells them apart, and counts more."""
     vocabulary = passages if isinstance(passages, Vocabulary) else Vocabulary(passages)
@@ -131,11 +137,12 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
     said = content(claim)
     if not said:
         return Grounding(True, 1.0, "the claim states nothing to check")
-    asked = Vocabulary([question]) if question else None
+    asked = question if isinstance(question, Vocabulary) else Vocabulary([question]) if question else None
+    among = tuple(among)
     weights = [(1.0 if asked is not None and asked.holds(t) else NEW_WEIGHT) * (NUMBER_WEIGHT if _is_number(t) else 1.0) * _rarity(t, among) for t in said]
     held = [vocabulary.holds(t) for t in said]
     score = sum(w for w, h in zip(weights, held) if h) / sum(weights)
-    written = {_TOKEN.findall(_fold(w))[0]: w for w in re.findall(r"\w+", claim) if _TOKEN.findall(_fold(w))}
+    written = {next(iter(tokens(w)), ""): w for w in re.findall(r"\w+", claim)} if not all(held) else {}
     missing = tuple(dict.fromkeys(written.get(t, t) for t, h in zip(said, held) if not h))
     numbers = [t for t, h in zip(said, held) if not h and _is_number(t)]
     grounded = not numbers and score >= THRESHOLD

@@ -47,7 +47,7 @@ def list_instruction(names: Sequence[str]) -> str:
     """For a question about several named things: one cited sentence per name, each on its own line.
 
     Chosen among six wordings on two questions of our own over the dev corpus (not dev questions), with the
-    default 1.5B model: given a skeleton ("- Toyota:") or a pattern ("- name: the answer [n]") it wrote
+    default 1.5B model: given a skeleton ("- Tarrow Works:") or a pattern ("- name: the answer [n]") it wrote
     citations without facts or echoed the pattern; asked for one sentence per name it stated each fact,
     and naming the passage number at the line's end made it cite. A small sample: measure before changing."""
     return (

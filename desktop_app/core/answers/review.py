@@ -1,12 +1,14 @@
 """After the answer: each claim checked against what it cites (grounding.py), and the citations it ends up with.
 
-A claim is a sentence of the answer, or a whole list line. Judged against the passages it cites together:
+A claim is a sentence of the answer (cut again after citation marks inside it), or a whole list line. Judged
+against the passages it cites together:
 - grounded: kept as written;
 - not grounded, but one passage of the evidence states it: its citation moves there (the small model got the
-  number wrong, or cited the next sentence's passage);
-- not grounded anywhere: its citations are flagged, with the reason (what the passages lack);
-- citing nothing: it gets the passage that states it, unless the line's closing citation already does; a list
-  line that no passage states says "not found in your documents".
+  number wrong, or cited the next sentence's passage); else the passage that completes the cited ones is added;
+- not grounded anywhere: its citations are flagged, with the reason (what the passages lack); a list line says
+  "not found in your documents" under its name instead;
+- citing nothing: it gets the passage that states it, unless the line's closing citation already does;
+- a list line saying nothing but its name ("- Name: [2]") quotes the passage sentence that names it.
 An answer of which no claim is grounded did not come from the documents: it becomes the not-found answer, with
 the model's reply in the notice. Nothing else vetoes an answer.
 """
@@ -19,13 +21,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..types import Citation, Source
-from .evidence import NOT_FOUND_LINE
 from .grounding import MARK, Grounding, Vocabulary, content, judge_claim
-from .streaming import not_found_answer
+from .streaming import NOT_FOUND_LINE, not_found_answer
 
 # A claim: a list line ("- ...", "1. ..."), or a sentence with the citation marks that follow it, wherever they stand
 # ("... 9 s [2].", "... 9 s. [2]"); a full stop between letters or digits ("10.4", "help.start") ends none.
 _LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S.*$")
+_MARKS_INSIDE = re.compile(r"(?:\s*\[\d+(?:\s*,\s*\d+)*\])+(?=\s*[^\s\[.!?])")  # marks with more of the sentence after them
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\w))+(?:[.!?]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")
 
 
@@ -48,15 +50,22 @@ def citations_of(answer: str, context: Sequence[Source]) -> list[Citation]:
 
 
 def claim_spans(answer: str) -> list[tuple[int, int]]:
-    """(start, end) of each claim of the answer: its list lines whole, its other lines sentence by sentence."""
+    """(start, end) of each claim of the answer: its list lines whole; its other lines sentence by sentence, and a
+    sentence again after each group of citation marks inside it ("It needs 24 V [1] and seals every 2,000 h [2].":
+    two claims, each citing what states it)."""
     spans, offset = [], 0
     for line in answer.split("\n"):
         if _LIST_LINE.match(line):
             spans.append((offset, offset + len(line)))
         else:
-            spans += [(offset + m.start(), offset + m.end()) for m in _SENTENCE.finditer(line) if m.group(0).strip()]
+            for m in _SENTENCE.finditer(line):
+                start = m.start()
+                for mark in _MARKS_INSIDE.finditer(m.group(0)):
+                    spans.append((offset + start, offset + m.start() + mark.end()))
+                    start = m.start() + mark.end()
+                spans.append((offset + start, offset + m.end()))
         offset += len(line) + 1
-    return spans
+    return [(s, e) for s, e in spans if answer[s:e].strip()]
 
 
 class _Evidence:
@@ -65,8 +74,9 @@ class _Evidence:
     def __init__(self, context: Sequence[Source], question: str):
         self.texts = [f"{s.passage.title}\n{s.passage.text}" for s in context]
         self.question = question
+        self.asked = Vocabulary([question])
         self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
-        self.each = list(self._vocabularies.values())
+        self.each = tuple(self._vocabularies.values())
 
     def judge(self, claim: str, numbers: Sequence[int]) -> Grounding:
         key = tuple(sorted(n for n in set(numbers) if 1 <= n <= len(self.texts)))
@@ -74,7 +84,19 @@ class _Evidence:
             return Grounding(False, 0.0, "it cites no passage the model read")
         if key not in self._vocabularies:
             self._vocabularies[key] = Vocabulary(self.texts[n - 1] for n in key)
-        return judge_claim(claim, self._vocabularies[key], self.question, self.each)
+        return judge_claim(claim, self._vocabularies[key], self.asked, self.each)
+
+    def quote(self, claim: str, cited: Sequence[int]) -> tuple[int, str] | None:
+        """(n, sentence): the first sentence of the passages (those cited first) that holds every word of the claim
+        and says more than the question."""
+        said = content(MARK.sub(" ", claim))
+        for n in [*cited, *range(1, len(self.texts) + 1)]:
+            for m in _SENTENCE.finditer(self.texts[n - 1] if 1 <= n <= len(self.texts) else ""):
+                sentence = " ".join(m.group(0).split())
+                words = Vocabulary([sentence])
+                if all(words.holds(t) for t in said) and not all(self.asked.holds(t) for t in content(sentence)):
+                    return n, sentence
+        return None
 
     def stating(self, claim: str, cited: Sequence[int]) -> list[int] | None:
         """The passages that state the claim: the one passage that states it best; else those it cites and the one
@@ -94,6 +116,13 @@ def judged_claims(answer: str, context: Sequence[Source], question: str = "") ->
     return [(MARK.sub("", c).strip(), evidence.judge(c, cited_numbers(c))) for c in claims if cited_numbers(c)]
 
 
+def _head(line: str, names: Sequence[str]) -> str:
+    """What a list line is about: the named thing it names, else the words before its colon, else its first words."""
+    text = re.sub(r"^\s*(?:[-*\u2022]|\d+[.)])\s+", "", MARK.sub("", line)).strip()
+    named = [n for n in names if n.casefold() in text.casefold()]
+    return max(named, key=len) if named else text.partition(":")[0].strip() if ":" in text else " ".join(text.split()[:3])
+
+
 def _with_marks(claim: str, numbers: Sequence[int]) -> str:
     """The claim with these citation marks in place of its own, before its closing full stop."""
     body = MARK.sub("", claim).rstrip()
@@ -109,8 +138,10 @@ def review_answer(
     sources: Sequence[Source],
     answered: bool = True,
     general_knowledge: bool = False,
+    names: Sequence[str] = (),
 ) -> ReviewedAnswer:
-    """`answered`: False when no answer was asked for (search only); `sources` name the closest pages of a refusal."""
+    """`answered`: False when no answer was asked for (search only); `sources` name the closest pages of a refusal;
+    `names`: the named things a list answer has a line each for (retrieval/evidence.py)."""
     if not (found and answer):
         return ReviewedAnswer(answer, found, (), ())
     evidence, notices, flagged = _Evidence(context, question), [], {}
@@ -123,6 +154,13 @@ def review_answer(
         if not content(MARK.sub(" ", claim)) or NOT_FOUND_LINE in claim.lower():
             continue
         numbers, listed = cited_numbers(claim), bool(_LIST_LINE.match(claim))
+        if listed and all(evidence.asked.holds(t) for t in content(MARK.sub(" ", claim))):
+            quoted = evidence.quote(claim, numbers)  # "- Name: [2]" says nothing the question does not
+            if quoted:
+                grounded_claims += 1
+                out = out[:start] + f"- {_head(claim, names)}: \u201c{quoted[1]}\u201d [{quoted[0]}]" + out[end:]
+                notices.append(f"The line \u201c{MARK.sub('', claim).strip()}\u201d said nothing about its name; it now quotes the passage that does.")
+                continue
         if not numbers and not listed:  # the line's closing citation may cite it ("A. B. C [1].")
             line_end = out.find("\n", end)
             later = cited_numbers(out[end : None if line_end < 0 else line_end])
@@ -139,9 +177,8 @@ def review_answer(
             out = out[:start] + _with_marks(claim, better) + out[end:]
             was, now = ", ".join(f"[{n}]" for n in numbers), ", ".join(f"[{n}]" for n in better)
             notices.append(f"Citation {was} pointed at a passage that does not say this; it now points at {now}." if numbers else f"A claim cited no passage; it now cites {now}, which says it.")
-        elif listed and not numbers:
-            head, colon, _ = MARK.sub("", claim).rstrip().partition(":")
-            out = out[:start] + head.rstrip() + (":" if colon else " \u2014") + f" {NOT_FOUND_LINE}" + out[end:]
+        elif listed:
+            out = out[:start] + f"- {_head(claim, names)}: {NOT_FOUND_LINE}" + out[end:]
             notices.append(f"No passage states \u201c{MARK.sub('', claim).strip()[:120]}\u201d: the line now says not found.")
         else:
             for n in numbers:

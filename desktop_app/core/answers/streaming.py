@@ -22,6 +22,7 @@ from ..types import Source
 from .prompts import NOT_FOUND_MARK
 
 NOT_FOUND_TEXT = "Not found in your documents."
+NOT_FOUND_LINE = "not found in your documents."  # a list answer's line for a name nothing was found for
 
 REPEAT_WORDS = 10  # words in a row written twice: a loop, not an answer (an answer's lines differ in their names)
 REPEAT_NOTICE = "The answer began repeating itself, so it was stopped there."
@@ -43,6 +44,11 @@ def not_found_answer(sources: Sequence[Source], limit: int = 3) -> str:
     if not closest:
         return NOT_FOUND_TEXT + " Your library has no passages to search yet."
     return f"{NOT_FOUND_TEXT} The closest pages are: {'; '.join(closest)}."
+
+
+def missing_lines(missing: Sequence[str]) -> str:
+    """A list answer's lines for the named things no passage mentions (retrieval/evidence.py), from code, not the model."""
+    return "".join(f"\n- {name}: {NOT_FOUND_LINE}" for name in missing)
 
 
 def refuse(sources: Sequence[Source]) -> Generator[Token, None, Streamed]:

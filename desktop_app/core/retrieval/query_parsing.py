@@ -12,7 +12,7 @@ _PREAMBLE = re.compile(
 _LIST_MARK = re.compile(r"^\s*(?:[-*\u2022\u2013>]+|[(\[]?\d{1,2}[.):\]]|\(?[a-zA-Z][.)](?=\s)|q\d+[:.)]|query\s*\d*\s*[:.)-])\s*", re.IGNORECASE)
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"
 _MAX_QUERY_CHARS = 200
-# Asked about a yes/no question, a small model sometimes answers it ("Yes, you can build without a permit.")
+# Asked about a yes/no question, a small model sometimes answers it ("Yes, you can paint the shed green.")
 # instead of naming what to look up; searching its guess would fetch passages that agree with the guess.
 _ANSWER = re.compile(r"^(yes|no)\s*([,.!]|$)", re.IGNORECASE)  # not the band Yes, not "No Doubt"
 _SENTENCE_WORDS = 6  # a line of this many words or more ending in a full stop is a statement, not a query

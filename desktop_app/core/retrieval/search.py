@@ -52,7 +52,7 @@ class Searcher:
     def sources(self, fused: Sequence[FusedHit], question_vector: np.ndarray) -> list[Source]:
         """The fused hits as passages, each with its cosine similarity to the question itself.
 
-        Not to the query that found it: a generated name ("R-1234yf", "Skoda Octavia") is very close to a
+        Not to the query that found it: a generated name ("QX-9 coolant", "Brindle Torva") is very close to a
         passage about refrigerants or cars in general, and the "not found" gate must judge the question.
         Passages still being embedded get theirs computed here (`score_unembedded`).
         """

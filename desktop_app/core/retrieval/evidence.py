@@ -6,9 +6,10 @@ One place decides what the model reads and what the user sees before the answer 
    every sentence of ten passages would cost more than the stage's budget on a 2-core laptop);
 3. the kept sentences are embedded in one batch with the generated queries and scored by cosine against the
    question and each query;
-4. coverage first: when the query step named several things (name-fact lines "Toyota: founder"), each name
+4. coverage first: when the query step named several things (name-fact lines "Tarrow Works: founder"), each name
    that some candidate passage mentions gets its best sentence in the prompt; a name no passage mentions is
-   `missing`, and the answer gets its "not found in your documents" line from code (`missing_lines`);
+   `missing`, and the answer gets its "not found in your documents" line from code (answers/streaming.py
+   `missing_lines`);
 5. the rest of the token budget is filled with the best remaining sentences;
 6. the chosen sentences are regrouped by passage, in page order, as shortened passages: the answer prompt
    numbers and cites them like whole passages, and their offsets span the chosen sentences so the page
@@ -32,7 +33,6 @@ from ..models.embedder import Embedder
 from ..stopwords import FUNCTION_WORDS
 from ..types import Citation, Quote, Source
 
-NOT_FOUND_LINE = "not found in your documents."
 # Tokens per character of English prose for Qwen's tokenizer, rounded up (about 4 characters a token);
 # an estimate is enough for a budget and keeps this stage free of the model.
 CHARS_PER_TOKEN = 4
@@ -73,7 +73,7 @@ def words(text: str) -> set[str]:
 
 
 def names_of(queries: Sequence[str]) -> list[str]:
-    """The names of name-fact queries: a query that another query extends ("Toyota" and "Toyota founder").
+    """The names of name-fact queries: a query that another query extends ("Tarrow Works" and "Tarrow Works founder").
 
     query_styles.split_name_facts writes each "name: fact" line as the name alone and the name with its fact;
     other query styles (paraphrases) rarely produce such pairs, so they name nothing and answers stay prose."""
@@ -81,8 +81,8 @@ def names_of(queries: Sequence[str]) -> list[str]:
 
 
 def mentions(name: str, source: Source) -> bool:
-    """The passage (or its file's title) names it: any distinctive word of the name, so "Kiichiro Toyoda" is
-    found in a passage saying "Toyoda" (lenient: a false "not found" line is worse than a weak sentence)."""
+    """The passage (or its file's title) names it: any distinctive word of the name, so "Edda Tarrow" is
+    found in a passage saying "Tarrow" (lenient: a false "not found" line is worse than a weak sentence)."""
     wanted = words(name)
     return bool(wanted) and bool(wanted & (words(source.passage.text) | words(source.passage.title)))
 
@@ -202,7 +202,7 @@ def select_evidence(
         return sentences[i].tokens + (PASSAGE_MARK_TOKENS if new_passage else 0) + (file_line_tokens(source.passage.file) if new_file else 0)
 
     for name in found_names:  # coverage first: each name that found something gets its best sentence
-        # Scored against the name WITH its fact ("Toyota founder"): the name alone is closest to headings.
+        # Scored against the name WITH its fact ("Tarrow Works founder"): the name alone is closest to headings.
         columns = [i for i, q in enumerate(queries) if q.lower().startswith(name.lower() + " ")]
         best = max(
             (i for i, s in enumerate(sentences) if i not in chosen and mentions(name, s.source)),
@@ -272,15 +272,6 @@ def _quote(sentence: _Sentence, number: int, score: float, names: Sequence[str])
     stated = words(f"{sentence.text} {passage.section or ''} {passage.title}")
     label = next((name for name in names if name and words(name) <= stated), passage.section or "")
     return Quote(sentence_citation(sentence, number), round(score, 4), label)
-
-
-def not_found_line(name: str) -> str:
-    return f"- {name}: {NOT_FOUND_LINE}"
-
-
-def missing_lines(missing: Sequence[str]) -> str:
-    """The answer's lines for named things nothing was found for, decided here rather than left to the model."""
-    return "".join(f"\n{not_found_line(name)}" for name in missing)
 
 
 def on_the_page(citations: Sequence[Citation], sources: Sequence[Source]) -> tuple[Citation, ...]:
