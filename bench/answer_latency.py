@@ -133,6 +133,7 @@ def run_one(library, meter: PromptMeter, question: str, variant: str) -> dict:
         found=result.found,
         answer_tokens=generator.count_tokens(result.answer) if result.found else 0,
         answer=result.answer,
+        notices=list(result.notices),  # why an answer became "not found" (the model's reply), a citation moved or flagged
         prefix_evaluated=sum(u.evaluated for u in list(generator.prefix_uses)[seen:]),  # prompt-prefix tokens read again
     )
     return row
