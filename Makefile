@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 # Tests share one assembled copy of the default model instead of 1 GB per test data folder.
 TEST_MODELS_DIR := $(CURDIR)/.cache/models
 
-.PHONY: run test install system-deps postgres-deps models demo screenshot package package-check install-check install-launcher eval eval-answers bench bench-latency bench-import bench-retrieval bench-startup bench-http clean
+.PHONY: run test install system-deps postgres-deps models demo screenshot package package-check install-check install-launcher eval eval-answers answer-sets answer-trust bench bench-latency bench-import bench-retrieval bench-startup bench-http clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -128,6 +128,30 @@ eval-answers: models .cache/devset/qrels.tsv .cache/faqset/qrels.tsv
 	$(BIN)/python -m desktop_app.evaluation.answers .cache/devset --home $(EVAL_DIR)/devset-home $(ANSWER_ARGS) --json $(EVAL_DIR)/devset-answers.json
 	$(BIN)/python -m desktop_app.evaluation.answers .cache/faqset --home $(EVAL_DIR)/faqset-home $(ANSWER_ARGS) --json $(EVAL_DIR)/faqset-answers.json
 	$(BIN)/python -m bench.refusals --devset .cache/devset --modes rag,fusion --home $(EVAL_DIR)/refusals-home --json $(EVAL_DIR)/refusals.json $(if $(ANSWER_FRESH),--fresh)
+
+# Answers people can trust (issue 30): near hits and near misses written from the dev set's articles, claim/citation
+# pairs and German documents made up by a script (docs/answer-trust.md), each split into tune/report halves as it is
+# built; then one table of every target, fusion beside plain RAG. Answers are cached, so a re-run after a change to
+# the checks only re-judges. HALF=report once, when the work is done.
+TRUST_DIR := .cache/answer-trust
+HALF ?= tune
+TRUST_SAMPLE ?=
+TRUST_MULTIHOP ?= 8
+
+.cache/devset/$(HALF)/qrels.tsv: .cache/devset/qrels.tsv
+	$(BIN)/python $(BENCH)/split_devset.py .cache/devset
+
+$(TRUST_DIR)/near-hit/tune/queries.jsonl: .cache/devset/qrels.tsv
+	$(BENCH_ENV) $(BIN)/python -m bench.build_near_sets --devset .cache/devset --out $(TRUST_DIR)
+
+$(TRUST_DIR)/claims/tune/queries.jsonl:
+	$(BIN)/python -m bench.build_made_up_sets --out $(TRUST_DIR)
+
+answer-sets: models $(TRUST_DIR)/near-hit/tune/queries.jsonl $(TRUST_DIR)/claims/tune/queries.jsonl
+
+answer-trust: answer-sets .cache/devset/$(HALF)/qrels.tsv
+	$(BENCH_ENV) $(BIN)/python -m bench.answer_trust --half $(HALF) --out $(TRUST_DIR) --devset .cache/devset \
+		--devset-home $(EVAL_DIR)/devset-home --multihop-sample $(TRUST_MULTIHOP) $(if $(TRUST_SAMPLE),--sample $(TRUST_SAMPLE))
 
 clean:
 	rm -rf $(VENV) .cache build dist *.egg-info

@@ -64,7 +64,8 @@ class Sets:
         # "Time (magazine)": the word alone is common; the name is the word with what it names, "Time magazine".
         text = re.sub(r"\s*\((.*?)\)\s*", r" \1 ", str(text)).strip()
         key = " ".join(re.findall(r"\w+", _joined_numbers(text))) if exact else " ".join(_words(text))
-        if len(key) >= 3 and key not in PRODUCT_WORDS and not OWN_SAMPLE.search(text):
+        short_number = key.isdigit() and len(key) < 4  # "500" species: a count alone names nothing ("every 500 records")
+        if len(key) >= 3 and key not in PRODUCT_WORDS and not OWN_SAMPLE.search(text) and not short_number:
             self.names.setdefault(key, where)
 
     def question(self, text: str, where: str) -> None:
@@ -117,7 +118,8 @@ def _labelled_sets(sets: Sets) -> None:
 def _dev_sets(sets: Sets) -> list[Path]:
     """The built dev sets' questions, gold answers and relevant articles' titles; the folders found."""
     found = []
-    halves = [half for cache in CACHES if cache.is_dir() for half in sorted(cache.glob("*/tune")) + sorted(cache.glob("*/report"))]
+    # Sets built one folder deeper (.cache/answer-trust/near-hit/tune) count too.
+    halves = [half for cache in CACHES if cache.is_dir() for pattern in ("*/tune", "*/report", "*/*/tune", "*/*/report") for half in sorted(cache.glob(pattern))]
     for folder in halves:
         if not all((folder / f).is_file() for f in ("queries.jsonl", "qrels.tsv", "corpus.jsonl")) or folder.resolve() in found:
             continue

@@ -1,0 +1,371 @@
+"""Can a person trust the answers? Issue 30's targets in one command, fusion beside plain RAG, with paired intervals.
+
+    python -m bench.answer_trust --half tune [--sample 12] [--multihop-sample 8] [--modes fusion,rag] [--judge-only]
+    make answer-trust HALF=tune
+
+Reads the sets built by bench/build_near_sets.py and bench/build_made_up_sets.py (OUT, default .cache/answer-trust)
+and the dev set (--devset), one half of each (--half tune|report; read report once, when the work is done), and
+prints for every mode:
+- near misses refused (the article is in the library, the fact is not: refusing is right);
+- near hits refused (the fact is in its article: refusing is wrong);
+- near-hit loose accuracy with the checks, and with every check switched off (the model's raw reply);
+- (d) German questions over made-up German PDFs, and the same questions in English: loose accuracy of each;
+- multi-hop cited recall on the dev set's FanOutQA questions (--multihop-sample of them);
+- how many replies repeat a sentence; the check's time as a share of the answer's;
+and, needing no model, (c): per language, the share of right citations the grounding check flags and of wrong
+citations it passes. Differences (fusion - rag, checks on - off, German - English) are paired per question with
+95% bootstrap intervals (bench/paired_difference.py).
+
+Answers are asked once and cached (bench/answer_cache.py): the raw reply and the check's inputs are kept, so a
+re-run after a change to the checks only re-judges (--judge-only never asks the model). The check is the
+grounding check (desktop_app.core.answers.grounding.judge_claim) when present, else the pipeline's review_answer.
+Questions of all sets take turns, so a run cut short still measures each set; re-running resumes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .answer_cache import AnswerCache, Recorded, ask_recorded, rejudge, unchecked
+from .common import table
+from .paired_difference import bootstrap_interval
+
+SETS = ("near-miss", "near-hit", "german", "multihop")
+
+
+@dataclass(frozen=True)
+class Item:
+    set: str
+    qid: str  # the question's id, with "-en" for the English twin of a German question
+    question: str
+    gold: tuple[str, ...] = ()
+    relevant: tuple[str, ...] = ()
+    variant: str = ""  # "de" / "en" for set (d)
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def read_qrels(path: Path) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+        qid, doc, *_ = line.split("\t")
+        out.setdefault(qid, []).append(doc)
+    return out
+
+
+def sampled(records: list[dict], n: int | None, seed: int = 0) -> list[dict]:
+    order = sorted(records, key=lambda r: str(r["_id"]))
+    random.Random(seed).shuffle(order)
+    return order[:n] if n else order
+
+
+def items_of(set_name: str, folder: Path, n: int | None) -> list[Item]:
+    if not (folder / "queries.jsonl").exists():
+        print(f"{set_name}: no {folder}/queries.jsonl (build the sets first: make answer-sets)", file=sys.stderr)
+        return []
+    qrels = read_qrels(folder / "qrels.tsv")
+    out = []
+    for q in sampled(read_jsonl(folder / "queries.jsonl"), n):
+        qid = str(q["_id"])
+        gold, relevant = tuple(q.get("answers") or ()), tuple(qrels.get(qid, ()))
+        if set_name == "german":
+            out.append(Item(set_name, qid, q["text"], gold, relevant, "de"))
+            out.append(Item(set_name, qid + "-en", q["text_en"], gold, relevant, "en"))
+        else:
+            out.append(Item(set_name, qid, q["text"], gold, relevant))
+    return out
+
+
+def interleaved(groups: Sequence[list[Item]]) -> list[Item]:
+    """The sets take turns (a German question and its English twin stay together)."""
+    queues = [list(g) for g in groups if g]
+    out = []
+    while any(queues):
+        for queue in queues:
+            take = 2 if queue and queue[0].variant == "de" else 1
+            out += queue[:take]
+            del queue[:take]
+    return out
+
+
+# -- the libraries the questions are asked of ---------------------------------------------------------------------
+@dataclass
+class Libraries:
+    out: Path
+    devset: Path
+    devset_home: Path
+    opened: dict = field(default_factory=dict)  # library kind -> Library
+    generator: object = None
+
+    def of(self, set_name: str):
+        kind = {"near-miss": "wiki", "near-hit": "wiki", "german": "german", "multihop": "devset"}[set_name]
+        if kind not in self.opened:
+            self.opened[kind] = self._open(kind)
+        return self.opened[kind]
+
+    def _open(self, kind: str):
+        from desktop_app.core.library import Library
+        from desktop_app.evaluation.answers import import_corpus
+        from desktop_app.evaluation.harness import BeirSet
+
+        home = {"wiki": self.out / "wiki-home", "german": self.out / "german-home", "devset": self.devset_home}[kind]
+        library = Library(home=home, generator=self.generator) if self.generator is not None else Library(home=home)
+        if self.generator is None:
+            self.generator = library.generator()  # one model for every library
+        started = time.perf_counter()
+        if kind == "german":
+            pdfs = self.out / "german" / "pdfs"
+            for event in library.import_paths([pdfs]):
+                if event.stage == "failed":
+                    print(f"import failed: {event.file}: {event.message}", file=sys.stderr)
+        else:
+            source = self.out / "wiki-library.jsonl" if kind == "wiki" else self.devset / "corpus.jsonl"
+            corpus = {str(r["_id"]): (r.get("title", ""), r["text"]) for r in read_jsonl(source)}
+            # One fixed folder per library, whichever half asks (the dev set's root, as the answer eval names it,
+            # so a library it imported is reused).
+            import_corpus(library, source.with_suffix("") if kind == "wiki" else self.devset, BeirSet(corpus, [], {}))
+        print(f"library {kind}: {len(library.documents())} documents at {home} ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+        return library
+
+    def close(self) -> None:
+        for library in self.opened.values():
+            library.close()
+
+
+def record_names(set_name: str, out: Path, devset: Path) -> dict[str, str]:
+    """Document file name -> record id for the set's library (what a citation's file is scored as)."""
+    from desktop_app.evaluation.harness import record_file_name
+
+    if set_name == "german":
+        return {p.name: p.stem for p in (out / "german" / "pdfs").glob("*.pdf")}
+    if set_name != "multihop":
+        return {}  # near hits and misses are scored on the answer's words, not on what it cites
+    if set_name not in _NAMES:
+        _NAMES[set_name] = {record_file_name(str(r["_id"])): str(r["_id"]) for r in read_jsonl(devset / "corpus.jsonl")}
+    return _NAMES[set_name]
+
+
+_NAMES: dict[str, dict[str, str]] = {}
+
+
+# -- judging one recorded answer ---------------------------------------------------------------------------------
+def sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip()]
+
+
+def repeats_a_sentence(text: str) -> bool:
+    """Some sentence of four or more words occurs twice (compared by its Unicode words, any case)."""
+    seen = Counter(" ".join(re.findall(r"\w+", s.lower())) for s in sentences(text))
+    return any(n > 1 and len(key.split()) >= 4 for key, n in seen.items())
+
+
+def row_of(item: Item, recorded: Recorded, names: dict[str, str]) -> dict:
+    from desktop_app.evaluation import answer_metrics as metrics
+
+    judged = rejudge(recorded)
+    said = judged.answer if judged.found else ""
+    raw_answer, raw_found = unchecked(recorded)
+    row = {
+        "set": item.set, "qid": item.qid.removesuffix("-en") if item.variant else item.qid, "variant": item.variant, "mode": recorded.mode,
+        "refused": not judged.found, "refused_unchecked": not raw_found,
+        "repeats": repeats_a_sentence(recorded.raw), "check_share": judged.seconds / recorded.total_s if recorded.total_s else None,
+        "total_s": recorded.total_s,
+    }
+    if item.gold:
+        row["accuracy"] = metrics.loose_accuracy(item.gold, said)
+        row["accuracy_unchecked"] = metrics.loose_accuracy(item.gold, raw_answer if raw_found else "")
+    if item.set == "multihop":
+        cited = list(dict.fromkeys(r for c in judged.citations if (r := names.get(Path(c.file).name)) is not None))
+        row["cited_recall"] = metrics.cited_evidence_recall(cited, item.relevant)
+    return row
+
+
+# -- (c): claims and citations, judged without a model -------------------------------------------------------------
+def grounding_judge():
+    """judge(claim, passages) -> grounded: the grounding check, or the current citation check when it is absent."""
+    try:
+        from desktop_app.core.answers.grounding import judge_claim
+
+        return "grounding.judge_claim", lambda claim, passages: bool(judge_claim(claim, passages).grounded)
+    except ImportError:
+        from desktop_app.core.answers.citation_check import check_citations
+        from desktop_app.core.types import Passage, Source
+
+        def judge(claim: str, passages: Sequence[str]) -> bool:
+            context = [Source(i, Passage(i, 1, "made-up.txt", "", 1, 0, len(p), p), 0.0, {}, 1.0) for i, p in enumerate(passages, start=1)]
+            marks = "".join(f"[{i}]" for i in range(1, len(passages) + 1))
+            checks = check_citations(f"{claim.rstrip('.')} {marks}.", context)
+            return bool(checks) and all(c.supported for c in checks)
+
+        return "citation_check.check_citations (no grounding module)", judge
+
+
+def claim_rows(folder: Path) -> tuple[str, list[dict]]:
+    name, judge = grounding_judge()
+    if not (folder / "queries.jsonl").exists():
+        return name, []
+    passages = {r["_id"]: r["text"] for r in read_jsonl(folder / "corpus.jsonl")}
+    cited = read_qrels(folder / "qrels.tsv")
+    rows = []
+    for q in read_jsonl(folder / "queries.jsonl"):
+        grounded = judge(q["text"], [passages[p] for p in cited[q["_id"]]])
+        rows.append({"lang": q["lang"], "label": q["label"], "joint": q["joint"], "grounded": grounded})
+    return name, rows
+
+
+# -- the report ----------------------------------------------------------------------------------------------------
+def interval(values: list[float]) -> str:
+    if not values:
+        return "-"
+    low, high = bootstrap_interval(values)
+    return f"{statistics.fmean(values):.2f} [{low:.2f}, {high:.2f}]"
+
+
+def signed(values: list[float]) -> str:
+    if not values:
+        return "-"
+    low, high = bootstrap_interval(values)
+    return f"{statistics.fmean(values):+.2f} [{low:+.2f}, {high:+.2f}]"
+
+
+def by_question(rows: list[dict], set_name: str, mode: str, metric: str, variant: str = "") -> dict[str, float]:
+    mine = [r for r in rows if r["set"] == set_name and r["mode"] == mode and r.get("variant", "") == variant]
+    return {r["qid"]: float(r[metric]) for r in mine if r.get(metric) is not None}
+
+
+def paired(a: dict[str, float], b: dict[str, float]) -> list[float]:
+    return [a[q] - b[q] for q in a if q in b]
+
+
+def report_lines(rows: list[dict], modes: list[str]) -> list[list[object]]:
+    """One line per measure: N, each mode's mean [CI], and the first mode minus the second, paired."""
+    measures = [
+        ("near-miss", "refused (target >= 0.85)", "refused", ""),
+        ("near-miss", "refused, checks off", "refused_unchecked", ""),
+        ("near-hit", "refused (target <= 0.05)", "refused", ""),
+        ("near-hit", "refused, checks off", "refused_unchecked", ""),
+        ("near-hit", "loose accuracy, checks on", "accuracy", ""),
+        ("near-hit", "loose accuracy, checks off", "accuracy_unchecked", ""),
+        ("german", "accuracy, German questions", "accuracy", "de"),
+        ("german", "accuracy, English questions", "accuracy", "en"),
+        ("german", "refused, German questions", "refused", "de"),
+        ("german", "refused, English questions", "refused", "en"),
+        ("multihop", "cited recall", "cited_recall", ""),
+    ]
+    lines = []
+    for set_name, label, metric, variant in measures:
+        columns = [by_question(rows, set_name, mode, metric, variant) for mode in modes]
+        if not any(columns):
+            continue
+        diff = signed(paired(columns[0], columns[1])) if len(columns) > 1 else "-"
+        lines.append([set_name, label, max(len(c) for c in columns), *(interval(list(c.values())) for c in columns), diff])
+    for set_name, label, on, off, variant_on, variant_off in (
+        ("near-hit", "accuracy: checks on - off", "accuracy", "accuracy_unchecked", "", ""),
+        ("german", "accuracy: German - English", "accuracy", "accuracy", "de", "en"),
+    ):
+        diffs = [paired(by_question(rows, set_name, m, on, variant_on), by_question(rows, set_name, m, off, variant_off)) for m in modes]
+        if any(diffs):
+            lines.append([set_name, label + " (paired)", max(len(d) for d in diffs), *(signed(d) for d in diffs), "-"])
+    if rows:
+        per_mode = [[r for r in rows if r["mode"] == m] for m in modes]
+        repeating = [f"{sum(r['repeats'] for r in mine)} of {len(mine)}" for mine in per_mode]
+        lines.append(["all", "replies repeating a sentence", max(map(len, per_mode)), *repeating, "-"])
+        shares = [[r["check_share"] for r in mine if r.get("check_share") is not None] for mine in per_mode]
+        lines.append(["all", "check time / answer time, median", max(map(len, shares)), *(f"{statistics.median(s):.4f}" if s else "-" for s in shares), "-"])
+    return lines
+
+
+def claim_lines(rows: list[dict]) -> list[list[object]]:
+    lines = []
+    for lang in dict.fromkeys(r["lang"] for r in rows):
+        right = [not r["grounded"] for r in rows if r["lang"] == lang and r["label"] == "right"]
+        wrong = [r["grounded"] for r in rows if r["lang"] == lang and r["label"] == "wrong"]
+        joint_right = [not r["grounded"] for r in rows if r["lang"] == lang and r["label"] == "right" and r["joint"]]
+        joint = f"{sum(joint_right)} of {len(joint_right)}"
+        lines.append([lang, len(right), interval([float(v) for v in right]), len(wrong), interval([float(v) for v in wrong]), joint])
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--half", choices=("tune", "report"), required=True)
+    parser.add_argument("--out", default=".cache/answer-trust", help="where the sets, the libraries and the answer cache live")
+    parser.add_argument("--devset", default=".cache/devset", help="the multi-hop dev set (BEIR, split into tune/ and report/)")
+    parser.add_argument("--devset-home", default=".cache/eval/devset-home", help="the library of the whole dev corpus (reused; missing records imported)")
+    parser.add_argument("--modes", default="fusion,rag")
+    parser.add_argument("--sets", default=",".join(SETS), help=f"comma-separated, of {', '.join(SETS)} (claims are always judged)")
+    parser.add_argument("--sample", type=int, help="questions per set (German: each asked in German and English); default all")
+    parser.add_argument("--multihop-sample", type=int, default=8)
+    parser.add_argument("--judge-only", action="store_true", help="never ask the model: judge the cached answers only")
+    parser.add_argument("--json", help="write every row here (default OUT/answer-trust-HALF.json)")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    wanted = [s.strip() for s in args.sets.split(",") if s.strip()]
+
+    judge_name, claims = claim_rows(out / "claims" / args.half)
+    groups = []
+    for set_name in wanted:
+        folder = Path(args.devset) / args.half if set_name == "multihop" else out / set_name / args.half
+        groups.append(items_of(set_name, folder, args.multihop_sample if set_name == "multihop" else args.sample))
+    items = interleaved(groups)
+
+    from desktop_app.core.modes import mode_named
+    from desktop_app.evaluation.answers import settings_fingerprint
+
+    libraries = Libraries(out, Path(args.devset), Path(args.devset_home))
+    cache = AnswerCache(out / "answers")
+    settings = _default_settings()  # a new library's settings: what every library here answers with
+    rows, missing, pipelines = [], 0, {}
+    for number, item in enumerate(items, start=1):
+        for mode in modes:
+            path = cache.path(item.set, mode, settings_fingerprint(mode_named(mode).settings_for(settings), settings.model), item.qid, item.question)
+            recorded = cache.load(path)
+            if recorded is None and not args.judge_only:
+                library = libraries.of(item.set)
+                if (item.set, mode) not in pipelines:
+                    pipelines[item.set, mode] = library.pipeline()
+                    pipelines[item.set, mode].warm_up()
+                recorded = ask_recorded(pipelines[item.set, mode], item.question, mode)
+                cache.store(path, recorded)
+                print(f"[{number}/{len(items)}] {item.set:9} {mode:7} {recorded.total_s:5.0f} s", file=sys.stderr, flush=True)
+            if recorded is None:
+                missing += 1
+                continue
+            rows.append(row_of(item, recorded, record_names(item.set, out, Path(args.devset))))
+    libraries.close()
+
+    model = _default_settings().model
+    unasked = f", {missing} not asked yet" if missing else ""
+    print(f"\nanswer trust, {args.half} half; model {model}; check: {judge_name}; {len(rows)} answers judged{unasked}")
+    print(table(["set", "measure", "N", *modes, f"{modes[0]} - {modes[1]} (paired)" if len(modes) > 1 else "-"], report_lines(rows, modes)))
+    if claims:
+        print(f"\n(c) claims cited to made-up passages, {args.half} half; check: {judge_name}")
+        headers = ["language", "N right", "right citation flagged (<= 0.05)", "N wrong", "wrong citation passed (<= 0.10)", "joined claims flagged"]
+        print(table(headers, claim_lines(claims)))
+    target = Path(args.json) if args.json else out / f"answer-trust-{args.half}.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps({"half": args.half, "modes": modes, "check": judge_name, "rows": rows, "claims": claims}, indent=1))
+    return 0
+
+
+def _default_settings():
+    from desktop_app.core.settings import Settings
+
+    return Settings()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
