@@ -42,6 +42,7 @@ from .models.llm import Generator as LLM
 from .models.rerank import rerank, reranker_named
 from .modes import Mode, Round, mode_named
 from .retrieval.fusion import reciprocal_rank_fusion
+from .retrieval.on_question import stay_on_question
 from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
 from .retrieval.query_writing import GeneratedQueries, write_queries
 from .retrieval.search import Searcher
@@ -92,7 +93,11 @@ class Pipeline:
 
     # -- the stages, each callable alone -------------------------------------------------------
     def generate_queries(self, question: str, n: int | None = None, styles: Sequence[str] = (DEFAULT_QUERY_STYLE,)) -> GeneratedQueries:
-        return write_queries(self._generator, question, self.settings, styles, n)
+        """The model's queries that stay on the question (retrieval/on_question.py); none usable: its key terms."""
+        generated = write_queries(self._generator, question, self.settings, styles, n)
+        if (self.settings.n_queries if n is None else n) <= 0:
+            return generated
+        return stay_on_question(generated, question, styles, self.store.mentioned_words)
 
     def retrieve(self, texts: Sequence[str], vectors: np.ndarray, allowed_documents: Sequence[int] | None = None, weights: Sequence[float] | None = None) -> list[RankedList]:
         return self.searcher.vector_lists(texts, vectors, allowed_documents, weights)
@@ -267,7 +272,8 @@ class Pipeline:
             return generated, vectors
         kept, dropped = self.searcher.drift_guard(generated.queries, vectors, question_vector)
         queries = generated.queries
-        return GeneratedQueries(tuple(queries[i] for i in kept), tuple(queries[i] for i in dropped), generated.notice, generated.raw), vectors[kept]
+        kept_queries, drifted = tuple(queries[i] for i in kept), tuple(queries[i] for i in dropped)
+        return GeneratedQueries(kept_queries, (*generated.dropped, *drifted), generated.notice, generated.raw), vectors[kept]
 
     def _more_lists(
         self, mode: Mode, question: str, generated: GeneratedQueries, vectors: np.ndarray, allowed_documents: Sequence[int] | None, notices: list[str]

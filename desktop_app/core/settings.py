@@ -59,6 +59,9 @@ class Settings:
     max_queries: int = 5
     drift_guard: float = 0.0
     keyword_weight: float = 0.5
+    # Index and contents passages (entries and page numbers, core/navigation_text.py) are never in the vector
+    # lists; True lets keyword search put them among a question's passages, for a person looking for them.
+    navigation_pages: bool = False
     # Rerank the fused top passages before answering: "" (off), "llm" (the local model judges each passage),
     # or the folder of a sentence-transformers CrossEncoder model.
     reranker: str = ""
@@ -143,6 +146,7 @@ SETTING_HELP: dict[str, SettingHelp] = {
     "max_queries": advanced("The most lines the model may write when a question names many things, one per thing."),
     "drift_guard": advanced("Generated queries less similar than this to your question are dropped (0 keeps them all)."),
     "keyword_weight": advanced("How much exact-word search counts beside search by meaning (0 turns it off)."),
+    "navigation_pages": advanced("Let index and contents pages (entries followed by page numbers) be among the passages found by their words."),
     "reranker": advanced("Let a judge put the best passages in order before answering: off, the local model, or a judging model in a folder."),
     "rerank_candidates": advanced("How many of the best passages the judge looks at before keeping the top ones."),
     "temperature": plain("How freely the model words its answer: 0 gives the same answer every time."),

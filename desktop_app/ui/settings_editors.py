@@ -29,6 +29,7 @@ LABELS = {
     "max_queries": "Lines for a many-things question (at most)",
     "drift_guard": "Drop queries less similar than",
     "keyword_weight": "Weight of exact-word search",
+    "navigation_pages": "Find index and contents pages",
     "reranker": "Reorder passages",
     "rerank_candidates": "Passages the reorderer looks at",
     "temperature": "Wording freedom (temperature)",

@@ -52,7 +52,7 @@ def citations_of(answer: str, context: Sequence[Source]) -> list[Citation]:
     out = []
     for n in cited_numbers(answer):
         if 1 <= n <= len(context):
-            out.append(Citation.from_passage(n, context[n - 1].passage))
+            out.append(Citation.from_passage(n, context[n - 1].passage, context[n - 1].also))
     return out
 
 
