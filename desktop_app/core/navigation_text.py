@@ -5,7 +5,7 @@ Every real manual has an index and a table of contents. Their passages share a q
 never by words, so this works in any language and script:
 - dot leaders: runs of spaced or unspaced dots (or ellipsis or middle-dot characters) between an entry and its page;
 - lines that end in a page reference: a number or a comma-separated list of numbers after a word;
-- lines that are nothing but such numbers (an index whose page lists the extractor put on their own lines).
+- lines that are nothing but a list of such numbers (an index whose page lists the extractor put on lines of their own).
 A passage most of whose lines are like that, or a fair share of whose characters are leaders, is navigation.
 The importer marks such passages (chunks.navigation): they stay in the library and its keyword search, and are
 kept out of the vector index and the fused passages unless the settings ask for them (Settings.navigation_pages).
@@ -19,8 +19,8 @@ import re
 _LEADER = re.compile(r"(?:[.\u2024\u00b7\u2219][ \t\u00a0]?){4,}|\u2026{2,}")
 # A page reference ends the line: a number, or a list of them ("28, 148", "12-14"), after a letter or a leader.
 _PAGE_REFERENCE = re.compile(r"[^\W\d_][^\n]*?[\s.\u2026\u00b7]\d{1,4}(?:\s*[,\u2013-]\s*\d{1,4})*\s*$")
-# A line of nothing but page numbers ("28, 148", "73").
-_PAGE_NUMBERS = re.compile(r"^\s*\d{1,4}(?:\s*[,\u2013-]\s*\d{1,4})*\s*$")
+# A line of nothing but a list of page numbers ("28, 148"); a bare number is as likely a table's cell.
+_PAGE_NUMBERS = re.compile(r"^\s*\d{1,4}(?:\s*,\s*\d{1,4})+\s*$")
 # Roman page numbers of a front matter's contents ("Preface . . . v").
 _ROMAN_END = re.compile(r"(?:[.\u2026\u00b7][ \t]?){3,}\s*[ivxlc]{1,6}\s*$", re.IGNORECASE)
 

@@ -32,7 +32,7 @@ JAPANESE_INDEX = """電池 . . . . . . . . . 4, 17
 羅針盤 . . . . . . . . 11"""
 
 # The extractor sometimes puts an index's page lists on lines of their own.
-INDEX_NUMBERS_ON_OWN_LINES = "Ventil\n12, 48\nVentilator\n33\nVerschleiß\n7, 9, 71\nWelle\n64"
+INDEX_NUMBERS_ON_OWN_LINES = "Ventil\n12, 48\nVentilator\n33, 35\nVerschleiß\n7, 9, 71\nWelle\n64, 66"
 
 PROSE = (
     "The Kestrel Nano weighs 249 g and flies for 31 minutes on one charge. Its battery charges in 90 minutes "
@@ -44,6 +44,7 @@ by eleven families. Its cellar holds
 about 400 barrels, and it sells
 to shops in 12 towns along the coast
 and abroad."""
+NUMBER_TABLE = "offset\n2\n2\n8\n;; brace\n0\n-8\n-5\n;; close\n0\n0\n4"  # a code block's columns of numbers
 CODE = """x <- c(1, 2, 3)
 y <- mean(x)
 for (i in seq_along(x)) {
@@ -56,7 +57,7 @@ def test_index_and_contents_passages_are_navigation(text):
     assert is_navigation(text)
 
 
-@pytest.mark.parametrize("text", [PROSE, PROSE_WITH_LINE_ENDS, CODE, "Chapter 3", ""])
+@pytest.mark.parametrize("text", [PROSE, PROSE_WITH_LINE_ENDS, CODE, NUMBER_TABLE, "Chapter 3", ""])
 def test_ordinary_text_is_not(text):
     assert not is_navigation(text)
 
