@@ -38,3 +38,12 @@ def test_case_and_punctuation_do_not_make_texts_different():
     shouted = TEXT.upper().replace(",", "").replace(".", " .")
     merged = merge_duplicates([source(1, 1, "/a.pdf", TEXT), source(2, 2, "/b.pdf", shouted)])
     assert len(merged) == 1 and merged[0].also[0].file == "/b.pdf"
+
+
+def test_a_saved_answer_keeps_the_other_places():
+    from desktop_app.core.codec import result_from_json, result_to_json
+    from tests.ui.results import ask_result
+
+    [merged] = merge_duplicates([source(1, 10, "/a/rules.pdf", TEXT, 3), source(2, 30, "/b/rules copy.pdf", TEXT, 3)])
+    again = result_from_json(result_to_json(ask_result("How many players?", "fusion", (), (merged,))))
+    assert again.sources[0].also == (Location(30, 30, "/b/rules copy.pdf", 3),)
