@@ -113,12 +113,16 @@ def record_file_name(record_id: str) -> str:
 def corpus_records(beir: BeirSet, folder: Path) -> tuple[list[tuple[str, str, str]], dict[str, str]]:
     """(document name, title, text) per record for Importer.import_texts, and file name -> record id."""
     records, names = [], {}
+    # A split's halves (split_devset.py) link to one corpus.jsonl: naming documents after the folder that really
+    # holds it lets both halves ask the same imported library instead of importing the corpus twice.
+    corpus_file = Path(folder) / "corpus.jsonl"
+    home = corpus_file.resolve().parent if corpus_file.is_symlink() else Path(folder).resolve()
     for record_id, (title, text) in beir.corpus.items():
         name = record_file_name(record_id)
         if name in names:
             raise ValueError(f"records {names[name]} and {record_id} map to the same document name {name}")
         names[name] = record_id
-        records.append((str(Path(folder).resolve() / name), title or record_id, f"{title}\n\n{text}" if title else text))
+        records.append((str(home / name), title or record_id, f"{title}\n\n{text}" if title else text))
     return records, names
 
 

@@ -53,6 +53,20 @@ def test_reimporting_unchanged_records_embeds_nothing(library, tmp_path):
     assert stages == ["skipped"] * len(RECORDS) and library.embedder.calls == calls
 
 
+def test_the_halves_of_a_split_set_name_their_documents_alike_so_they_share_one_imported_library(tmp_path):
+    # split_devset.py gives each half a link to the whole set's corpus.jsonl.
+    whole = tmp_path / "set"
+    whole.mkdir()
+    (whole / "corpus.jsonl").write_text("")
+    beir = evaluation.BeirSet(RECORDS, [], {})
+    names = []
+    for half in ("tune", "report"):
+        (whole / half).mkdir()
+        (whole / half / "corpus.jsonl").symlink_to(whole / "corpus.jsonl")
+        names.append([name for name, _, _ in evaluation.corpus_records(beir, whole / half)[0]])
+    assert names[0] == names[1] == [name for name, _, _ in evaluation.corpus_records(beir, whole)[0]]
+
+
 def test_drift_guard_drops_queries_far_from_the_question_and_reports_them(library, generator):
     generator.enqueue("capital of Norway\npasta boiling water al dente")
     events, result = ask(library, "What is the capital of Norway?", "fusion", drift_guard=0.3, keyword_weight=0.0)
