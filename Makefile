@@ -49,12 +49,16 @@ test: install
 # Qt's xcb platform plugin needs libxcb-cursor0 and friends besides Xvfb itself.
 SCREENSHOT_APT := xvfb libxcb-cursor0 libxkbcommon-x11-0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-image0 libxcb-render-util0
 # Starts the window under Xvfb, imports the sample PDF, asks a question and saves docs/screenshot.png
-# (a scratch data folder; the shared assembled model copy, as for the tests).
+# (a scratch data folder; the shared assembled model copy, as for the tests). Then the whole screen at 1440x900
+# and 1280x800 after a ten-file import with three watched folders: docs/screenshot-import-<size>.png.
 screenshot: install
 	(command -v xvfb-run >/dev/null && dpkg -s libxcb-cursor0 >/dev/null 2>&1) || \
 		(apt-get update && apt-get install -y $(SCREENSHOT_APT)) || \
 		(echo "install these packages first: $(SCREENSHOT_APT)" && false)
 	DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python -m desktop_app.ui.screenshot docs/screenshot.png --settings docs/screenshot-settings.png --first-look docs/screenshot-first-look.png
+	for size in 1440x900 1280x800; do \
+		DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) xvfb-run -a -s "-screen 0 $${size}x24" $(BIN)/python -m desktop_app.ui.screenshot_import docs/screenshot-import-$$size.png || exit 1; \
+	done
 
 # A one-folder app in dist/desktop-app (PyInstaller). It is built in a virtualenv of its own holding only what
 # the app needs at run time (`pip install '.[models,package]'`, no PyTorch, no test tools), so nothing else is collected.

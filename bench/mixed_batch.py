@@ -126,6 +126,7 @@ def run_window(files: list[Path], home: Path, stop_after: int | None = None) -> 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     library = _library(home)
     window = MainWindow(library, warm_up=False)
+    window.library_panel.imports.stay_ms = 24 * 3600 * 1000  # finished rows stay, so each file's last word can be read here
     window.show()
     app.processEvents()
     names = [str(f.resolve()) for f in files]

@@ -1,18 +1,19 @@
-"""Files the app ships beside its code, as package data: the icon and the desktop entry.
+"""Files the app ships beside its code: the icon and the desktop entry, in the repository's top-level resources/.
 
-Found through importlib.resources, so a source checkout, an installed wheel and a PyInstaller
-bundle all find them the same way.
+A source checkout reads that folder; an installed wheel and a PyInstaller bundle carry it inside the package
+(core/storage/paths.shipped_dir finds either).
 """
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
+
+from .core.storage.paths import shipped_dir
 
 
 def asset(name: str) -> Path:
-    """The path of a file in desktop_app/resources (wheels and bundles unpack package data to real files)."""
-    return Path(str(resources.files(__package__).joinpath("resources", name)))
+    """The path of a file in resources/."""
+    return shipped_dir("resources") / name
 
 
 ICON_PNG = asset("desktop-app.png")  # 256 x 256, rendered from the SVG by packaging/make_icon.py

@@ -33,16 +33,21 @@ SAMPLE_PAGES = [
 
 
 def write_sample_datasheet(path: Path) -> Path:
+    return write_pdf(path, SAMPLE_PAGES, "PX-40 Industrial Pump Datasheet")
+
+
+def write_pdf(path: Path, pages: list[tuple[str, str]], title: str) -> Path:
+    """A PDF of (heading, body) pages with its title in the metadata."""
     import pymupdf
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     doc = pymupdf.open()
-    for heading, body in SAMPLE_PAGES:
+    for heading, body in pages:
         page = doc.new_page()
         page.insert_textbox(pymupdf.Rect(56, 56, page.rect.width - 56, 100), heading, fontsize=16, fontname="hebo")
         page.insert_textbox(pymupdf.Rect(56, 110, page.rect.width - 56, page.rect.height - 56), body, fontsize=11, fontname="helv")
-    doc.set_metadata({"title": "PX-40 Industrial Pump Datasheet"})
+    doc.set_metadata({"title": title})
     doc.save(path)
     doc.close()
     return path

@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
-RESOURCES = Path(__file__).resolve().parents[1] / "desktop_app" / "resources"
+RESOURCES = Path(__file__).resolve().parents[1] / "resources"
 
 if __name__ == "__main__":
     app = QGuiApplication([])

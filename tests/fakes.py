@@ -34,6 +34,27 @@ class HashingEmbedder:
         return out
 
 
+class GatedEmbedder(HashingEmbedder):
+    """Embeds a batch only when the test lets it: the window can be looked at mid-import."""
+
+    def __init__(self):
+        super().__init__()
+        self.gate = threading.Semaphore(0)
+        self.free = False
+
+    def embed(self, texts):
+        if not self.free:
+            self.gate.acquire(timeout=30)
+        return super().embed(texts)
+
+    def let(self, batches: int) -> None:
+        self.gate.release(batches)
+
+    def open(self) -> None:
+        self.free = True
+        self.gate.release(10_000)
+
+
 class ScriptedGenerator:
     """Replies with queued texts, token by token, and records the prompts it saw.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..core.wording import counted
 from .session import open_library
 
 
@@ -12,7 +13,7 @@ def cmd_collection(args: argparse.Namespace) -> int:
     library = open_library(args)
     if args.action == "list":
         for _, name, count in library.collections():
-            print(f"{name}: {count} document(s)")
+            print(f"{name}: {counted(count, 'document')}")
         return 0
     if not args.name:
         print("Name the collection.", file=sys.stderr)
@@ -32,7 +33,7 @@ def cmd_collection(args: argparse.Namespace) -> int:
         library.add_to_collection(args.name, [d.path for d in docs])
     else:
         library.remove_from_collection(args.name, [d.path for d in docs])
-    print(f"{args.name}: {len(library.collection_documents(args.name))} document(s)")
+    print(f"{args.name}: {counted(len(library.collection_documents(args.name)), 'document')}")
     return 0
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..core.codec import to_json
 from ..core.formats import supported_list
+from ..core.wording import counted
 from .render import TextRenderer
 from .session import open_library
 
@@ -36,7 +37,7 @@ def cmd_docs(args: argparse.Namespace) -> int:
         print("No documents yet. Add some with: desktop-app-cli ingest PATH")
     for d in docs:
         if d.kind == "table":
-            tables = f"{d.pages} table{'s' if d.pages != 1 else ''}"
+            tables = counted(d.pages, "table")
             print(f"{d.id:5}  {d.status:8} {d.rows:5} rows  {tables:>13}  {d.title}  ({d.path})")
         else:
             print(f"{d.id:5}  {d.status:8} {d.pages:5} {d.unit}s {d.chunks:6} chunks  {d.title}  ({d.path})")
@@ -51,7 +52,7 @@ def cmd_remove(args: argparse.Namespace) -> int:
         return 1
     library.remove_document(doc.id)
     if doc.kind == "table":
-        print(f"Removed {doc.title} ({doc.pages} table{'s' if doc.pages != 1 else ''}, {doc.rows} rows)")
+        print(f"Removed {doc.title} ({counted(doc.pages, 'table')}, {counted(doc.rows, 'row')})")
     else:
         print(f"Removed {doc.title} ({doc.chunks} chunks)")
     return 0

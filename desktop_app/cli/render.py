@@ -34,6 +34,7 @@ from ..core.places import also_label, citation_label
 from ..core.places import short_place as section_place
 from ..core.sql.text_to_sql import duration_text, format_value
 from ..core.types import AskResult, ImportProgress, Passage, SqlResult
+from ..core.wording import counted, counted_units
 from .progress import ProgressBar
 
 if TYPE_CHECKING:
@@ -167,7 +168,7 @@ class TextRenderer(Renderer):
 
     def stage_started(self, event: StageStarted) -> None:
         """The step under way, on stderr beside the progress bars: stdout keeps only the answer and its evidence."""
-        print(f"{stage_text(event.stage, event.passages)}...", file=sys.stderr, flush=True)
+        print(f"{stage_text(event.stage, event.passages, event.seconds)}...", file=sys.stderr, flush=True)
 
     def sql_ran(self, event: SqlRan) -> None:
         self.line("SQL (retry):" if event.attempt > 1 else "SQL:")
@@ -216,7 +217,7 @@ class TextRenderer(Renderer):
             self._end_bar()
             note = f" ({event.message})" if event.message else ""
             searchable = ", searchable by keyword" if event.stage == "searchable" else ""
-            self.line(f"{'stored' if searchable else 'ready':8} {name}: {event.total} {event.unit}{searchable}{note}")
+            self.line(f"{'stored' if searchable else 'ready':8} {name}: {counted_units(event.total, event.unit)}{searchable}{note}")
         elif event.stage == "failed":
             hint = " (give it with --password)" if "password" in event.message and self.suggest_password_flag else ""
             self.line(f"failed   {name}: {event.message}{hint}")
@@ -273,5 +274,5 @@ def sql_table_lines(result: SqlResult, max_rows: int = 20) -> list[str]:
             lines.append("  " + "  ".join("-" * w for w in widths))
     more = "more than " if result.truncated else ""
     extra = f", first {max_rows} shown" if len(result.rows) > max_rows else ""
-    lines.append(f"({more}{len(result.rows)} row{'s' if len(result.rows) != 1 else ''}{extra}; {duration_text(result.elapsed)})")
+    lines.append(f"({more}{counted(len(result.rows), 'row')}{extra}; {duration_text(result.elapsed)})")
     return lines

@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.wording import counted
 from .render import TextRenderer
 from .session import open_library
 
@@ -47,7 +48,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     for folder in folders:
         count = sum(d.path.startswith(folder.rstrip("/") + "/") for d in docs)
         state = "" if Path(folder).is_dir() else "  (not there now: its documents are kept)"
-        print(f"{folder}  {count} document{'s' if count != 1 else ''}{state}")
+        print(f"{folder}  {counted(count, 'document')}{state}")
     return 0
 
 

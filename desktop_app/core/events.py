@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .types import AskResult, Quote, RankedList, Source, SqlResult
+from .wording import counted
 
 
 @dataclass(frozen=True)
@@ -65,10 +66,11 @@ class SqlRan:
 WRITING_QUERIES, SEARCHING, READING = "writing_queries", "searching", "reading"
 
 
-def stage_text(stage: str, passages: int = 0) -> str:
-    """The step as the window and the CLI say it."""
+def stage_text(stage: str, passages: int = 0, seconds: float | None = None) -> str:
+    """The step as the window and the CLI say it; reading, with its estimated time when the speed is known."""
     if stage == READING:
-        return f"Reading {passages} passage{'s' if passages != 1 else ''}"
+        about = "" if seconds is None else f", about {round(seconds / 60)} min" if seconds >= 90 else f", about {max(1, round(seconds))} s"
+        return f"Reading {counted(passages, 'passage')}{about}"
     return {WRITING_QUERIES: "Writing search queries", SEARCHING: "Searching your documents"}.get(stage, stage)
 
 
@@ -81,6 +83,7 @@ class StageStarted:
 
     stage: str
     passages: int = 0
+    seconds: float | None = None  # "reading": the estimated time to read the prompt, from the measured speed
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from .models.catalog import Catalog, load_catalog
 from .models.embedder import Embedder
 from .models.llm import Generator, LlamaGenerator
 from .models.model_files import ByteProgress, open_embedder, resolve_llm
+from .models.reading_speed import ReadingSpeed
 from .pipeline import Pipeline
 from .retrieval.query_writing import fallback_reason
 from .settings import HTTP_FIELDS, Settings, read_settings, save_settings
@@ -67,6 +68,7 @@ class Library(LibraryChats, WatchedFolders):
         self._generator: Generator | None = generator
         self._fixed_generator = generator is not None
         self._generator_lock = threading.Lock()
+        self.reading_speed = ReadingSpeed()  # how fast the model reads prompts here: the estimate of the wait
         self.model_progress: ByteProgress | None = None
         self._index_fingerprint: tuple[int, int, int] | None = None
         model_notice = self._check_embedding_model()
@@ -213,6 +215,7 @@ class Library(LibraryChats, WatchedFolders):
         if reload_model and not self._fixed_generator:
             with self._generator_lock:
                 self._generator = None
+                self.reading_speed = ReadingSpeed()  # another model or server reads at its own speed
 
     # -- documents --------------------------------------------------------------------------------
     def documents(self) -> list[Document]:
@@ -284,7 +287,7 @@ class Library(LibraryChats, WatchedFolders):
     # -- questions --------------------------------------------------------------------------------
     def pipeline(self, settings: Settings | None = None) -> Pipeline:
         self.refresh_index()
-        return Pipeline(self.store, self.index, self.embedder, self.generator, settings or self.settings, self.tables)
+        return Pipeline(self.store, self.index, self.embedder, self.generator, settings or self.settings, self.tables, self.reading_speed)
 
     def ask(self, question: str, mode: str | None = None, allowed_documents: Sequence[int] | None = None, **kwargs) -> Iterator[object]:
         return _logged(self.pipeline().ask(question, mode, allowed_documents, **kwargs), question)

@@ -39,6 +39,7 @@ from .events import (
 )
 from .models.embedder import Embedder
 from .models.llm import Generator as LLM
+from .models.reading_speed import ReadingSpeed
 from .models.rerank import rerank, reranker_named
 from .modes import Mode, Round, mode_named
 from .retrieval.fusion import reciprocal_rank_fusion
@@ -58,9 +59,19 @@ INDEXING_NOTICE = "Some documents are still being indexed; until they are, they 
 
 class Pipeline:
     def __init__(
-        self, store: Store, index: VectorIndex, embedder: Embedder, generator: Callable[[], LLM], settings: Settings, tables: TableStore | None = None
+        self,
+        store: Store,
+        index: VectorIndex,
+        embedder: Embedder,
+        generator: Callable[[], LLM],
+        settings: Settings,
+        tables: TableStore | None = None,
+        reading_speed: ReadingSpeed | None = None,
     ):
         self.tables = tables  # the CSV/Excel tables; None: every question goes to passages
+        # The model's measured prompt-reading speed, kept by the library across questions: the wait's estimate.
+        self.reading_speed = reading_speed or ReadingSpeed()
+        self._counted: tuple[str, int] = ("", 0)  # the last prompt whose tokens were counted, and their number
         self.store = store
         self.index = index
         self.embedder = embedder
@@ -73,7 +84,7 @@ class Pipeline:
         return self._generator()
 
     def with_settings(self, settings: Settings) -> Pipeline:
-        return Pipeline(self.store, self.index, self.embedder, self._generator, settings, self.tables)
+        return Pipeline(self.store, self.index, self.embedder, self._generator, settings, self.tables, self.reading_speed)
 
     def warm_up(self) -> None:
         """Read the fixed prefixes of the query and answer prompts once, so the first question does not.
@@ -81,15 +92,23 @@ class Pipeline:
         A generator that keeps per-prompt KV snapshots (LlamaGenerator) then restores them, so RAG-Fusion's
         alternation between the two prompts costs only the question's own tokens.
         """
-        warm_up = getattr(self._generator(), "warm_up", None)
+        generator = self._generator()
+        warm_up = getattr(generator, "warm_up", None)
         if warm_up is None:
             return
-        for style in mode_named(self.settings.mode).query_styles or mode_named("fusion").query_styles:
-            warm_up(query_messages("Warm-up question", self.settings.n_queries, style))
-        warm_up(prompts.answer_messages("Warm-up question", [], self.settings.general_knowledge))
+        styles = mode_named(self.settings.mode).query_styles or mode_named("fusion").query_styles
+        warmed = [query_messages("Warm-up question", self.settings.n_queries, style) for style in styles]
+        warmed.append(prompts.answer_messages("Warm-up question", [], self.settings.general_knowledge))
         sql_prompt = warm_up_messages(self.store, self.tables) if self.tables is not None else None
         if sql_prompt:  # only a library with tables pays for it
-            warm_up(sql_prompt)
+            warmed.append(sql_prompt)
+        for messages in warmed:
+            started = time.perf_counter()
+            warm_up(messages)
+            # A prefix read now (not loaded from the prompt cache) measures the reading speed before any question.
+            use = (getattr(generator, "prefix_uses", None) or [None])[-1]
+            if use is not None and use.source == "read":
+                self.reading_speed.record(use.evaluated, time.perf_counter() - started)
 
     # -- the stages, each callable alone -------------------------------------------------------
     def generate_queries(self, question: str, n: int | None = None, styles: Sequence[str] = (DEFAULT_QUERY_STYLE,)) -> GeneratedQueries:
@@ -137,7 +156,29 @@ class Pipeline:
 
     def answer(self, question: str, context: Sequence[Source], names: Sequence[str] = ()) -> Iterator[str]:
         messages = prompts.answer_messages(question, context, self.settings.general_knowledge, names)
-        return self._generator().stream(messages, max_tokens=self.settings.max_answer_tokens, temperature=self.settings.temperature)
+        pieces = self._generator().stream(messages, max_tokens=self.settings.max_answer_tokens, temperature=self.settings.temperature)
+        return self.reading_speed.timed(pieces, self.reading_tokens(messages))
+
+    def reading_tokens(self, messages: Sequence[dict[str, str]]) -> int:
+        """The tokens the model reads for an answer before its first word: the passages and the question (the
+        fixed instructions before them come from the prompt cache). 0 when they cannot be counted.
+
+        Counted once per prompt (the estimate and the measurement ask for the same one): a server counts over
+        the network."""
+        content = messages[-1]["content"]
+        if self._counted[0] != content:
+            try:
+                self._counted = (content, self._generator().count_tokens(content))
+            except Exception:  # a server that cannot be reached: no estimate, and the answer goes on
+                self._counted = (content, 0)
+        return self._counted[1]
+
+    def reading_estimate(self, question: str, context: Sequence[Source], evidence: Evidence | None) -> float | None:
+        """Seconds the model will take to read this answer's prompt, from the measured speed; None before any."""
+        if self.reading_speed.tokens_per_second is None or not context:
+            return None
+        names = evidence.names if evidence is not None else ()
+        return self.reading_speed.seconds_for(self.reading_tokens(prompts.answer_messages(question, context, self.settings.general_knowledge, names)))
 
     # -- all together --------------------------------------------------------------------------
     def search(self, question: str, mode: str | None = None, allowed_documents: Sequence[int] | None = None) -> Iterator[AskEvent]:
@@ -180,6 +221,7 @@ class Pipeline:
             question = rewrite_followup(self._generator(), history, question)
             yield QuestionRewritten(asked, question)
         found, context, evidence = yield from self._search_passages(chosen, question, allowed_documents, queries, clock, notices, generate_answer)
+        yield StageStarted(READING, len(context), self.reading_estimate(question, context, evidence) if generate_answer else None)
         answer_started = time.perf_counter()
         answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices)) if generate_answer else ("", True, None)
         end = time.perf_counter()
@@ -260,7 +302,6 @@ class Pipeline:
             yield EvidenceSelected(evidence.quotes, evidence.missing)
             clock.mark("first_evidence")
             clock.mark("fused_evidence")
-        yield StageStarted(READING, len(context))
         return found, context, evidence
 
     def _embed_queries(self, mode: Mode, generated: GeneratedQueries, question_vector: np.ndarray, guard: bool) -> tuple[GeneratedQueries, np.ndarray]:

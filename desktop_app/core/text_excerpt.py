@@ -8,6 +8,7 @@ which may have moved or changed since.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -53,13 +54,17 @@ def _head(text: str, limit: int) -> str:
 
 def _span_in(page: PageText, cited: Citation | Passage) -> tuple[int, int] | None:
     """Where the passage lies in its stored page, checked against the cited text: a file imported again since
-    may have moved it (then it is looked for by its text), or dropped it (None)."""
+    may have moved it (then it is looked for by its text), or dropped it (None).
+
+    Compared word by word, whatever the spaces between: a quote is its sentence with single spaces, while the
+    page keeps the line breaks of its layout (a PDF's or an EPUB's lines break inside sentences)."""
     start, end = cited.start, cited.end
+    words = cited.text.split()
     if 0 <= start < end <= len(page.text):
-        if cited.kind == TABLE or page.text[start:end] == cited.text:
+        if cited.kind == TABLE or page.text[start:end].split() == words:
             return start, end  # a table chunk repeats its header, so its text is not its span's
-    found = page.text.find(cited.text) if cited.text else -1
-    return (found, found + len(cited.text)) if found != -1 else None
+    found = re.search(r"\s+".join(map(re.escape, words)), page.text) if words else None
+    return found.span() if found else None
 
 
 def passage_excerpt(store: Store, cited: Citation | Passage, context_chars: int = CONTEXT_CHARS) -> TextExcerpt:

@@ -57,6 +57,14 @@ class Document:
         found = format_of(Path(self.path))
         return found.unit if found else PAGE
 
+    @property
+    def label(self) -> str:
+        """How the library lists it: its title and its file name ("Tales of a Town — town.epub"), or the file name
+        alone when the title is only the name without its extension (the file had no title of its own)."""
+        name = Path(self.path).name
+        title = " ".join(self.title.split())
+        return name if not title or title in (name, Path(self.path).stem) else f"{title} — {name}"
+
 
 @dataclass(frozen=True)
 class Passage:

@@ -39,6 +39,7 @@ class ChatListPanel(QWidget):
         self.list.clicked.connect(lambda index: self.open_requested.emit(self.chat_id_at(index)))
         rename = QShortcut(QKeySequence(Qt.Key.Key_F2), self.list)
         rename.setContext(Qt.ShortcutContext.WidgetShortcut)
+        rename.setWhatsThis("Rename the selected chat")
         rename.activated.connect(self.rename_selected)
         # Queued: the chats are listed again after the edit has closed, not while the model is still taking it.
         model.renamed.connect(self.rename_requested, Qt.ConnectionType.QueuedConnection)

@@ -8,11 +8,13 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QP
 
 from .chat_view import ChatView
 from .mode_names import MODE_TIP, MODES
+from .parts import OneLineLabel
 
 
 class QuestionEdit(QPlainTextEdit):
     """Enter sends, Shift+Enter adds a line."""
 
+    KEYS = (("Enter", "Send the question"), ("Shift+Enter", "Start a new line in the question"))  # listed by F1
     submitted = Signal()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -29,9 +31,10 @@ class ChatPanel(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.title = QLabel("New chat")
+        # One line, cut to fit (the whole title in its tooltip): a long question as the title neither widens the
+        # panel over the evidence nor takes the transcript's lines.
+        self.title = OneLineLabel("New chat")
         self.title.setObjectName("panelTitle")
-        self.title.setWordWrap(True)  # a long question as the title wraps instead of widening the panel over the evidence
         self.mode = QComboBox()
         for key, label in MODES:
             self.mode.addItem(label, key)

@@ -15,6 +15,7 @@ from ..core.places import TABLE, also_label, place_of, short_place
 from ..core.types import AskResult, Citation, Quote
 from .chat_markdown import INFO_ICON, UNSUPPORTED_COLOR, WARNING_ICON, answer_html, icon_html
 from .mode_names import MODE_NAMES
+from .parts import fixed_pitch_font
 
 # The inline icons, from Qt's standard set: they show on every system, whatever fonts it has.
 ICONS = {WARNING_ICON: QStyle.StandardPixmap.SP_MessageBoxWarning, INFO_ICON: QStyle.StandardPixmap.SP_MessageBoxInformation}
@@ -93,9 +94,12 @@ class ChatView(QTextBrowser):
         self._timer.setSingleShot(True)
         self._timer.setInterval(40)
         self._timer.timeout.connect(self.render)
+        # Code in a fixed-pitch font named by its real family: CSS's generic "monospace" is only a family name to Qt,
+        # which some font set-ups (DejaVu and Noto alone) resolve to a proportional font.
+        fixed = fixed_pitch_font().family()
         self.document().setDefaultStyleSheet(
             ".user { background:#e8f0fe; } .who { color:#5f6368; font-size:11px; } .meta { color:#5f6368; font-size:11px; }"
-            " pre { background:#f1f3f4; font-family:monospace; } code { font-family:monospace; background:#f1f3f4; }"
+            f" pre {{ background:#f1f3f4; font-family:'{fixed}'; }} code {{ font-family:'{fixed}'; background:#f1f3f4; }}"
         )
 
     def loadResource(self, kind: int, name: QUrl):

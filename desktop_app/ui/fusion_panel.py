@@ -4,23 +4,24 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QSortFilterProxyModel, QStringListModel, Qt, Signal
+from PySide6.QtCore import QSize, QSortFilterProxyModel, QStringListModel, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QListView, QTableView, QVBoxLayout, QWidget
 
 from ..core.sql.text_to_sql import duration_text
 from ..core.types import AskResult, SqlResult, Timings
 from .models import SORT_ROLE, FusedPassagesModel
-from .parts import Pixmap, push_button, tool_button
+from .parts import OneLineLabel, Pixmap, push_button, tool_button
 from .table_result import SqlResultView
 
+# The totals first: the line is one line high, cut to the panel's width (all of it in its tooltip).
 _STAGES = (
+    ("total", "total"),
+    ("first_token", "first token"),
     ("query_generation", "queries"),
     ("embedding", "embed"),
     ("retrieval", "search"),
     ("fusion", "fuse"),
-    ("first_token", "first token"),
     ("generation", "answer"),
-    ("total", "total"),
 )
 
 
@@ -28,7 +29,36 @@ def timings_text(timings: Timings) -> str:
     # A search without an answer (no first token) says nothing of the answer rather than "0.00 s".
     shown = [(key, label) for key, label in _STAGES if key not in ("first_token", "generation") or timings.first_token]
     waited = [f"waited for the model {timings.model_wait:.2f} s"] if timings.model_wait >= 0.05 else []
-    return "  ·  ".join(waited + [f"{label} {getattr(timings, key):.2f} s" for key, label in shown])
+    parts = [f"{label} {getattr(timings, key):.2f} s" for key, label in shown]
+    return "  ·  ".join(parts[:1] + waited + parts[1:])
+
+
+PASSAGE_MIN_WIDTH = 200  # px: a few words of the passage, whatever the number of queries
+
+
+class FusedTable(QTableView):
+    """The fused passages: Passage takes the room the narrow columns leave, never less than PASSAGE_MIN_WIDTH;
+    when many queries leave less, the rank columns (at the right) scroll instead."""
+
+    passage_column = -1
+
+    def fit_passage(self) -> None:
+        column = self.passage_column
+        if not 0 <= column < self.model().columnCount():
+            return
+        others = sum(self.columnWidth(c) for c in range(self.model().columnCount()) if c != column)
+        self.setColumnWidth(column, max(PASSAGE_MIN_WIDTH, self.viewport().width() - others))
+
+    def minimumSizeHint(self) -> QSize:
+        """Room for the titles, one whole passage and the scroll bar under it, however little the panel has."""
+        hint = super().minimumSizeHint()
+        scroll_bar = self.horizontalScrollBar().sizeHint().height()
+        hint.setHeight(self.horizontalHeader().sizeHint().height() + self.verticalHeader().defaultSectionSize() + scroll_bar + 2 * self.frameWidth())
+        return hint
+
+    def resizeEvent(self, event) -> None:  # the viewport's size, a vertical scroll bar coming or going included
+        super().resizeEvent(event)
+        self.fit_passage()
 
 
 class FusionPanel(QWidget):
@@ -40,8 +70,8 @@ class FusionPanel(QWidget):
         self.result: AskResult | None = None
         title = QLabel("How the answer was found")
         title.setObjectName("panelTitle")
-        self.question = QLabel("Ask a question to see the search queries and how their results were fused.")
-        self.question.setWordWrap(True)
+        # One line: the question is in the chat already (the whole of it in the tooltip here).
+        self.question = OneLineLabel("Ask a question to see the search queries and how their results were fused.")
         self.question.setObjectName("hint")
         # A follow-up ("and its IP rating?") is searched as a standalone question rewritten from the chat.
         self.searched_as = QLabel()
@@ -72,7 +102,7 @@ class FusionPanel(QWidget):
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.fused)
         self.proxy.setSortRole(SORT_ROLE)
-        self.table = QTableView()
+        self.table = FusedTable()
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -85,7 +115,7 @@ class FusionPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(2 * self.table.fontMetrics().lineSpacing() + 6)
-        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         header = self.table.horizontalHeader()
         header.setStretchLastSection(False)
         # Fixed widths: measuring every cell (ResizeToContents) costs tens of ms per update on the GUI thread.
@@ -95,9 +125,8 @@ class FusionPanel(QWidget):
         self.table.clicked.connect(self._row_clicked)
         self.table.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._row_clicked(cur))
 
-        self.timings = QLabel()
+        self.timings = OneLineLabel()
         self.timings.setObjectName("hint")
-        self.timings.setWordWrap(True)
 
         # Passage answers show queries and fused passages; answers from tables show the SQL and its rows instead.
         self.passages_view = QWidget()
@@ -122,7 +151,8 @@ class FusionPanel(QWidget):
         layout.addWidget(self.timings)
 
     def _size_columns(self) -> None:
-        """Passage, file and page first, the passage taking the room left; then the score and narrow rank columns."""
+        """Passage, file and page first, the passage taking the room left; then the score and narrow rank columns
+        (they scroll into view when there are too many of them for the panel's width)."""
         n_keys = len(self.fused.query_keys)
         if not self.fused.columnCount():
             return
@@ -135,13 +165,14 @@ class FusionPanel(QWidget):
         for column, width in widths.items():
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             self.table.setColumnWidth(column, width)
-        header.setSectionResizeMode(passage, QHeaderView.ResizeMode.Stretch)
+        self.table.passage_column = passage
+        self.table.fit_passage()
 
     def edited_queries(self) -> list[str]:
         return [q.strip() for q in self.queries.stringList() if q.strip()]
 
     def show_queries(self, question: str, queries: list[str]) -> None:
-        self.question.setText(f"Question: <b>{html.escape(question)}</b>")
+        self.question.setText(f"Question: {question}")
         self.queries.setStringList(list(queries))
 
     def show_searched_as(self, standalone: str) -> None:
@@ -177,7 +208,7 @@ class FusionPanel(QWidget):
         if is_sql:
             self.sql_view.show_result(result.sql_runs, result.chart)
             t = result.timings
-            self.timings.setText(f"Timings: SQL written {t.query_generation:.2f} s  ·  ran {duration_text(t.retrieval)}  ·  answer {t.generation:.2f} s  ·  total {t.total:.2f} s")
+            self.timings.setText(f"Timings: total {t.total:.2f} s  ·  SQL written {t.query_generation:.2f} s  ·  ran {duration_text(t.retrieval)}  ·  answer {t.generation:.2f} s")
             self.rerun.setEnabled(False)
             return
         self.timings.setText(("Timings: " + timings_text(result.timings)) if result.timings.total else "")

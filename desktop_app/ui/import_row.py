@@ -5,10 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QLabel, QProgressBar, QStyle, QWidget
+from PySide6.QtWidgets import QProgressBar, QSizePolicy, QStyle, QWidget
 
 from ..core.types import ImportProgress
+<<<<<<< HEAD
+from .parts import OneLineLabel, Pixmap, button_block, tool_button
+=======
+from ..core.wording import counted, counted_units
 from .parts import Pixmap, button_block, tool_button
+>>>>>>> h-fresh
 
 _STAGE_TEXT = {
     "queued": "waiting",
@@ -34,17 +39,18 @@ class ImportRow(QWidget):
         super().__init__(parent)
         self.file = file
         self.stage = "queued"
-        self.name = QLabel(Path(file).name)
+        # One line each, whatever the panel's width: the whole name and status are in their tooltips.
+        self.name = OneLineLabel(Path(file).name)
         self.name.setToolTip(file)
         self.bar = QProgressBar()
         self.bar.setRange(0, 0)
         self.bar.setTextVisible(False)
         self.bar.setFixedHeight(8)
-        self.status = QLabel(_STAGE_TEXT["queued"])
+        self.status = OneLineLabel(_STAGE_TEXT["queued"])
         self.status.setObjectName("importStatus")
-        self.status.setWordWrap(True)
         self.button = tool_button(self, Pixmap.SP_DialogCancelButton, "Cancel this import", self._clicked)
         button_block(self, self.name, self.button, self.bar, self.status)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
     @property
     def finished(self) -> bool:
@@ -60,11 +66,11 @@ class ImportRow(QWidget):
         self.stage = event.stage
         text = _STAGE_TEXT.get(event.stage, event.stage)
         if event.stage == "extracting" and event.total:
-            text = f"read {event.done} of {event.total} {event.unit}"
+            text = f"read {event.done} of {counted_units(event.total, event.unit)}"
         elif event.stage == "embedding" and event.total:
-            text = f"indexing: {event.done} of {event.total} passages"
+            text = f"indexing: {event.done} of {counted(event.total, 'passage')}"
         elif event.stage == "ready":
-            text = f"ready: {event.total} {event.unit}" + (f" ({event.message})" if event.message else "")
+            text = f"ready: {counted_units(event.total, event.unit)}" + (f" ({event.message})" if event.message else "")
         elif event.stage in ("failed", "skipped", "removed") and event.message:
             text = f"{text}: {event.message}"
         elif event.stage == "cancelled" and "searchable by keyword" in event.message:

@@ -7,6 +7,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QWidget
 
 from ..core.types import ImportProgress, IndexBacklog
+from ..core.wording import counted
 from .parts import Pixmap, button_block, tool_button
 
 
@@ -14,7 +15,7 @@ def backlog_text(pending: int, total: int, running: bool) -> str:
     """How much of the library the meaning index lacks, in words; "" when it lacks nothing."""
     if not pending:
         return ""
-    share = f"{pending:,} of {total:,} passages" if total else f"{pending:,} passages"
+    share = f"{pending:,} of {counted(total, 'passage')}" if total else counted(pending, "passage")
     if running:
         return f"{share} not yet in the meaning index: questions find them by keyword until they are."
     return f"{share} not yet in the meaning index (found by keyword only); indexing resumes with the next import or start."
@@ -42,7 +43,7 @@ class IndexingStatus(QWidget):
 
     def show_reading(self, files: int) -> None:
         """Text first: files are being read and stored, before any embedding."""
-        self.show_busy(f"Reading {files:,} file{'s' if files != 1 else ''}: each is searchable by keyword once stored")
+        self.show_busy(f"Reading {counted(files, 'file')}: each is searchable by keyword once stored")
 
     def show_busy(self, text: str) -> None:
         self.running = True

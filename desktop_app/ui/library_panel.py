@@ -1,20 +1,41 @@
-"""The library side panel: documents with their status, per-file import progress, the drop hint."""
+"""The library side panel: documents with their status, per-file import progress, the drop hint.
+
+Whatever is imported or kept in sync, the panel keeps its height: the import rows and the watched folders are
+folded under one summary line each and scroll, and the document table keeps MIN_ROWS rows in view."""
 
 from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QStackedWidget, QTableView, QToolButton, QVBoxLayout, QWidget
 
 from ..core.formats import format_names
 from ..core.types import ImportProgress
+<<<<<<< HEAD
+from .import_list import ImportList
+=======
+from ..core.wording import counted
+>>>>>>> h-fresh
 from .import_row import ImportRow
 from .indexing_status import IndexingStatus
 from .models import CollectionsModel, DocumentsModel
 from .parts import Pixmap, inline_icon, push_button, title_row, tool_button
 from .watched_folders_view import WatchedFoldersView
+
+
+MIN_ROWS = 6  # documents the table always shows, however much else the panel holds
+
+
+class DocumentTable(QTableView):
+    """A table that never gets less room than MIN_ROWS rows: the parts around it fold or scroll first."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        rows = MIN_ROWS * self.verticalHeader().defaultSectionSize()
+        hint.setHeight(self.horizontalHeader().sizeHint().height() + rows + 2 * self.frameWidth())
+        return hint
 
 
 class LibraryPanel(QWidget):
@@ -34,7 +55,7 @@ class LibraryPanel(QWidget):
         self.remove_button = tool_button(self, Pixmap.SP_TrashIcon, "Remove the selected documents from the library (Delete)", self._remove_selected)
         self.remove_button.setEnabled(False)
 
-        self.table = QTableView()
+        self.table = DocumentTable()
         self.table.setModel(model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setAlternatingRowColors(True)
@@ -49,7 +70,7 @@ class LibraryPanel(QWidget):
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self.remove_button.setEnabled(self.table.selectionModel().hasSelection()))
-        QShortcut(QKeySequence.StandardKey.Delete, self.table, self._remove_selected)
+        QShortcut(QKeySequence.StandardKey.Delete, self.table, self._remove_selected).setWhatsThis("Remove the selected documents from the library")
 
         self.drop_hint = QLabel(
             "<div style='font-size:15px; font-weight:600'>Drop PDFs or folders here</div>"
@@ -89,10 +110,8 @@ class LibraryPanel(QWidget):
         self.warning.setStyleSheet("color: #7a5d00;")
         self.warning.hide()
         self.collection_ids: list[int] | None = None  # the selected collection's documents; None for all
-        self.imports = QVBoxLayout()
-        self.imports.setContentsMargins(0, 0, 0, 0)
-        self.imports.setSpacing(2)
-        self.rows: dict[str, ImportRow] = {}
+        self.imports = ImportList()  # one summary line; the file rows fold under it
+        self.imports.cancel_requested.connect(self.cancel_import)
         self.indexing = IndexingStatus()  # the meaning-index queue of every import, with "cancel all"
         self.watched = WatchedFoldersView()  # the folders kept in sync
 
@@ -100,7 +119,7 @@ class LibraryPanel(QWidget):
         layout.setContentsMargins(8, 8, 8, 4)
         layout.addLayout(title_row("Library", self.add_button, self.remove_button))
         layout.addWidget(self.stack, 1)
-        layout.addLayout(self.imports)
+        layout.addWidget(self.imports)
         layout.addWidget(self.indexing)
         layout.addWidget(self.watched)
         layout.addWidget(self.warning)
@@ -109,6 +128,19 @@ class LibraryPanel(QWidget):
         model.modelReset.connect(self._refresh)
         model.checked_changed.connect(self._refresh)
         self._refresh()
+
+    def minimumSizeHint(self) -> QSize:
+        """The least height its parts need at the panel's width: wrapped lines take more rows in a narrow panel,
+        and a splitter that gave the panel less would squeeze the table or draw the lines over each other."""
+        hint = super().minimumSizeHint()
+        if self.width() > 0:
+            hint.setHeight(max(hint.height(), self.layout().totalMinimumHeightForWidth(self.width())))
+        return hint
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width():
+            self.updateGeometry()  # the wrapped lines' height changed with the width
 
     def collection_name(self) -> str:
         return self.collections.name(self.collection.currentIndex())
@@ -149,7 +181,7 @@ class LibraryPanel(QWidget):
         elif name and self.collection_ids is not None:
             allowed = self.allowed_documents() or []
             narrowed = " (narrowed by the ticks)" if checked else ""
-            self.scope.setText(f"Questions search {len(allowed)} document{'s' if len(allowed) != 1 else ''} of the collection '{name}'{narrowed}.")
+            self.scope.setText(f"Questions search {counted(len(allowed), 'document')} of the collection '{name}'{narrowed}.")
         elif checked:
             self.scope.setText(f"Questions search the {checked} ticked of {total} documents.")
         else:
@@ -162,31 +194,13 @@ class LibraryPanel(QWidget):
             self.remove_requested.emit([self.model.document(r).id for r in rows])
 
     # -- import rows ----------------------------------------------------------------------------
-    def import_row(self, file: str) -> ImportRow:
-        row = self.rows.get(file)
-        if row is None or row.finished:
-            if row is not None:
-                self._drop_row(file)
-            row = ImportRow(file)
-            row.cancel_requested.connect(lambda f=file: self.cancel_import.emit(f))
-            row.dismissed.connect(lambda f=file: self._drop_row(f))
-            self.rows[file] = row
-            self.imports.addWidget(row)
-        return row
+    @property
+    def rows(self) -> dict[str, ImportRow]:
+        """The files listed under the import summary (a finished file's row leaves after a moment)."""
+        return self.imports.rows
 
     def show_progress(self, event: ImportProgress) -> None:
-        row = self.rows.get(event.file)
-        if row is None or (event.stage == "queued" and row.finished):
-            row = self.import_row(event.file)
-        row.update_progress(event)
-
-    def _drop_row(self, file: str) -> None:
-        row = self.rows.pop(file, None)
-        if row is not None:
-            self.imports.removeWidget(row)
-            row.deleteLater()
+        self.imports.show_progress(event)
 
     def clear_finished(self, keep_failed: bool = True) -> None:
-        for file, row in list(self.rows.items()):
-            if row.finished and not (keep_failed and row.stage == "failed"):
-                self._drop_row(file)
+        self.imports.clear_finished(keep_failed)

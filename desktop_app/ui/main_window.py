@@ -29,9 +29,11 @@ from .controllers.model_loading import ModelController
 from .controllers.settings import SettingsController
 from .controllers.watched_folders import WatchedFolderController
 from .fusion_panel import FusionPanel
+from .input_guards import FocusReturn, install_wheel_guard
 from .library_panel import LibraryPanel
 from .models import ChatsModel, CollectionsModel, DocumentsModel
 from .page_view import PageView
+from .shortcuts_dialog import ShortcutsDialog
 from .text_view import PassageTextView
 from .workers import JobRunner
 
@@ -43,6 +45,8 @@ ICON_PATH = ICON_PNG
 class MainWindow(QMainWindow):
     def __init__(self, library: Library | None = None, home: Path | None = None, warm_up: bool = True):
         super().__init__()
+        install_wheel_guard()  # before any control is shown: the wheel scrolls past controls it does not focus
+        self._focus_return = FocusReturn(self)  # a closed dialog hands the keyboard back to this window
         # Workers run Python between native calls; a short switch interval hands the GUI thread the
         # interpreter sooner (the default 5 ms, times several busy threads, shows as stutter).
         sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
@@ -99,8 +103,12 @@ class MainWindow(QMainWindow):
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(self.library_panel)
         left.addWidget(self.chat_list_panel)
-        left.setSizes([560, 260])
-        right = QSplitter(Qt.Orientation.Vertical)
+        # The library gets what the screen has to spare (its imports and folders unfold there); the chat list a few rows.
+        left.setStretchFactor(0, 1)
+        left.setStretchFactor(1, 0)
+        left.setSizes([640, 180])
+        # How the answer was found above, the cited page below: the page gets its half once a citation is opened.
+        self.evidence_splitter = right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.fusion_panel)
         right.addWidget(self.source_views)
         right.setSizes([560, 340])
@@ -108,9 +116,23 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.chat_panel)
         self.splitter.addWidget(right)
+        # A smaller screen narrows the chat and the evidence alike; the library keeps its width.
+        self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([330, 480, 630])
+        self.splitter.setStretchFactor(2, 1)
+        self.splitter.setSizes([370, 430, 640])
         self.setCentralWidget(self.splitter)
+
+    def make_room_for_source(self) -> None:
+        """An opened citation or passage: its page (or text) gets at least half of the side panel's height."""
+        sizes = self.evidence_splitter.sizes()
+        total = sum(sizes)
+        area = self.page_view.scroll if self.source_views.currentWidget() is self.page_view else self.text_view.text
+        # What sits above the page in its view (the caption, the zoom buttons), measured once it has been laid out.
+        above = sizes[1] - area.height() if area.isVisible() and 0 < area.height() <= sizes[1] else 80
+        wanted = (self.evidence_splitter.height() + 1) // 2 + above  # half of all of it, the splitter's handle included
+        if total and sizes[1] < wanted:
+            self.evidence_splitter.setSizes([total - wanted, wanted])
 
     def _build_menus(self) -> None:
         style = self.style()
@@ -147,6 +169,10 @@ class MainWindow(QMainWindow):
         self.open_logs_action = QAction("Open &log folder", self)
         self.open_logs_action.setToolTip("The app's logs, to send with a problem report; they hold no document text or questions")
         self.open_logs_action.triggered.connect(self.open_log_folder)
+        self.shortcuts_action = QAction("&Keyboard shortcuts", self)
+        self.shortcuts_action.setShortcut(QKeySequence(Qt.Key.Key_F1))
+        self.shortcuts_action.triggered.connect(self.show_shortcuts)
+        help_menu.addAction(self.shortcuts_action)
         help_menu.addAction(self.open_logs_action)
         help_menu.addAction(about)
 
@@ -170,6 +196,11 @@ class MainWindow(QMainWindow):
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
         return folder
 
+    def show_shortcuts(self) -> ShortcutsDialog:
+        dialog = ShortcutsDialog(self)
+        dialog.open()  # not exec(): answers and imports go on while it is open
+        return dialog
+
     def _about(self) -> None:
         QMessageBox.about(self, APP_NAME, f"<b>{APP_NAME}</b><p>Chat with your documents, locally. RAG-Fusion over your PDFs with a local LLM.</p><p>Data folder: {self.library.home}</p>")
 
@@ -191,7 +222,7 @@ class MainWindow(QMainWindow):
             library, self.model_jobs, self.chat_panel, self.fusion_panel, self.library_panel, self.documents, self.chat_controller, self.model_controller, feedback
         )
         self.evidence_controller = EvidenceController(
-            library, self.chat_panel.view, self.fusion_panel, self.page_view, feedback, self.text_view, self.source_views, self.page_jobs
+            library, self.chat_panel.view, self.fusion_panel, self.page_view, feedback, self.text_view, self.source_views, self.page_jobs, self.make_room_for_source
         )
         self.settings_controller = SettingsController(library, self.chat_panel, self.model_controller, feedback, self.library_jobs)
 

@@ -12,6 +12,7 @@ from ..core.formats import SECTION
 from ..core.places import TABLE, also_label, place_of
 from ..core.sql.text_to_sql import format_value
 from ..core.types import AskResult, Document, Source
+from ..core.wording import counted
 from .chat_list_model import ChatsModel as ChatsModel  # the window's models, importable from one place
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -66,13 +67,13 @@ class DocumentsModel(QAbstractTableModel):
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if doc.kind == "table":  # CSV/Excel: no pages or chunks; its rows, asked with SQL
-                return (doc.title, "table", f"{doc.rows} rows", _STATUS_TEXT.get(doc.status, doc.status))[column]
-            return (doc.title, str(doc.pages), str(doc.chunks), _STATUS_TEXT.get(doc.status, doc.status))[column]
+                return (doc.label, "table", counted(doc.rows, "row"), _STATUS_TEXT.get(doc.status, doc.status))[column]
+            return (doc.label, str(doc.pages), str(doc.chunks), _STATUS_TEXT.get(doc.status, doc.status))[column]
         if role == Qt.ItemDataRole.ToolTipRole:
             if doc.kind == "table" and not doc.error:
-                return f"{doc.path}\n{doc.rows} rows in {doc.pages} table{'s' if doc.pages != 1 else ''}; asked with SQL (Tables mode)"
+                return f"{doc.path}\n{counted(doc.rows, 'row')} in {counted(doc.pages, 'table')}; asked with SQL (Tables mode)"
             if doc.unit == SECTION and not doc.error:
-                return f"{doc.path}\n{doc.pages} section{'s' if doc.pages != 1 else ''} (the file has no pages; passages are cited by their heading)"
+                return f"{doc.path}\n{counted(doc.pages, 'section')} (the file has no pages; passages are cited by their heading)"
             return doc.error or doc.path
         if role == Qt.ItemDataRole.CheckStateRole and column == 0:
             return Qt.CheckState.Checked if doc.id in self._checked else Qt.CheckState.Unchecked
@@ -104,17 +105,24 @@ class DocumentsModel(QAbstractTableModel):
         return flags
 
 
-def list_keys(result: AskResult) -> list[str]:
-    """The ranked lists of an answer in a stable order: the question, each generated query, then any others.
+SEARCH_KINDS = {"vector": "by meaning", "keyword": "by keywords"}
 
-    A follow-up is searched as its standalone rewrite, so that is the question's list.
+
+def rank_columns(result: AskResult) -> list[tuple[str, tuple[str, ...]]]:
+    """One rank column per searched text, in a stable order: the question, each generated query (the query
+    box's Q1..Qn), then any other text searched; each with the keys of its ranked lists.
+
+    A text is searched by meaning and, in fusion, by keywords too: both lists are that text's column, so the
+    table has exactly the columns the query box names. A follow-up is searched as its standalone rewrite, so
+    that is the question's column.
     """
-    keys = [result.standalone_question or result.question, *result.queries]
-    for source in result.sources:
-        for key in source.ranks:
-            if key not in keys:
-                keys.append(key)
-    return keys
+    text_of = {ranked.key: ranked.query for ranked in result.lists}
+    columns: dict[str, list[str]] = {text: [] for text in (result.standalone_question or result.question, *result.queries)}
+    for key in [*(ranked.key for ranked in result.lists), *(key for source in result.sources for key in source.ranks)]:
+        keys = columns.setdefault(text_of.get(key, key), [])
+        if key not in keys:
+            keys.append(key)
+    return [(text, tuple(keys)) for text, keys in columns.items()]
 
 
 class FusedPassagesModel(QAbstractTableModel):
@@ -123,14 +131,18 @@ class FusedPassagesModel(QAbstractTableModel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._rows: list[Source] = []
-        self._keys: list[str] = []
+        self._columns: list[tuple[str, tuple[str, ...]]] = []  # rank columns: (searched text, its lists' keys)
+        self._kinds: dict[str, str] = {}  # list key -> "vector" or "keyword"
+        self._n_queries = 0
         self._union = False
         self._rrf_k = 60.0
 
     def set_result(self, result: AskResult | None) -> None:
         self.beginResetModel()
         self._rows = list(result.sources) if result else []
-        self._keys = list_keys(result) if result else []
+        self._columns = rank_columns(result) if result else []
+        self._kinds = {ranked.key: ranked.kind for ranked in result.lists} if result else {}
+        self._n_queries = len(result.queries) if result else 0
         # Multi-query merges by union: its "rrf_score" holds the passage's best cosine similarity.
         self._union = result is not None and result.mode == "multi-query"
         self._rrf_k = result.rrf_k if result else 60.0
@@ -141,18 +153,29 @@ class FusedPassagesModel(QAbstractTableModel):
 
     @property
     def query_keys(self) -> list[str]:
-        return list(self._keys)
+        """The searched texts, one per rank column: the question, then the queries."""
+        return [text for text, _ in self._columns]
+
+    def _rank_title(self, i: int) -> str:
+        # "Asked": the question as asked; short titles, so the narrow rank columns show all of them.
+        if i == 0:
+            return "Asked"
+        return f"Q{i}" if i <= self._n_queries else f"+{i - self._n_queries}"  # "+1": a text searched besides the queries
 
     def _headers(self) -> list[str]:
-        # "Asked": the list of the question as asked; a short title, so the narrow rank column shows all of it.
-        queries = ["Asked" if i == 0 else f"Q{i}" for i in range(len(self._keys))]
-        return ["#", "Score" if self._union else "RRF", *queries, "File", "Page", "Passage"]
+        ranks = [self._rank_title(i) for i in range(len(self._columns))]
+        return ["#", "Score" if self._union else "RRF", *ranks, "File", "Page", "Passage"]
+
+    def _ranks(self, source: Source, column: int) -> list[tuple[str, int]]:
+        """The passage's rank in each list of a rank column that found it, with how that list searched."""
+        _text, keys = self._columns[column]
+        return [(SEARCH_KINDS.get(self._kinds.get(key, ""), "searched"), source.ranks[key]) for key in keys if key in source.ranks]
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else (len(self._keys) + 5 if self._rows or self._keys else 0)
+        return 0 if parent.isValid() else (len(self._columns) + 5 if self._rows or self._columns else 0)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < self.columnCount():
@@ -165,11 +188,12 @@ class FusedPassagesModel(QAbstractTableModel):
 
     def _header_tip(self, section: int) -> str:
         """What a column means, shown when the pointer rests on its title (the table keeps all the room)."""
-        n_keys = len(self._keys)
+        n_keys = len(self._columns)
         if 2 <= section < 2 + n_keys:
-            query = self._keys[section - 2]
-            which = "your question as asked" if section == 2 else f"generated query Q{section - 2}"
-            return f"Rank of the passage in the results of {which}: \u201c{query}\u201d (blank: that search did not find it)"
+            query, keys = self._columns[section - 2]
+            which = "your question as asked" if section == 2 else f"query {self._rank_title(section - 2)}"
+            both = "; the better of its searches by meaning and by keywords (point at a cell for each)" if len(keys) > 1 else ""
+            return f"Rank of the passage in the results of {which}: \u201c{query}\u201d{both} (blank: not found)"
         if section == 1 and self._union:
             return "Best cosine similarity to any query (multi-query merges the lists by union, without RRF)"
         if section == 1:
@@ -187,13 +211,17 @@ class FusedPassagesModel(QAbstractTableModel):
         source = self._rows[index.row()]
         passage = source.passage
         column = index.column()
-        n_keys = len(self._keys)
+        n_keys = len(self._columns)
         if 2 <= column < 2 + n_keys:
-            rank = source.ranks.get(self._keys[column - 2])
+            ranks = self._ranks(source, column - 2)
+            best = min((rank for _, rank in ranks), default=None)
             if role == Qt.ItemDataRole.DisplayRole:
-                return "" if rank is None else str(rank)
+                return "" if best is None else str(best)
             if role == SORT_ROLE:
-                return 10**6 if rank is None else rank  # missing ranks sort last
+                return 10**6 if best is None else best  # missing ranks sort last
+            if role == Qt.ItemDataRole.ToolTipRole:
+                found = ", ".join(f"{rank} {kind}" for kind, rank in ranks) or "not found"
+                return f"{self._rank_title(column - 2)} \u201c{self._columns[column - 2][0]}\u201d: ranked {found}"
         elif role in (Qt.ItemDataRole.DisplayRole, SORT_ROLE):
             name = Path(passage.file).name
             snippet = " ".join(passage.text.split())
@@ -261,7 +289,7 @@ class CollectionsModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{name} ({count})"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"Collection '{name}': {count} document{'s' if count != 1 else ''}"
+            return f"Collection '{name}': {counted(count, 'document')}"
         if role == ID_ROLE:
             return name
         return None

@@ -63,8 +63,9 @@ class PageView(QWidget):
         layout.addLayout(header)
         layout.addLayout(tools)
         layout.addWidget(self.scroll, 1)
-        for keys, slot in ((QKeySequence.StandardKey.ZoomIn, self.zoom_in), (QKeySequence.StandardKey.ZoomOut, self.zoom_out)):
+        for keys, slot, what in ((QKeySequence.StandardKey.ZoomIn, self.zoom_in, "Zoom in on the cited page"), (QKeySequence.StandardKey.ZoomOut, self.zoom_out, "Zoom out of the cited page")):
             shortcut = QShortcut(keys, self)
+            shortcut.setWhatsThis(what)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(slot)
         self._enable_tools()

@@ -1,13 +1,14 @@
 """Small pieces the panels share: buttons (a standard icon, a tooltip, what a click reaches), a panel's title row,
-and the caption row above a shown passage."""
+the caption row above a shown passage, and the font code is shown in."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStyle, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt
+from PySide6.QtGui import QFont, QFontDatabase, QFontInfo, QFontMetricsF
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QStyle, QToolButton, QVBoxLayout, QWidget
 
 Pixmap = QStyle.StandardPixmap
 
@@ -21,6 +22,40 @@ def inline_icon(owner: QWidget, icon: Pixmap, size: int = 14) -> str:
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     pixmap.save(buffer, "PNG")
     return f'<img src="data:image/png;base64,{bytes(data.toBase64()).decode()}" width="{size}" height="{size}" style="vertical-align:middle">'
+
+
+class OneLineLabel(QLabel):
+    """A label one line high whatever its text: cut with "..." to the width it gets, the whole text in its
+    tooltip. A status that wraps in a narrow panel grows taller than its layout gave it and is drawn over its
+    neighbours; one line never is, and the tooltip keeps nothing out of reach."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        self._full = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:
+        self._full = text
+        self.setToolTip(text)
+        self._elide()
+
+    def text(self) -> str:
+        """The whole text, not the part that fits."""
+        return self._full
+
+    def minimumSizeHint(self):
+        hint = super().minimumSizeHint()
+        hint.setWidth(self.fontMetrics().horizontalAdvance("..."))
+        return hint
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, max(self.width(), 1)))
 
 
 def push_button(owner: QWidget, icon: Pixmap, text: str, tip: str, clicked: Callable[..., Any] | Any) -> QPushButton:
@@ -80,3 +115,27 @@ def title_row(title: str, *widgets: QWidget) -> QHBoxLayout:
     for widget in widgets:
         row.addWidget(widget)
     return row
+
+
+def _draws_fixed_pitch(font: QFont) -> bool:
+    drawn = QFontMetricsF(font)
+    return drawn.horizontalAdvance("i") == drawn.horizontalAdvance("M")
+
+
+def fixed_pitch_font() -> QFont:
+    """The system's fixed font, as a real family that draws every character the same width.
+
+    The system's fixed font is often the generic name "monospace", which Qt resolves through the machine's font
+    set-up; with some (DejaVu and Noto alone) that is a proportional font. Then the first installed family that
+    draws fixed-pitch is used, checked by measuring, not by the name."""
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    font.setFamilies([QFontInfo(font).family()])  # the family actually drawn, not an alias
+    if _draws_fixed_pitch(font):
+        return font
+    for family in QFontDatabase.families():
+        if QFontDatabase.isFixedPitch(family):
+            candidate = QFont(font)
+            candidate.setFamilies([family])
+            if _draws_fixed_pitch(candidate):
+                return candidate
+    return font

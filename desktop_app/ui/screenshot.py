@@ -25,6 +25,14 @@ def wait_until(app, condition, timeout_s: float) -> None:
         time.sleep(0.01)
 
 
+def pump(app, seconds: float) -> None:
+    """Let the window run for a while (timers fire, layouts settle)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
+
+
 def save_settings_dialog(app, window, out: Path) -> None:
     from .settings_dialog import SettingsDialog
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QPlainTextEdit, QTableView, QVBoxLayout, QWidget
 
 from ..core.sql.text_to_sql import duration_text
 from ..core.types import ChartSpec, SqlResult
+from ..core.wording import counted
 from .chart_view import ChartView
 from .models import ResultRowsModel
+from .parts import fixed_pitch_font
 
 
 class SqlResultView(QWidget):
@@ -21,9 +22,7 @@ class SqlResultView(QWidget):
         super().__init__(parent)
         self.sql = QPlainTextEdit()
         self.sql.setReadOnly(True)
-        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        font.setStyleHint(QFont.StyleHint.Monospace)
-        self.sql.setFont(font)
+        self.sql.setFont(fixed_pitch_font())
         self.sql.setMaximumHeight(72)
         self.sql.setToolTip("The SQL the model wrote; it ran read-only on your tables")
         self.status = QLabel()
@@ -58,7 +57,7 @@ class SqlResultView(QWidget):
             self.rows.set_result([], [])
         else:
             more = "more than " if final.truncated else ""
-            notes.append(f"{more}{len(final.rows)} row{'s' if len(final.rows) != 1 else ''} in {duration_text(final.elapsed)}")
+            notes.append(f"{more}{counted(len(final.rows), 'row')} in {duration_text(final.elapsed)}")
             self.rows.set_result(final.columns, final.rows)
         self.status.setText("<br>".join(notes))
         self.chart.set_chart(chart)

@@ -1,11 +1,16 @@
-"""The folders kept in sync with the library, under the import rows: each listed, one button to stop keeping it."""
+"""The folders kept in sync with the library, under the import rows: one line ("Kept in sync: 3 folders") that
+opens a short scrolling list, with one button to stop keeping the selected folder."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QLabel, QListWidget, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QListWidget, QVBoxLayout, QWidget
 
-from .parts import Pixmap, button_block, tool_button
+from .fold import Fold
+from .import_list import plural
+from .parts import Pixmap, tool_button
+
+ROWS_SHOWN = 3  # folders listed at once; more scroll
 
 
 class WatchedFoldersView(QWidget):
@@ -13,19 +18,29 @@ class WatchedFoldersView(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        title = QLabel("Kept in sync:")
-        title.setToolTip("New files in these folders are imported, changed ones re-imported, deleted ones removed")
         self.stop = tool_button(self, Pixmap.SP_DialogCancelButton, "Stop keeping the selected folder in sync (its documents stay)", self._stop_selected)
+        self.stop.setAutoRaise(True)
         self.list = QListWidget()
-        self.list.setMaximumHeight(64)
-        button_block(self, title, self.stop, self.list, margin=0)
+        # A long path is cut in its middle (the folder's own name stays), never scrolled sideways.
+        self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setFixedHeight(ROWS_SHOWN * self.list.fontMetrics().lineSpacing() + 12)
+        self.fold = Fold(self.list, self.stop, is_open=True)
+        self.fold.toggled.connect(self.stop.setVisible)  # it stops the folder selected in the list
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 0, 4, 0)
+        layout.addWidget(self.fold)
         self.hide()
 
     def set_folders(self, folders: list[str]) -> None:
         self.list.clear()
         self.list.addItems(folders)
+        for row, folder in enumerate(folders):
+            self.list.item(row).setToolTip(folder)
         if folders:
             self.list.setCurrentRow(0)
+        tip = "New files in these folders are imported, changed ones re-imported, deleted ones removed"
+        self.fold.set_summary(f"Kept in sync: {plural(len(folders), 'folder')}", tip + ":\n" + "\n".join(folders))
         self.setVisible(bool(folders))
 
     def folders(self) -> list[str]:

@@ -1,5 +1,6 @@
-"""`pip install .` gives a working app: the wheel carries the model catalog, the tokenizer, the icons and the
-desktop entry, and the installed code finds them with no repository around it.
+"""`pip install .` gives a working app: the wheel carries the model catalog (the repository's top-level models/)
+and the tokenizer, the icons and the desktop entry (resources/), and the installed code finds them with no
+repository around it.
 
 The full check with every dependency in a clean virtualenv (the window and the CLI answering) is
 `make install-check` (packaging/check_install.py); this test builds the real wheel and runs it from a
@@ -32,10 +33,14 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_the_wheel_carries_the_files_the_app_loads_at_run_time(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for needed in ("desktop_app/core/models/catalog.json", "desktop_app/resources/all-minilm-l6-v2-tokenizer.json",
+    # The repository's top-level models/ and resources/, inside the package (setup.py maps them).
+    for needed in ("desktop_app/models/catalog.json", "desktop_app/resources/all-minilm-l6-v2-tokenizer.json",
                    "desktop_app/resources/desktop-app.png", "desktop_app/resources/desktop-app.svg",
                    "desktop_app/resources/desktop-app.desktop"):  # fmt: skip
         assert needed in names, f"{needed} is missing from the wheel"
+    # Nothing lands beside the package in site-packages, and a GGUF a user dropped into models/ stays out.
+    assert {n.split("/")[0] for n in names} <= {"desktop_app", *(n.split("/")[0] for n in names if ".dist-info/" in n)}
+    assert not [n for n in names if n.endswith(".gguf")]
 
 
 INSTALLED_APP = r"""
@@ -69,3 +74,37 @@ def test_the_installed_app_finds_its_catalog_embedder_and_icon_outside_the_repos
     assert seen["checkout_models"] == "None"  # user GGUFs live in the data folder, not beside site-packages
     cli = subprocess.run([sys.executable, "-m", "desktop_app.cli", "models", "list"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert cli.returncode == 0 and "qwen2.5-coder-1.5b" in cli.stdout, cli.stderr[-2000:]
+
+
+
+EDITABLE_APP = r"""
+import json, site, sys
+site.addsitedir(sys.argv[1])  # runs the editable install's .pth, as a virtualenv's site-packages would
+import desktop_app
+from desktop_app.assets import ICON_PNG
+from desktop_app.core.models.catalog import CATALOG_FILE, load_catalog
+print(json.dumps({"package": desktop_app.__file__, "icon": str(ICON_PNG), "icon_found": ICON_PNG.is_file(),
+                  "catalog": str(CATALOG_FILE), "llms": [e.name for e in load_catalog().llms]}))
+"""
+
+BUILD_EDITABLE = "import sys; from setuptools import build_meta; print(build_meta.build_editable(sys.argv[1]))"
+
+
+def test_an_editable_install_reads_the_top_level_models_and_resources(tmp_path):
+    """`make run` installs the checkout editable (PEP 660): the app then reads models/ and resources/ where they are.
+
+    The editable wheel is built by setuptools' own hook and installed into a folder of its own; a bare Python
+    (-S: no other site-packages, so no other checkout's editable install) runs it."""
+    out, site_dir = tmp_path / "wheel", tmp_path / "site"
+    built = subprocess.run([sys.executable, "-c", BUILD_EDITABLE, str(out)], cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr[-2000:]
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site_dir), str(out / built.stdout.split()[-1])],
+                   check=True, capture_output=True, timeout=300)  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"DESKTOP_APP_HOME": str(tmp_path / "data")}
+    bare = getattr(sys, "_base_executable", sys.executable)
+    run = subprocess.run([bare, "-S", "-c", EDITABLE_APP, str(site_dir)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    seen = json.loads(run.stdout.strip().splitlines()[-1])
+    assert seen["package"] == str(REPO / "desktop_app" / "__init__.py")
+    assert seen["icon"] == str(REPO / "resources" / "desktop-app.png") and seen["icon_found"]
+    assert seen["catalog"] == str(REPO / "models" / "catalog.json") and "qwen2.5-coder-1.5b" in seen["llms"]

@@ -1,4 +1,4 @@
-"""The "Guess-ahead tokens" setting (prompt-lookup decoding) must answer on any prompt length."""
+"""The "Words copied ahead when quoting" setting (prompt-lookup decoding) must answer on any prompt length."""
 
 from __future__ import annotations
 

@@ -62,6 +62,20 @@ def loop_watch():
 
 
 @pytest.fixture
+def open_settings(qtbot):
+    """Shows the Settings dialog of a window's library, as File > Settings does."""
+    from desktop_app.ui.settings_dialog import SettingsDialog
+
+    def show(window) -> SettingsDialog:
+        dialog = SettingsDialog(window.library.settings, window.library.catalog, window)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        return dialog
+
+    return show
+
+
+@pytest.fixture
 def make_window(qtbot):
     """Builds MainWindows; each is closed (its worker threads stopped) at the end of the test."""
     from desktop_app.ui.main_window import MainWindow

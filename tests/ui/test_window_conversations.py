@@ -102,7 +102,7 @@ def test_export_writes_the_chat_with_its_citations(make_window, data_home, sampl
     assert "What is the maximum operating temperature?" in text
     assert "85 degrees Celsius [1]" in text
     assert "[1] px40-datasheet.pdf, page 3" in text
-    quote = text.split("[1] px40-datasheet.pdf, page 3")[1].split("```text\n")[1].split("\n```")[0]  # verbatim, fenced
+    quote = text.split("**Sources**")[1].split("[1] px40-datasheet.pdf, page 3")[1].split("```text\n")[1].split("\n```")[0]  # verbatim, fenced
     assert "85" in quote and "Celsius" in quote
     assert "Chat" in [a.text().replace("&", "") for a in window.menuBar().actions()]
 

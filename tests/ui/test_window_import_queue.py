@@ -7,7 +7,6 @@ meaning index is only partly filled (the real model's speed is measured by bench
 from __future__ import annotations
 
 import dataclasses
-import threading
 
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
@@ -15,28 +14,7 @@ from PySide6.QtGui import QDropEvent
 
 from desktop_app.core.library import Library
 from tests.batch_files import write_mixed_batch
-from tests.fakes import HashingEmbedder, ScriptedGenerator
-
-
-class GatedEmbedder(HashingEmbedder):
-    """Embeds a batch only when the test lets it."""
-
-    def __init__(self):
-        super().__init__()
-        self.gate = threading.Semaphore(0)
-        self.free = False
-
-    def embed(self, texts):
-        if not self.free:
-            self.gate.acquire(timeout=30)
-        return super().embed(texts)
-
-    def let(self, batches: int) -> None:
-        self.gate.release(batches)
-
-    def open(self) -> None:
-        self.free = True
-        self.gate.release(10_000)
+from tests.fakes import GatedEmbedder, ScriptedGenerator
 
 
 @pytest.fixture

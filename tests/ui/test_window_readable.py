@@ -3,8 +3,9 @@ a roomy evidence table, a page preview that zooms and clears, settings in plain 
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QFontInfo, QTextCursor, QTextDocument
+from PySide6.QtGui import QFont, QFontMetricsF, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QTextBrowser
 
 from desktop_app.core.library import Library
@@ -56,7 +57,16 @@ def test_notices_and_warnings_draw_no_missing_glyph_boxes(make_window, data_home
     assert "\u26a0" not in window.library_panel.warning.text() and "data:image/png" in window.library_panel.warning.text()
 
 
-def test_markdown_answers_render_code_monospace_and_the_models_html_as_text(make_window, data_home):
+@pytest.fixture
+def proportional_monospace():
+    """A machine whose font set-up resolves the generic "monospace" to a proportional font (as DejaVu and Noto
+    alone can): what the app asks for by that name is drawn in DejaVu Sans there."""
+    QFont.insertSubstitution("monospace", "DejaVu Sans")
+    yield
+    QFont.removeSubstitutions("monospace")
+
+
+def test_markdown_answers_render_code_monospace_and_the_models_html_as_text(make_window, data_home, proportional_monospace):
     from desktop_app.ui.chat_view import ChatEntry
     from tests.ui.results import ask_result
 
@@ -71,13 +81,17 @@ def test_markdown_answers_render_code_monospace_and_the_models_html_as_text(make
     assert "`" not in text  # the backticks are Markdown, not text
     assert "<img src=http://example.com/track.png>" in text and "<script>alert(1)</script>" in text
     assert "![chart](http://example.com/c.png)" in text  # an image the model names is not fetched
-    # Code reads in a monospace font, inline and in a block; its "> " prompt stays as written, no quote.
+    # Code reads in a fixed-pitch font, inline and in a block, as drawn (whatever fonts the machine has): a narrow
+    # and a wide letter take the same width. Its "> " prompt stays as written, no quote.
     for snippet in ("seq_len(n)", "> x <- c(1, 2)"):
         cursor = view.document().find(snippet)
         assert not cursor.isNull(), snippet
         cursor.setPosition(cursor.selectionStart() + 1, QTextCursor.MoveMode.MoveAnchor)
-        font = cursor.charFormat().font()
-        assert cursor.charFormat().fontFixedPitch() or QFontInfo(font).fixedPitch(), snippet
+        drawn = QFontMetricsF(cursor.charFormat().font())
+        assert drawn.horizontalAdvance("i") == drawn.horizontalAdvance("M"), snippet
+    prose = view.document().find("to count")
+    drawn = QFontMetricsF(prose.charFormat().font())
+    assert drawn.horizontalAdvance("i") < drawn.horizontalAdvance("M")  # the answer's prose is not in the code font
     # "[1]" in code stays code; "[1]" in the prose is a citation link.
     assert view.toHtml().count('href="cite:0:1"') == 1
 
@@ -163,17 +177,13 @@ def test_the_page_preview_zooms_opens_large_and_clears_with_the_chat(make_window
     assert view.file is None and view.image.pixmap().isNull()
 
 
-def test_settings_show_plain_sections_and_a_collapsed_advanced_part(make_window, data_home, qtbot):
+def test_settings_show_plain_sections_and_a_collapsed_advanced_part(make_window, data_home, qtbot, open_settings):
     from PySide6.QtWidgets import QGroupBox, QLabel
 
     from desktop_app.core.settings import SETTING_HELP, load_settings
-    from desktop_app.ui.settings_dialog import SettingsDialog
 
-    library = fake_library(data_home)
-    window = make_window(library)
-    dialog = SettingsDialog(library.settings, library.catalog, window)
-    dialog.show()
-    qtbot.waitExposed(dialog)
+    window = make_window(fake_library(data_home))
+    dialog = open_settings(window)
     assert [box.title() for box in dialog.findChildren(QGroupBox)] == ["Model", "Search", "Answers"]
     shown = [label.text() for label in dialog.findChildren(QLabel) if label.isVisible()]
     # The plain choices a person makes, each with what it changes; no research knob in sight.

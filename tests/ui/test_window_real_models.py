@@ -99,7 +99,7 @@ def test_dropping_a_pdf_imports_it_with_progress_then_ready(library, make_window
     assert ("extracting", 4, 4) in seen and any(s == "embedding" for s in stages)
     row = window.library_panel.rows[str(sample_pdf.resolve())]
     assert row.status.text().startswith("ready") and row.bar.value() == row.bar.maximum()
-    assert [window.documents.index(0, c).data() for c in range(4)] == ["PX-40 Industrial Pump Datasheet", "4", window.documents.index(0, 2).data(), "ready"]
+    assert [window.documents.index(0, c).data() for c in range(4)] == ["PX-40 Industrial Pump Datasheet — px40-datasheet.pdf", "4", window.documents.index(0, 2).data(), "ready"]
     print(f"\nmax event-loop gap during import: {gap * 1000:.0f} ms")
     assert gap < MAX_LOOP_GAP_S
 

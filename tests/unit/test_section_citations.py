@@ -70,6 +70,28 @@ def test_an_epub_passage_is_shown_in_its_page_text(empty_library, tmp_path):
     assert excerpt.place == f"page {passage.page}" and f"— page {passage.page} —" in excerpt.text
 
 
+def test_an_epub_quote_across_a_line_break_is_shown_highlighted_after_a_relaunch(data_home, tmp_path):
+    """pymupdf lays an EPUB out in lines, so a sentence can break across one; its quote is the sentence with single
+    spaces. The book was not touched: the quote is found and highlighted, now and after the app starts again."""
+    from desktop_app.core.library import Library
+    from tests.fakes import HashingEmbedder, ScriptedGenerator
+
+    library = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator(["Orbit kettle warranty", "It lasts 27 months [1]."]))
+    list(library.import_paths([write_epub(tmp_path / "book.epub")]))
+    chat = library.create_chat("Warranty")
+    result = next(e for e in list(library.ask_in_chat(chat, QUESTION, mode="fusion")) if isinstance(e, AnswerDone)).result
+    quote = next(q.citation for q in result.quotes if "warranty" in q.citation.text)
+    stored = library.store.pages_between(library.documents()[0].id, quote.page, quote.page)[0].text
+    assert quote.text not in stored  # the page breaks the sentence's line: the test needs such a quote
+    library.close()
+    relaunched = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator())
+    saved = result_from_json(json.loads(relaunched.store.messages(chat)[-1][3]))
+    for cited in (quote, *(q.citation for q in saved.quotes), *saved.citations):
+        excerpt = relaunched.passage_excerpt(cited)
+        assert excerpt.notice == "" and excerpt.highlighted.split() == cited.text.split(), cited.text
+    relaunched.close()
+
+
 def test_a_citation_of_a_removed_document_still_shows_its_quoted_text(empty_library, generator, tmp_path):
     result = answered(empty_library, generator, QUESTION, [write_docx(tmp_path / "docs" / "report.docx")])
     empty_library.remove_document(empty_library.documents()[0].id)

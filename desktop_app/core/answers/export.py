@@ -1,5 +1,6 @@
-"""A chat as Markdown: each question, each answer with its notices, and the passages it cites (file, page or
-section, a warning when a passage may not support its sentence, the passage verbatim in a fenced block)."""
+"""A chat as Markdown: each question, the quotes from the documents shown above its answer ("From your
+documents"), each answer with its notices, and the passages it cites (file, page or section, a warning when a
+passage may not support its sentence, the passage verbatim in a fenced block)."""
 
 from __future__ import annotations
 
@@ -42,6 +43,20 @@ def _sql_markdown(result: dict) -> list[str]:
     return lines
 
 
+def _quotes_markdown(quotes: list[dict]) -> list[str]:
+    """The sentences the window shows above the answer, each with its file and place, as a Markdown list."""
+    if not quotes:
+        return []
+    lines = ["**From your documents**", ""]
+    for quote in quotes:
+        c = quote["citation"]
+        about = f"**{quote['name']}:** " if quote.get("name") else ""
+        number = f"[{c['n']}] " if c.get("n") else ""
+        text = " ".join(c.get("text", "").split())
+        lines.append(f"- {about}“{text}” ({number}{Path(c['file']).name}, {place_label(c['page'], c.get('kind', 'text'), c.get('section'))})")
+    return [*lines, ""]
+
+
 def chat_to_markdown(store: Store, chat_id: int) -> str:
     title = next((t for i, t, _ in store.chats() if i == chat_id), None)
     if title is None:
@@ -51,8 +66,9 @@ def chat_to_markdown(store: Store, chat_id: int) -> str:
         if role == "user":
             lines += ["## Question", "", content.strip(), ""]
             continue
-        lines += ["### Answer", "", content.strip(), ""]
         result = json.loads(result_json) if result_json else {}
+        lines += _quotes_markdown(result.get("quotes") or [])
+        lines += ["### Answer", "", content.strip(), ""]
         for notice in result.get("notices") or []:
             lines += [f"> **Note:** {notice}", ""]
         if result.get("standalone_question") and result.get("standalone_question") != result.get("question"):

@@ -22,6 +22,7 @@ from ..models.embedder import Embedder
 from ..storage.store import Store
 from ..storage.vector_index import VectorIndex
 from ..types import Document, ImportProgress
+from ..wording import counted
 
 INDEX_SAVE_INTERVAL_S = 30.0
 LATER = "its meaning index is finished the next time you add documents or open the app"
@@ -50,7 +51,7 @@ def duration_words(seconds: float) -> str:
 
 def indexing_text(done: int, total: int, seconds_left: float | None) -> str:
     """ "indexing 1,234 of 6,724 passages, about 12 min left": what the window and the CLI both show."""
-    text = f"indexing {done:,} of {total:,} passages"
+    text = f"indexing {done:,} of {counted(total, 'passage')}"
     return f"{text}, {duration_words(seconds_left)} left" if seconds_left is not None else text
 
 

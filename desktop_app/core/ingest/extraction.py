@@ -16,6 +16,7 @@ from pathlib import Path
 from ..errors import GarbledText, ImportFailed, NotADocument, NoTextLayer, PasswordProtected, UnsupportedFormat
 from ..formats import PAGE, SECTION, suffixes, unsupported_message
 from ..types import ChunkDraft, PageText
+from ..wording import counted
 from .html_files import read_html
 from .ocr import OCR_DPI, OCR_HINT, OCR_MAX_PIXELS, ocr_available, ocr_dpi, ocr_pages  # noqa: F401 - part of this module's API
 from .page_text import page_words
@@ -213,34 +214,34 @@ def _read_pages(doc, path: Path, title: str, scans: bool = True) -> ExtractedDoc
     pages, _ = blank_running_lines(pages)
     notices: list[str] = []
     if ocr_done:
-        notices.append(f"text of {len(ocr_done)} of {page_count} pages came from OCR")
+        notices.append(f"text of {len(ocr_done)} of {counted(page_count, 'page')} came from OCR")
     with_text = sum(1 for p in pages if p.text.strip())
     scanned_left = [i for i in scanned if i not in ocr_done]
     garbled_left = [i for i in garbled if i not in ocr_done]
     if with_text == 0:
         if broken and not scanned and not garbled:
-            raise NotADocument(f"{path.name} is damaged: none of its {page_count} pages can be read", hint="Try re-saving or re-downloading it.")
+            raise NotADocument(f"{path.name} is damaged: none of its {counted(page_count, 'page')} can be read", hint="Try re-saving or re-downloading it.")
         if garbled_left and len(garbled_left) >= len(scanned_left):
             raise GarbledText(
-                f"{path.name}: the text of {len(garbled_left)} of {page_count} pages extracts as garbage (fonts without a character map)",
+                f"{path.name}: the text of {len(garbled_left)} of {counted(page_count, 'page')} extracts as garbage (fonts without a character map)",
                 hint=None if ocr_available() else f"{OCR_HINT}, or export it again as a text PDF",
             )
         if scanned_left:
             if ocr_available():
                 raise NoTextLayer(
-                    f"{path.name}: no text found on {len(scanned_left)} of {page_count} pages, even with OCR",
+                    f"{path.name}: no text found on {len(scanned_left)} of {counted(page_count, 'page')}, even with OCR",
                     hint="The scan may be too faint or not contain text.",
                 )
             kind = "its text is drawn as shapes" if set(scanned_left) <= set(drawn) else "scanned document"
-            raise NoTextLayer(f"{path.name}: no text layer on {len(scanned_left)} of {page_count} pages: {kind}", hint=OCR_HINT)
-        raise NotADocument(f"{path.name} has no text: its {page_count} page(s) are blank", hint="There is nothing to import.")
+            raise NoTextLayer(f"{path.name}: no text layer on {len(scanned_left)} of {counted(page_count, 'page')}: {kind}", hint=OCR_HINT)
+        raise NotADocument(f"{path.name} has no text: {'its one page is' if page_count == 1 else f'its {page_count} pages are'} blank", hint="There is nothing to import.")
     if scanned_left:
         tail = "; install tesseract for OCR" if not ocr_available() else " (OCR found no text)"
-        notices.append(f"{len(scanned_left)} of {page_count} pages have no text layer (scanned){tail}")
+        notices.append(f"{len(scanned_left)} of {counted(page_count, 'page')} have no text layer (scanned){tail}")
     if garbled_left:
-        notices.append(f"{len(garbled_left)} of {page_count} pages were skipped: their text extracts as garbage")
+        notices.append(f"{len(garbled_left)} of {counted(page_count, 'page')} were skipped: their text extracts as garbage")
     if broken:
-        notices.append(f"{len(broken)} of {page_count} pages could not be read and were skipped")
+        notices.append(f"{len(broken)} of {counted(page_count, 'page')} could not be read and were skipped")
     return ExtractedDocument(title=title, pages=pages, page_count=page_count, notices=tuple(notices), tables=tuple(tables))
 
 

@@ -29,6 +29,7 @@ from ..storage.store import Store
 from ..storage.table_store import TableStore
 from ..storage.vector_index import VectorIndex
 from ..types import ImportProgress, PageText
+from ..wording import counted
 from .chunking import chunk_pages
 from .embedding_queue import LATER, EmbeddingQueue, VectorsNotStored
 from .extraction import extract, is_supported
@@ -216,7 +217,7 @@ class Importer:
         if len(names) == 1:
             described = f"SQL table {names[0]}"
         else:
-            described = "SQL tables " + ", ".join(f"{n} ({len(t.rows)} row{'s' if len(t.rows) != 1 else ''})" for n, t in zip(names, tables))
+            described = "SQL tables " + ", ".join(f"{n} ({counted(len(t.rows), 'row')})" for n, t in zip(names, tables))
         yield ImportProgress(name, "ready", rows, rows, described, document_id, unit="rows")
 
     def import_texts(self, records: Sequence[tuple[str, str, str]], cancel: threading.Event | None = None) -> Iterator[ImportProgress]:

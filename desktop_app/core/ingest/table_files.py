@@ -19,6 +19,7 @@ from pathlib import Path
 from ..errors import ImportFailed
 from ..storage.table_store import sanitize, unique
 from ..types import ParsedTable
+from ..wording import counted
 
 TABLE_SUFFIXES = {".csv", ".tsv", ".xlsx", ".xlsm"}
 SAMPLE_BYTES = 64 * 1024

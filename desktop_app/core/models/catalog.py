@@ -1,17 +1,15 @@
-"""The catalog of bundled models (catalog.json, package data beside this module) and the GGUF files a user adds."""
+"""The catalog of bundled models (the repository's models/catalog.json) and the GGUF files a user adds."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, fields
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from ..storage import paths
 
-# Package data, so an installed wheel and a PyInstaller bundle find it as a source checkout does.
-CATALOG_FILE = resources.files(__package__).joinpath("catalog.json")
+# In a checkout models/ at the top; a wheel and a PyInstaller bundle carry it inside the package (paths.shipped_dir).
+CATALOG_FILE = paths.shipped_dir("models") / "catalog.json"
 
 
 @dataclass(frozen=True)
@@ -41,6 +39,7 @@ class EmbedderEntry:
     license: str
     tokenizer_package: str | None = None  # onnx: the package with tokenizer.json, and its path inside it
     tokenizer_path: str | None = None
+    tokenizer_resource: str | None = None  # onnx: or a tokenizer file in this app's resources/ folder
     max_tokens: int = 256  # onnx: longer texts are cut, as sentence-transformers' max_seq_length does
 
 
@@ -64,7 +63,7 @@ class Catalog:
         raise KeyError(name)
 
 
-def load_catalog(path: Path | Traversable = CATALOG_FILE) -> Catalog:
+def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
     raw = json.loads(path.read_text())
     llms = []
     for item in raw["llms"]:

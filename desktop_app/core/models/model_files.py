@@ -34,17 +34,23 @@ def package_dir(package: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def _package_file(package: str, path: str) -> Path:
-    file = package_dir(package) / path
+def _existing(file: Path) -> Path:
     if not file.exists():
         raise ModelError(f"The model file {file} is missing", hint="Reinstall the app's models with 'make run'.")
     return file
 
 
+def _package_file(package: str, path: str) -> Path:
+    return _existing(package_dir(package) / path)
+
+
 def catalog_embedder(entry: EmbedderEntry) -> Embedder:
     """A bundled embedder, not loaded yet (its files are found now, so a missing package says so at once)."""
     if entry.backend == "onnx":
-        tokenizer = _package_file(entry.tokenizer_package or entry.package, entry.tokenizer_path or "tokenizer.json")
+        if entry.tokenizer_resource:
+            tokenizer = _existing(paths.shipped_dir("resources") / entry.tokenizer_resource)
+        else:
+            tokenizer = _package_file(entry.tokenizer_package or entry.package, entry.tokenizer_path or "tokenizer.json")
         return OnnxEmbedder(_package_file(entry.package, entry.path), tokenizer, entry.name, entry.dimension, entry.max_tokens)
     return SentenceTransformerEmbedder(_package_file(entry.package, entry.path), entry.name, entry.dimension)
 

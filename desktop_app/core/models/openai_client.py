@@ -226,7 +226,8 @@ class OpenAIHttpGenerator:
         """Exact when the server tokenizes (llama-cpp-python's /extras/tokenize, llama.cpp's /tokenize).
 
         The OpenAI API itself has no tokenizer endpoint (vLLM, Ollama), so then this is an estimate:
-        about 4 bytes per token for English text with BPE vocabularies. Only the benchmarks count tokens.
+        about 4 bytes per token for English text with BPE vocabularies. The benchmarks count tokens, and the
+        pipeline once per answer, for the estimate of the wait (Pipeline.reading_tokens).
         """
         root = self.base_url.removesuffix("/v1")
         if self._tokenizer is None:

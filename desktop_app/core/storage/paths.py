@@ -7,10 +7,20 @@ import sys
 from pathlib import Path
 
 APP_NAME = "desktop-app"
+_PACKAGE = Path(__file__).resolve().parents[2]  # desktop_app/
+_CHECKOUT = _PACKAGE.parent
 # Only a source checkout has a models/ folder of its own for the user's GGUF files; an installed wheel or a
-# bundle keeps them in the data folder (the catalog and the icons are package data: importlib.resources).
-_CHECKOUT = Path(__file__).resolve().parents[3]
+# bundle keeps them in the data folder (it carries the catalog and the icons inside the package: shipped_dir).
 CHECKOUT_MODELS_DIR = _CHECKOUT / "models" if (_CHECKOUT / "pyproject.toml").is_file() else None
+
+
+def shipped_dir(name: str) -> Path:
+    """The repository's top-level models/ (the catalog) or resources/ (icons, tokenizer, desktop entry).
+
+    A checkout, and an editable install (`make run`), use the folder itself; a wheel and the PyInstaller
+    bundle carry it inside the package (setup.py and packaging/desktop-app.spec map it there)."""
+    inside = _PACKAGE / name
+    return inside if inside.is_dir() else _CHECKOUT / name
 
 
 def data_home() -> Path:

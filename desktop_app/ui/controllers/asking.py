@@ -193,7 +193,7 @@ class AskController:
         if isinstance(event, ChatStarted):
             self.chats.adopt(event.chat_id, event.title)
         elif isinstance(event, StageStarted):
-            asking.stage = stage_text(event.stage, event.passages)
+            asking.stage = stage_text(event.stage, event.passages, event.seconds)
             self._tick(asking)
         elif isinstance(event, QuestionRewritten):
             asking.standalone = event.standalone if event.standalone != event.original else ""

@@ -7,6 +7,7 @@ the fusion panel show a reopened answer exactly as they showed it live.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,9 +32,16 @@ def chat_title(question: str) -> str:
     return question if len(question) <= TITLE_LENGTH else question[: TITLE_LENGTH - 3] + "..."
 
 
-def file_stem(title: str) -> str:
-    """A chat title as a file name: letters, digits, spaces, - and _ kept, anything else replaced."""
-    return "".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip() or "chat"
+def file_stem(title: str, limit: int = 80) -> str:
+    """A chat title as a file name a person reads: its words (letters and digits of any script, "1.5" and "PX-40" whole) joined by single
+    spaces, each run of anything else (punctuation, an ellipsis, a slash) dropped; cut at a word within `limit`."""
+    words = re.findall(r"[^\W_]+(?:[-'.][^\W_]+)*", title)
+    stem = ""
+    for word in words:
+        if stem and len(stem) + 1 + len(word) > limit:
+            break
+        stem = f"{stem} {word}" if stem else word[:limit]
+    return stem or "chat"
 
 
 @dataclass(eq=False)

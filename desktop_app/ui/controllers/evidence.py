@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from PySide6.QtWidgets import QStackedWidget
@@ -29,6 +30,7 @@ class EvidenceController:
     text_view: PassageTextView
     sources: QStackedWidget  # shows the page view or the text view
     renders: JobRunner  # pages are rendered here, never on the UI thread
+    make_room: Callable[[], None] = lambda: None  # gives the shown page or text its share of the side panel
     _shown: int = field(default=0, init=False)  # the latest page asked for: an earlier click's page arriving late is dropped
 
     def show_citation(self, entry_index: int, n: int) -> bool:
@@ -69,6 +71,7 @@ class EvidenceController:
     def _show(self, cited: Citation | Passage, label: str = "") -> bool:
         if has_page_images(cited.file):
             self.sources.setCurrentWidget(self.page_view)
+            self.make_room()
             self._shown += 1
             wanted = self._shown
             file, page, start, end, bbox = cited.file, cited.page, cited.start, cited.end, tuple(cited.bbox) if cited.bbox else None
@@ -82,6 +85,7 @@ class EvidenceController:
         # Read from the library's stored text: one indexed query for up to three pages or sections.
         excerpt = self.library.passage_excerpt(cited)
         self.sources.setCurrentWidget(self.text_view)  # first: the view scrolls by its visible height
+        self.make_room()
         self.text_view.show_excerpt(excerpt, label)
         return True
 

@@ -20,6 +20,7 @@ from ...core.formats import dialog_filter, format_names
 from ...core.ingest.importer import collect_files
 from ...core.library import Library
 from ...core.types import ImportProgress, IndexBacklog
+from ...core.wording import counted
 from ..indexing_status import backlog_text
 from ..library_panel import LibraryPanel
 from ..models import DocumentsModel
@@ -90,7 +91,7 @@ class ImportController:
             f"import {len(files)} files", lambda job: library.store_paths(files, passwords=passwords, cancel=job.cancel, cancelled_files=self.cancelled), names
         )
         self.panel.indexing.show_reading(len(files))
-        self.feedback.say(f"Importing {len(files)} file{'s' if len(files) != 1 else ''}...", 5000)
+        self.feedback.say(f"Importing {counted(len(files), 'file')}...", 5000)
         return job
 
     def run_text_job(self, title: str, events, names: list[str] = ()) -> Job:

@@ -40,7 +40,7 @@ class ModelController:
         library = self.library
 
         def work(job: Job):
-            yield "Loading the search model..."
+            yield "Getting the search ready..."
             import pymupdf  # noqa: F401  (seconds on first import; better here than in the first import job)
 
             load = getattr(library.embedder, "load", None)
@@ -48,14 +48,14 @@ class ModelController:
                 load()
             if job.cancel.is_set():  # the window is closing
                 return
-            yield f"Preparing {library.model_label()}..."
+            yield f"Loading the answer model, {library.model_label()}..."
             generator = library.generator()
             load = getattr(generator, "load", None)
             if load:
                 load()
             if job.cancel.is_set():  # closed while the model loaded: the library may be closed already
                 return
-            yield "Reading the prompt instructions..."
+            yield "Getting the answer model ready for your first question..."
             library.pipeline().warm_up()
             yield None
 
