@@ -31,7 +31,7 @@ from ..core.events import (
     stage_text,
 )
 from ..core.ingest.embedding_queue import duration_words
-from ..core.places import citation_label
+from ..core.places import also_label, citation_label
 from ..core.places import short_place as section_place
 from ..core.sql.text_to_sql import duration_text, format_value
 from ..core.types import AskResult, ImportProgress, Passage, SqlResult
@@ -158,7 +158,8 @@ class TextRenderer(Renderer):
         for s in event.sources[: max(10, len(event.context))]:
             mark = "*" if s in event.context else " "
             ranks = ", ".join(f"{r}" for r in s.ranks.values())
-            self.line(f" {mark}{s.n:3}. {s.rrf_score:.4f}  {Path(s.passage.file).name} {short_place(s.passage)}  ranks: {ranks}")
+            also = f"  ({also_label(s.also)})" if s.also else ""
+            self.line(f" {mark}{s.n:3}. {s.rrf_score:.4f}  {Path(s.passage.file).name} {short_place(s.passage)}  ranks: {ranks}{also}")
         self._heading_due = True
 
     def evidence_selected(self, event: EvidenceSelected) -> None:
@@ -168,7 +169,8 @@ class TextRenderer(Renderer):
         for quote in event.quotes:
             about = f"{quote.name}: " if quote.name else ""
             number = f"[{quote.citation.n}] " if quote.citation.n else ""
-            self.line(f"  > {about}\u201c{quote.citation.text}\u201d {number}{citation_label(quote.citation)}")
+            also = f" ({also_label(quote.citation.also)})" if quote.citation.also else ""
+            self.line(f"  > {about}\u201c{quote.citation.text}\u201d {number}{citation_label(quote.citation)}{also}")
         for name in event.missing:
             self.line(f"  > {name}: nothing found in your documents")
 

@@ -20,7 +20,7 @@ from typing import Any
 from . import events
 from .events import AskEvent
 from .places import place_of
-from .types import AskResult, ChartSpec, Citation, Passage, QuestionFilters, Quote, RankedList, SearchHit, Source, SqlResult, Timings
+from .types import AskResult, ChartSpec, Citation, Location, Passage, QuestionFilters, Quote, RankedList, SearchHit, Source, SqlResult, Timings
 
 # -- generic: any frozen dataclass <-> JSON-ready values ---------------------------------------------
 
@@ -99,6 +99,7 @@ def _passage_json(source: Source) -> dict[str, Any]:
         "start": p.start,
         "end": p.end,
         "ocr": p.ocr,
+        "also": [to_json(place) for place in source.also],  # the same text's other places
     }
 
 
@@ -118,7 +119,8 @@ def _source_from_json(data: dict[str, Any], position: int) -> Source:
         bbox=tuple(bbox) if bbox else None,
         section=data.get("section"),
     )
-    return Source(data.get("n", position), passage, float(data["rrf_score"]), dict(data.get("ranks", {})), float(data.get("similarity", 0.0)))
+    also = tuple(from_json(Location, place) for place in data.get("also", []))
+    return Source(data.get("n", position), passage, float(data["rrf_score"]), dict(data.get("ranks", {})), float(data.get("similarity", 0.0)), also)
 
 
 def _list_json(ranked: RankedList) -> dict[str, Any]:

@@ -44,6 +44,7 @@ from .modes import Mode, Round, mode_named
 from .overview.answering import NotFromOverview, answer_from_overviews, plan_answer, whole_document_question
 from .retrieval.evidence import Evidence, on_the_page, select_evidence
 from .retrieval.fusion import reciprocal_rank_fusion
+from .retrieval.on_question import stay_on_question
 from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
 from .retrieval.query_writing import GeneratedQueries, write_queries
 from . import languages
@@ -122,7 +123,11 @@ class Pipeline:
 
     # -- the stages, each callable alone -------------------------------------------------------
     def generate_queries(self, question: str, n: int | None = None, styles: Sequence[str] = (DEFAULT_QUERY_STYLE,)) -> GeneratedQueries:
-        return write_queries(self._generator, question, self.settings, styles, n)
+        """The model's queries that stay on the question (retrieval/on_question.py); none usable: its key terms."""
+        generated = write_queries(self._generator, question, self.settings, styles, n)
+        if (self.settings.n_queries if n is None else n) <= 0:
+            return generated
+        return stay_on_question(generated, question, styles, self.store.mentioned_words)
 
     def retrieve(self, texts: Sequence[str], vectors: np.ndarray, scope: Scope | None = None, weights: Sequence[float] | None = None) -> list[RankedList]:
         return self.searcher.vector_lists(texts, vectors, scope, weights)
@@ -400,7 +405,8 @@ class Pipeline:
             return generated, vectors
         kept, dropped = self.searcher.drift_guard(generated.queries, vectors, question_vector)
         queries = generated.queries
-        return GeneratedQueries(tuple(queries[i] for i in kept), tuple(queries[i] for i in dropped), generated.notice, generated.raw), vectors[kept]
+        kept_queries, drifted = tuple(queries[i] for i in kept), tuple(queries[i] for i in dropped)
+        return GeneratedQueries(kept_queries, (*generated.dropped, *drifted), generated.notice, generated.raw), vectors[kept]
 
     def _more_lists(
         self, mode: Mode, question: str, generated: GeneratedQueries, vectors: np.ndarray, scope: Scope, notices: list[str]

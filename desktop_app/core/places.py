@@ -7,6 +7,7 @@ the Markdown export all call these, so a citation reads the same everywhere.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -50,3 +51,8 @@ def short_place(cited: Placed) -> str:
     else:
         where = f"p. {cited.page}"
     return f"table {where}" if cited.kind == TABLE else where
+
+
+def also_label(places: Sequence[Placed]) -> str:
+    """ "also in copy.pdf, page 3; notes.pdf, page 7": the same text's other places (Source.also); "" when none."""
+    return "also in " + "; ".join(citation_label(p) for p in places) if places else ""

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .formats import PAGE, ROW, format_of
+from .navigation_text import is_navigation
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,11 @@ class ChunkDraft:
     text: str
     kind: str = "text"  # "text" or "table" (a Markdown table from the page's ruled grid)
     bbox: tuple[float, float, float, float] | None = None  # a table's area on its page: what the viewer highlights
+
+    @property
+    def navigation(self) -> bool:
+        """Index or contents entries by their shape (navigation_text.py): kept out of the vector index."""
+        return self.kind == "text" and is_navigation(self.text)
 
 
 @dataclass(frozen=True)
@@ -150,6 +156,22 @@ class Passage:
 
 
 @dataclass(frozen=True)
+class Location:
+    """Another place a passage's text was found: an overlapping chunk, or a copy of the file under another name."""
+
+    chunk_id: int
+    document_id: int
+    file: str
+    page: int
+    kind: str = "text"
+    section: str | None = None
+
+    @classmethod
+    def of(cls, passage: Passage) -> Location:
+        return cls(passage.chunk_id, passage.document_id, passage.file, passage.page, passage.kind, passage.section)
+
+
+@dataclass(frozen=True)
 class SearchHit:
     chunk_id: int
     rank: int  # 1-based
@@ -184,6 +206,8 @@ class Source:
     rrf_score: float
     ranks: dict[str, int]
     similarity: float  # cosine similarity of this passage to the question (what the "not found" gate judges)
+    # The same text found elsewhere (retrieval/duplicates.py): one row of the fused list shows every place.
+    also: tuple[Location, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -201,13 +225,14 @@ class Citation:
     kind: str = "text"  # "table": cited as "table on page N"
     bbox: tuple[float, float, float, float] | None = None
     section: str | None = None  # Word and HTML: cited as "section 3.2 Warranty" (places.py)
+    also: tuple[Location, ...] = ()  # the same text's other places (Source.also)
 
     @classmethod
-    def from_passage(cls, n: int, passage: Passage) -> Citation:
+    def from_passage(cls, n: int, passage: Passage, also: tuple[Location, ...] = ()) -> Citation:
         """[n] citing a passage: where it sits and its text, so the citation is shown without the library."""
         return cls(
             n=n, file=passage.file, page=passage.page, text=passage.text, chunk_id=passage.chunk_id, start=passage.start,
-            end=passage.end, ocr=passage.ocr, kind=passage.kind, bbox=passage.bbox, section=passage.section,
+            end=passage.end, ocr=passage.ocr, kind=passage.kind, bbox=passage.bbox, section=passage.section, also=also,
         )
 
 

@@ -134,9 +134,10 @@ def ranked_records(result: AskResult, names: dict[str, str]) -> list[str]:
     """
     out: list[str] = []
     for source in (*result.context, *result.sources):
-        record = names.get(Path(source.passage.file).name)
-        if record is not None and record not in out:
-            out.append(record)
+        for file in (source.passage.file, *(place.file for place in source.also)):  # a merged duplicate names every copy
+            record = names.get(Path(file).name)
+            if record is not None and record not in out:
+                out.append(record)
     return out
 
 

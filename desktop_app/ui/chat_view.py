@@ -11,7 +11,7 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QStyle, QTextBrowser
 
 from ..core.events import FIRST_LOOK_HEADING
-from ..core.places import TABLE, place_of, short_place
+from ..core.places import TABLE, also_label, place_of, short_place
 from ..core.types import AskResult, Citation, Quote
 from .chat_markdown import INFO_ICON, UNSUPPORTED_COLOR, WARNING_ICON, answer_html, icon_html
 from .mode_names import MODE_NAMES
@@ -70,7 +70,9 @@ def quotes_html(entry_index: int, quotes: tuple[Quote, ...], first_look: bool = 
         about = f"<b>{html.escape(quote.name)}:</b> " if quote.name else ""
         rows.append(
             f"<div class='quote'>{about}&ldquo;{html.escape(c.text)}&rdquo; "
-            f"<a href='quote:{entry_index}:{i}' style='text-decoration:none'>{f'[{c.n}] ' if c.n else ''}{html.escape(Path(c.file).name)}, {place.replace(' ', '&nbsp;')}</a></div>"
+            f"<a href='quote:{entry_index}:{i}' style='text-decoration:none'>{f'[{c.n}] ' if c.n else ''}{html.escape(Path(c.file).name)}, {place.replace(' ', '&nbsp;')}</a>"
+            + (f" <span class='meta'>({html.escape(also_label(c.also))})</span>" if c.also else "")  # the same text elsewhere
+            + "</div>"
         )
     heading = FIRST_LOOK_HEADING if first_look else "From your documents:"
     return f"<div class='meta'>{heading}</div>" + "".join(rows)

@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from ..core.formats import SECTION
-from ..core.places import TABLE, place_of
+from ..core.places import TABLE, also_label, place_of
 from ..core.sql.text_to_sql import format_value
 from ..core.types import AskResult, Document, Source
 from ..core.wording import counted
@@ -232,11 +232,13 @@ class FusedPassagesModel(QAbstractTableModel):
                 page = f"table {page}"
             if passage.kind == TABLE:
                 snippet = f"[{place_of(passage)}] {snippet}"
-            display = {0: str(index.row() + 1), 1: f"{source.rrf_score:.4f}", n_keys + 2: name, n_keys + 3: page, n_keys + 4: snippet[:160]}
+            shown = f"{name} (+{len(source.also)})" if source.also else name  # the same text elsewhere: in the tooltip
+            display = {0: str(index.row() + 1), 1: f"{source.rrf_score:.4f}", n_keys + 2: shown, n_keys + 3: page, n_keys + 4: snippet[:160]}
             sort = {0: index.row() + 1, 1: -source.rrf_score, n_keys + 2: name.lower(), n_keys + 3: passage.page, n_keys + 4: snippet.lower()}
             return (display if role == Qt.ItemDataRole.DisplayRole else sort).get(column)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return " ".join(passage.text.split())
+            also = f"\n\n{also_label(source.also)}" if source.also else ""
+            return " ".join(passage.text.split()) + also
         if role == Qt.ItemDataRole.TextAlignmentRole and column < 2 + n_keys + 0 or (role == Qt.ItemDataRole.TextAlignmentRole and column == n_keys + 3):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == ID_ROLE:

@@ -110,3 +110,22 @@ def test_sql_result_rows_model(qtmodeltester):
     assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(2)] == ["region", "total"]
     assert model.headerData(0, Qt.Orientation.Vertical) == "1"
     assert model.index(0, 1).data(Qt.ItemDataRole.TextAlignmentRole) == int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+
+def test_a_passage_found_in_several_places_is_one_row_that_names_them(qtmodeltester):
+    """The same text in a copy of the file is one fused row; its file cell counts the other places and the
+    tooltip names them (issue 34)."""
+    import dataclasses
+
+    from desktop_app.core.types import Location
+
+    result = fused_result()
+    copy = Location(9, 4, "/d/px40 (copy).pdf", 3)
+    sources = (dataclasses.replace(result.sources[0], also=(copy,)), *result.sources[1:])
+    model = FusedPassagesModel()
+    model.set_result(dataclasses.replace(result, sources=sources))
+    qtmodeltester.check(model)
+    file_column = model.columnCount() - 3
+    assert model.rowCount() == 2
+    assert model.index(0, file_column).data() == "px40.pdf (+1)"
+    assert model.index(0, file_column).data(Qt.ItemDataRole.ToolTipRole).endswith("also in px40 (copy).pdf, page 3")

@@ -124,7 +124,7 @@ def test_reranked_context_comes_first_in_the_scored_ranking():
     from types import SimpleNamespace
 
     def source(name):
-        return SimpleNamespace(passage=SimpleNamespace(file=f"/x/{name}.txt"))
+        return SimpleNamespace(passage=SimpleNamespace(file=f"/x/{name}.txt"), also=())
 
     fused = [source("a"), source("b"), source("c")]
     result = SimpleNamespace(context=(fused[2], fused[0]), sources=tuple(fused))

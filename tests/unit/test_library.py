@@ -126,12 +126,12 @@ def test_plain_rag_searches_the_question_alone_with_the_same_context_size(librar
     assert result.context == result.sources[: len(result.context)]
 
 
-def test_messy_or_failed_query_generation_falls_back_to_the_question(library, datasheet, generator):
+def test_messy_or_failed_query_generation_falls_back_to_the_question_and_its_key_terms(library, datasheet, generator):
     list(library.import_paths([datasheet]))
     generator.enqueue("Here are 4 search queries:\n", "ok [1]")
     events, result = run(library.ask("What is the maximum pressure?", "fusion"))
-    assert result.queries == ()
-    assert "searched the question alone" in next(e for e in events if isinstance(e, QueriesGenerated)).notice
+    assert result.queries == ("maximum pressure",)
+    assert "searched the question and its key terms" in next(e for e in events if isinstance(e, QueriesGenerated)).notice
 
 
 def test_model_saying_not_found_gives_the_plain_refusal_with_closest_pages(library, datasheet, generator):

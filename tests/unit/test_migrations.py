@@ -99,3 +99,17 @@ def test_a_new_library_records_every_migration_and_the_same_schema_as_an_old_one
 
     assert schema(tmp_path / "new.sqlite") == schema(tmp_path / "old.sqlite")
     assert schema(tmp_path / "new.sqlite")[0] == [name for name, _ in MIGRATIONS]
+
+
+def test_an_upgraded_library_marks_its_index_and_contents_passages(tmp_path):
+    old_library(tmp_path / "library.sqlite", version=9)
+    conn = sqlite3.connect(tmp_path / "library.sqlite", isolation_level=None)
+    contents = "Contents\n1 Pump . . . . . . . . . . 1\n2 Seal . . . . . . . . . . 4\n3 Impeller . . . . . . . . 9"
+    conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (1, 1, 0, ?, ?)', (len(contents), contents))
+    conn.close()
+    store = Store(tmp_path / "library.sqlite")
+    marked = {r[0] for r in store.conn.execute("SELECT id FROM chunks WHERE navigation = 1")}
+    assert marked == {3}
+    assert 3 in {h.chunk_id for h in store.keyword_search("seal contents", 5)}  # still found by its words
+    assert 3 not in {h.chunk_id for h in store.keyword_search("seal contents", 5, navigation=False)}
+    store.close()

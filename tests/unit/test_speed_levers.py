@@ -43,10 +43,17 @@ def test_query_reading_keeps_everything_when_the_model_writes_too_few():
     assert stream.closed
 
 
+class MentionsEverything:
+    """A library whose text mentions every word: no generated query is an echo of the prompt's examples."""
+
+    def mentioned_words(self, words):
+        return set(words)
+
+
 def test_pipeline_stops_generating_queries_once_enough_are_written():
     reply = "pump flow rate\nmaximum pressure\nmotor power\nimpeller size\nmore\nand more\nand more text\n"
     generator = ScriptedGenerator([reply])
-    pipeline = Pipeline(None, None, None, lambda: generator, Settings(n_queries=2, max_queries=3))
+    pipeline = Pipeline(MentionsEverything(), None, None, lambda: generator, Settings(n_queries=2, max_queries=3))
     assert pipeline.generate_queries("What flow does the pump reach?").queries == ("pump flow rate", "maximum pressure", "motor power")
     # The model was stopped after the third query: the rest of its reply was never generated.
     assert 0 < generator.pieces_sent < len(reply.split())
@@ -55,7 +62,7 @@ def test_pipeline_stops_generating_queries_once_enough_are_written():
 
 def test_a_fact_shared_by_several_names_is_written_once_and_searched_with_each_name():
     generator = ScriptedGenerator(["Kestrel Nano; Kestrel Mini; Kestrel Scout: battery life"])
-    pipeline = Pipeline(None, None, None, lambda: generator, Settings())
+    pipeline = Pipeline(MentionsEverything(), None, None, lambda: generator, Settings())
     assert pipeline.generate_queries("How long do the three lightest Kestrel drones fly?").queries == (
         "Kestrel Nano", "Kestrel Nano battery life", "Kestrel Mini", "Kestrel Mini battery life", "Kestrel Scout", "Kestrel Scout battery life",
     )  # fmt: skip
@@ -65,7 +72,7 @@ def test_a_list_of_more_names_than_are_searched_is_cut_at_the_last_name_searched
     # Asked about "the original states", a small model lists thirteen names before it writes the fact.
     names = [f"State {letter}" for letter in "ABCDEFGHIJKLM"]
     generator = ScriptedGenerator(["; ".join(names) + ": capital"])
-    pipeline = Pipeline(None, None, None, lambda: generator, Settings(max_queries=5))
+    pipeline = Pipeline(MentionsEverything(), None, None, lambda: generator, Settings(max_queries=5))
     assert pipeline.generate_queries("What are the capitals of the original states?").queries == tuple(names[:5])  # searched alone
     assert generator.pieces_sent < 2 * 7  # stopped at the sixth name: the rest was never generated
 

@@ -46,7 +46,7 @@ def cited_numbers(text: str) -> list[int]:
 
 def citations_of(answer: str, context: Sequence[Source]) -> list[Citation]:
     """The passages the answer cites, in the order first cited; numbers outside the context are ignored."""
-    return [Citation.from_passage(n, context[n - 1].passage) for n in cited_numbers(answer) if 1 <= n <= len(context)]
+    return [Citation.from_passage(n, context[n - 1].passage, context[n - 1].also) for n in cited_numbers(answer) if 1 <= n <= len(context)]
 
 
 def claim_spans(answer: str) -> list[tuple[int, int]]:

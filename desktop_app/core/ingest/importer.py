@@ -260,5 +260,6 @@ class Importer:
             pages = [PageText(1, text)]
             document_id, chunk_ids, old_ids = self.store.save_document(name, title, content_hash, pages, 1, drafts, vectors, language=detect_language(text))
             self.index.remove(old_ids)
-            self.index.add(chunk_ids, vectors)
+            searchable = [i for i, draft in enumerate(drafts) if not draft.navigation]  # index and contents: keyword only
+            self.index.add([chunk_ids[i] for i in searchable], vectors[searchable])
             yield ImportProgress(name, "ready", 1, 1, "", document_id)

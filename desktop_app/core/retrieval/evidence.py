@@ -258,9 +258,9 @@ def sentence_citation(sentence: _Sentence, number: int) -> Citation:
     """[number] citing just this sentence of its passage (a table: the whole table), with its place on the page."""
     passage = sentence.source.passage
     if passage.kind == "table":
-        return Citation.from_passage(number, passage)
+        return Citation.from_passage(number, passage, sentence.source.also)
     return dataclasses.replace(
-        Citation.from_passage(number, passage), text=sentence.text, start=passage.start + sentence.start, end=passage.start + sentence.end
+        Citation.from_passage(number, passage, sentence.source.also), text=sentence.text, start=passage.start + sentence.start, end=passage.start + sentence.end
     )
 
 

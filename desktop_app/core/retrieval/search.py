@@ -17,6 +17,7 @@ from ..settings import Settings
 from ..storage.store import Store
 from ..storage.vector_index import VectorIndex
 from ..types import FusedHit, RankedList, Source
+from .duplicates import merge_duplicates
 from .scope import Scope
 
 
@@ -44,7 +45,7 @@ class Searcher:
 
     def keyword_list(self, text: str, scope: Scope | None = None, weight: float | None = None) -> RankedList:
         allowed = self.allowed_chunks(scope)
-        hits = self.store.keyword_search(text, self.settings.list_depth, allowed)
+        hits = self.store.keyword_search(text, self.settings.list_depth, allowed, navigation=self.settings.navigation_pages)
         return RankedList(query=text, kind="keyword", hits=tuple(hits), weight=self.settings.keyword_weight if weight is None else weight)
 
     def drift_guard(self, queries: Sequence[str], vectors: np.ndarray, question_vector: np.ndarray) -> tuple[list[int], list[int]]:
@@ -55,7 +56,8 @@ class Searcher:
         return kept, [i for i in range(len(queries)) if i not in kept]
 
     def sources(self, fused: Sequence[FusedHit], question_vector: np.ndarray) -> list[Source]:
-        """The fused hits as passages, each with its cosine similarity to the question itself.
+        """The fused hits as passages, each with its cosine similarity to the question itself; the same text
+        found in several places is one passage that names them all (duplicates.py).
 
         Not to the query that found it: a generated name ("QX-9 coolant", "Brindle Torva") is very close to a
         passage about refrigerants or cars in general, and the "not found" gate must judge the question.
@@ -71,7 +73,7 @@ class Searcher:
             vector = vectors.get(hit.chunk_id)
             similarity = float(vector @ question_vector) if vector is not None else 0.0  # 0: still being embedded
             out.append(Source(len(out) + 1, passage, hit.rrf_score, hit.ranks, similarity))
-        return self.score_unembedded(out, question_vector)
+        return self.score_unembedded(merge_duplicates(out), question_vector)
 
     def score_unembedded(self, sources: Sequence[Source], question_vector: np.ndarray) -> list[Source]:
         """Passages found by keyword while their document is still being embedded get their similarity now,

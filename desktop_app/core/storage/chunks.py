@@ -74,29 +74,31 @@ class ChunkStore(Database):
         return {chunk_id: np.frombuffer(blob, dtype=np.float32) for chunk_id, blob in rows}
 
     def set_embeddings(self, chunk_ids: Sequence[int], embeddings: np.ndarray) -> list[int]:
-        """Store vectors for chunks (one transaction); returns the ids of the chunks that still exist.
+        """Store vectors for chunks (one transaction); returns the ids the vector index should take.
 
         A chunk deleted meanwhile (its document removed or replaced) matches no row and is left out,
-        so it is not put back into the vector index. A document whose last chunk got its vector is 'ready'.
+        so it is not put back into the vector index; so is a navigation chunk (index or contents entries),
+        which keeps its vector (the "not found" gate compares it with the question) but is found by keyword only.
+        A document whose last chunk got its vector is 'ready'.
         """
         if not chunk_ids:
             return []
         vectors = np.asarray(embeddings, dtype=np.float32)
         with self.transaction() as conn:
-            rows = conn.execute(f"SELECT id, document_id FROM chunks WHERE id IN {_IDS}", (id_list(chunk_ids),)).fetchall()
+            rows = conn.execute(f"SELECT id, document_id, navigation FROM chunks WHERE id IN {_IDS}", (id_list(chunk_ids),)).fetchall()
             conn.executemany("UPDATE chunks SET embedding = ? WHERE id = ?", [(v.tobytes(), i) for i, v in zip(chunk_ids, vectors)])
             for document_id in {r[1] for r in rows}:
                 if conn.execute("SELECT 1 FROM chunks WHERE document_id = ? AND embedding IS NULL LIMIT 1", (document_id,)).fetchone() is None:
                     conn.execute("UPDATE documents SET status = 'ready' WHERE id = ? AND status = 'embedding'", (document_id,))
-        return [r[0] for r in rows]
+        return [r[0] for r in rows if not r[2]]
 
     def embeddings(self, chunk_ids: Sequence[int] | None = None, batch: int = 10_000) -> Iterator[tuple[list[int], np.ndarray]]:
-        """Stored vectors in batches, for rebuilding the index without re-embedding."""
+        """Stored vectors in batches, for rebuilding the index without re-embedding (all: those it should hold)."""
         if chunk_ids is None:
             last = 0
             while True:
                 rows = self.conn.execute(
-                    "SELECT id, embedding FROM chunks WHERE id > ? AND embedding IS NOT NULL ORDER BY id LIMIT ?", (last, batch)
+                    "SELECT id, embedding FROM chunks WHERE id > ? AND embedding IS NOT NULL AND navigation = 0 ORDER BY id LIMIT ?", (last, batch)
                 ).fetchall()
                 if not rows:
                     return
@@ -139,8 +141,8 @@ class ChunkStore(Database):
         return [r[0] for r in self.conn.execute("SELECT id FROM chunks ORDER BY id")]
 
     def embedded_chunk_ids(self) -> list[int]:
-        """The chunks the vector index should hold: those with an embedding."""
-        return [r[0] for r in self.conn.execute("SELECT id FROM chunks WHERE embedding IS NOT NULL ORDER BY id")]
+        """The chunks the vector index should hold: those with an embedding, but for navigation (index, contents)."""
+        return [r[0] for r in self.conn.execute("SELECT id FROM chunks WHERE embedding IS NOT NULL AND navigation = 0 ORDER BY id")]
 
     def chunks_fingerprint(self) -> tuple[int, int, int]:
         """Changes whenever any connection (this process or another) adds or removes chunks.
@@ -180,11 +182,16 @@ class ChunkStore(Database):
         return {r[0]: Passage(*r[:8], ocr=bool(r[8]), kind=r[9], bbox=_bbox_value(r[10]), section=r[11]) for r in rows}
 
     # -- keyword search ------------------------------------------------------------------------
-    def keyword_search(self, query: str, limit: int, allowed: Iterable[int] | None = None) -> list[SearchHit]:
+    def mentioned_words(self, words: Iterable[str]) -> set[str]:
+        """Those of `words` that some passage of the library holds (as keyword search matches them)."""
+        return {w for w in words if self.conn.execute("SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1", (self.db.quote_fts(w),)).fetchone()}
+
+    def keyword_search(self, query: str, limit: int, allowed: Iterable[int] | None = None, navigation: bool = True) -> list[SearchHit]:
         """FTS5 search over chunks with the query's content words OR-ed, best bm25 first.
 
         `allowed` (chunk ids) limits the search inside the SQL, so a chosen document's chunks are all
-        found however many stronger matches the rest of the library holds.
+        found however many stronger matches the rest of the library holds. `navigation` False leaves out
+        index and contents passages (chunks.navigation), which share a question's words and say nothing.
         """
         words = content_words(query)
         if not words:
@@ -199,5 +206,7 @@ class ChunkStore(Database):
         if allowed is not None:
             sql += f" AND rowid IN {_IDS}"
             args.append(id_list(allowed))
+        if not navigation:
+            sql += " AND rowid NOT IN (SELECT id FROM chunks WHERE navigation = 1)"  # the partial index chunks_navigation
         rows = self.conn.execute(sql + " ORDER BY bm25(chunks_fts) LIMIT ?", [*args, limit]).fetchall()
         return [SearchHit(chunk_id=chunk_id, rank=rank, score=-float(score)) for rank, (chunk_id, score) in enumerate(rows, start=1)]

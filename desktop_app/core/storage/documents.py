@@ -88,8 +88,8 @@ class DocumentStore(Database):
             # One INSERT per chunk: each new id is needed (it is the chunk's vector-index label).
             chunk_ids = [
                 conn.execute(
-                    'INSERT INTO chunks(document_id, page, start, "end", text, embedding, kind, bbox) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-                    (document_id, draft.page, draft.start, draft.end, draft.text, vector, draft.kind, bbox_text(draft.bbox)),
+                    'INSERT INTO chunks(document_id, page, start, "end", text, embedding, kind, bbox, navigation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+                    (document_id, draft.page, draft.start, draft.end, draft.text, vector, draft.kind, bbox_text(draft.bbox), int(draft.navigation)),
                 ).lastrowid
                 for draft, vector in zip(chunks, vectors)
             ]

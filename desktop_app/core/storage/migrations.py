@@ -11,8 +11,11 @@ New migrations go at the end, with the next number; an applied one is never edit
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING
+
+from ..navigation_text import is_navigation
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -207,7 +210,28 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "0012_chunk_navigation",
+        """
+        -- 1: the passage is index or contents entries by its shape (core/navigation_text.py). It stays in the
+        -- keyword index; the vector index and the fused passages leave it out. Existing chunks are judged by
+        -- `mark_navigation` below, in the same transaction.
+        ALTER TABLE chunks ADD COLUMN navigation INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX chunks_navigation ON chunks(id) WHERE navigation = 1;
+        """,
+    ),
 ]
+
+
+def mark_navigation(conn: sqlite3.Connection) -> None:
+    """Judge the text chunks a library already holds (imports judge their own, storage/documents.py)."""
+    rows = conn.execute("SELECT id, text FROM chunks WHERE kind = 'text'")
+    marked = [(chunk_id,) for chunk_id, text in rows if is_navigation(text)]
+    conn.executemany("UPDATE chunks SET navigation = 1 WHERE id = ?", marked)
+
+
+# Python that completes a migration's SQL (what SQL alone cannot judge), by migration name.
+COMPLETIONS: dict[str, Callable[[sqlite3.Connection], None]] = {"0012_chunk_navigation": mark_navigation}
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
@@ -226,11 +250,13 @@ def statements(script: str) -> list[str]:
     return out
 
 
-def _sql_migration(number: int, script: str):
+def _sql_migration(number: int, script: str, completion: Callable[[sqlite3.Connection], None] | None = None):
     def apply(db: sqlite_utils.Database) -> None:
         # One statement at a time: executescript would commit the transaction sqlite-utils opened.
         for statement in statements(script):
             db.execute(statement)
+        if completion is not None:
+            completion(db.conn)
         db.execute(f"PRAGMA user_version = {number}")
 
     return apply
@@ -242,7 +268,7 @@ def migration_set() -> Migrations:
 
     migrations = Migrations(MIGRATION_SET)
     for number, (name, script) in enumerate(MIGRATIONS, start=1):
-        migrations(name=name)(_sql_migration(number, script))
+        migrations(name=name)(_sql_migration(number, script, COMPLETIONS.get(name)))
     return migrations
 
 

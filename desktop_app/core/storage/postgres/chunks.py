@@ -71,7 +71,7 @@ class PgChunkStore(PgDatabase):
         vectors = np.asarray(embeddings, dtype=np.float32)
         with self.transaction() as conn:
             # Rows locked in id order: two processes embedding the same waiting chunks never deadlock.
-            rows = conn.execute("SELECT id, document_id FROM chunks WHERE id = ANY(%s) ORDER BY id FOR UPDATE", ([int(i) for i in chunk_ids],)).fetchall()
+            rows = conn.execute("SELECT id, document_id, navigation FROM chunks WHERE id = ANY(%s) ORDER BY id FOR UPDATE", ([int(i) for i in chunk_ids],)).fetchall()
             with conn.cursor() as cur:
                 cur.executemany("UPDATE chunks SET embedding = %s WHERE id = %s", [(v, int(i)) for i, v in zip(chunk_ids, vectors)])
             for document_id in sorted({r[1] for r in rows}):
@@ -80,13 +80,13 @@ class PgChunkStore(PgDatabase):
                     "AND NOT EXISTS (SELECT 1 FROM chunks WHERE document_id = %s AND embedding IS NULL)",
                     (document_id, document_id),
                 )
-        return [r[0] for r in rows]
+        return [r[0] for r in rows if not r[2]]  # index and contents passages are found by keyword only
 
     def embeddings(self, chunk_ids: Sequence[int] | None = None, batch: int = 10_000) -> Iterator[tuple[list[int], np.ndarray]]:
         last = 0
         while True:
             if chunk_ids is None:
-                rows = self.rows("SELECT id, embedding FROM chunks WHERE id > %s AND embedding IS NOT NULL ORDER BY id LIMIT %s", (last, batch))
+                rows = self.rows("SELECT id, embedding FROM chunks WHERE id > %s AND embedding IS NOT NULL AND NOT navigation ORDER BY id LIMIT %s", (last, batch))
             else:
                 ids = [int(i) for i in chunk_ids if int(i) > last][:batch]
                 rows = self.rows("SELECT id, embedding FROM chunks WHERE id = ANY(%s) AND embedding IS NOT NULL ORDER BY id", (ids,)) if ids else []
@@ -126,7 +126,7 @@ class PgChunkStore(PgDatabase):
         return [r[0] for r in self.rows("SELECT id FROM chunks ORDER BY id")]
 
     def embedded_chunk_ids(self) -> list[int]:
-        return [r[0] for r in self.rows("SELECT id FROM chunks WHERE embedding IS NOT NULL ORDER BY id")]
+        return [r[0] for r in self.rows("SELECT id FROM chunks WHERE embedding IS NOT NULL AND NOT navigation ORDER BY id")]
 
     def chunks_fingerprint(self) -> tuple[int, int, int]:
         count, last = self.rows("SELECT count(*), coalesce(max(id), 0) FROM chunks")[0]
@@ -160,7 +160,11 @@ class PgChunkStore(PgDatabase):
         return {r[0]: Passage(*r[:8], ocr=bool(r[8]), kind=r[9], bbox=_bbox_value(r[10]), section=r[11]) for r in rows}
 
     # -- keyword search ------------------------------------------------------------------------
-    def keyword_search(self, query: str, limit: int, allowed: Iterable[int] | None = None) -> list[SearchHit]:
+    def mentioned_words(self, words: Iterable[str]) -> set[str]:
+        """Those of `words` that some passage of the library holds (as keyword search matches them)."""
+        return {w for w in words if self.rows("SELECT 1 FROM chunks WHERE words @@ plainto_tsquery('simple', %s) LIMIT 1", (w,))}
+
+    def keyword_search(self, query: str, limit: int, allowed: Iterable[int] | None = None, navigation: bool = True) -> list[SearchHit]:
         """Full-text search with the query's content words OR-ed, best ts_rank_cd first.
 
         Each word becomes a tsquery of its own (plainto_tsquery: no operators, any script), joined by OR.
@@ -175,5 +179,7 @@ class PgChunkStore(PgDatabase):
             condition, value = scope_filter(allowed)
             sql += " AND " + condition
             args.append(value)
+        if not navigation:  # index and contents passages (chunks.navigation) share a question's words and say nothing
+            sql += " AND NOT navigation"
         rows = self.rows(sql + " ORDER BY 2 DESC, id LIMIT %s", [*args, limit])
         return [SearchHit(chunk_id=chunk_id, rank=rank, score=float(score)) for rank, (chunk_id, score) in enumerate(rows, start=1)]

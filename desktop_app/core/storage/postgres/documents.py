@@ -93,8 +93,8 @@ class PgDocumentStore(PgDatabase):
                 )
                 # One statement for all the chunks, their ids back in order (they are the passages' names).
                 cur.executemany(
-                    'INSERT INTO chunks(document_id, page, start, "end", text, embedding, kind, bbox) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id',
-                    [(document_id, d.page, d.start, d.end, d.text, v, d.kind, bbox_text(d.bbox)) for d, v in zip(chunks, vectors)],
+                    'INSERT INTO chunks(document_id, page, start, "end", text, embedding, kind, bbox, navigation) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id',
+                    [(document_id, d.page, d.start, d.end, d.text, v, d.kind, bbox_text(d.bbox), bool(d.navigation)) for d, v in zip(chunks, vectors)],
                     returning=True,
                 )
                 chunk_ids = []

@@ -126,4 +126,14 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         """,
     ),
+    (
+        4,
+        "chunk_navigation",
+        # As SQLite's 0012: index and contents passages (core/navigation_text.py), found by keyword only. A library
+        # made before this has none marked; its next import of a file marks that file's.
+        """
+        ALTER TABLE chunks ADD COLUMN navigation BOOLEAN NOT NULL DEFAULT false;
+        CREATE INDEX chunks_navigation ON chunks(id) WHERE navigation;
+        """,
+    ),
 ]

@@ -63,12 +63,12 @@ class PgVectorIndex:
             conn.execute(f"SET LOCAL hnsw.ef_search = {max(EF_SEARCH, int(k))}")
             if allowed is None:
                 rows = conn.execute(
-                    "SELECT id, 1 - (embedding <=> %s) FROM chunks WHERE embedding IS NOT NULL ORDER BY embedding <=> %s LIMIT %s", (query, query, k)
+                    "SELECT id, 1 - (embedding <=> %s) FROM chunks WHERE embedding IS NOT NULL AND NOT navigation ORDER BY embedding <=> %s LIMIT %s", (query, query, k)
                 ).fetchall()
             elif len(allowed) <= EXACT_SCOPE_LIMIT:
                 # Exact: the scope's rows by their ids, then sorted by distance (no graph walk to miss one).
                 rows = conn.execute(
-                    "SELECT id, 1 - (embedding <=> %s) AS score FROM chunks WHERE id = ANY(%s) AND embedding IS NOT NULL ORDER BY score DESC, id LIMIT %s",
+                    "SELECT id, 1 - (embedding <=> %s) AS score FROM chunks WHERE id = ANY(%s) AND embedding IS NOT NULL AND NOT navigation ORDER BY score DESC, id LIMIT %s",
                     (query, sorted(int(i) for i in allowed), k),
                 ).fetchall()
             else:
@@ -77,7 +77,7 @@ class PgVectorIndex:
                 conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
                 condition, value = scope_filter(allowed)  # by documents when the scope knows them: a short list
                 rows = conn.execute(
-                    f"WITH found AS MATERIALIZED (SELECT id, embedding <=> %s AS distance FROM chunks WHERE {condition} AND embedding IS NOT NULL "
+                    f"WITH found AS MATERIALIZED (SELECT id, embedding <=> %s AS distance FROM chunks WHERE {condition} AND embedding IS NOT NULL AND NOT navigation "
                     "ORDER BY embedding <=> %s LIMIT %s) SELECT id, 1 - distance FROM found ORDER BY distance, id",
                     (query, value, query, k),
                 ).fetchall()

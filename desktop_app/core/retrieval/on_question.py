@@ -1,0 +1,74 @@
+"""Generated queries that stay on the question.
+
+- Echoes of the prompt's worked examples are dropped. A small model sometimes copies a made-up name from the
+  query prompt's examples (a drone range, a wine cooperative) into its queries for an unrelated question. A query
+  holding a word of those names that neither the question nor the library mentions searches for the example,
+  not for the question. A name the library does mention is kept: a person may own a document about it.
+- A question left with no usable query (the model wrote none, failed, or wrote only echoes) is searched by its own
+  key terms too: its content words, stop words out, as one more query beside the whole question.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
+
+from ..storage.chunks import content_words
+from .query_parsing import normalize
+from .query_styles import QueryStyle, query_style
+from .query_writing import NO_QUERIES, GeneratedQueries
+
+# words -> those of them the library's text holds (Store.mentioned_words)
+Mentioned = Callable[[Iterable[str]], set[str]]
+KEY_TERMS = "searched the question and its key terms"
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.casefold())
+
+
+@cache
+def example_name_words(style: QueryStyle) -> frozenset[str]:
+    """The words of the made-up names in a style's worked examples: every name a reply lists before its colon,
+    and the capitalised words of each example question after its first word (the group it names)."""
+    words: set[str] = set()
+    for question, reply in style.examples:
+        for line in reply.splitlines():
+            names = line.partition(":")[0]
+            words.update(w for name in names.split(";") for w in _words(name))
+        words.update(w.casefold() for w in re.findall(r"\w+", question)[1:] if w[:1].isupper())
+    return frozenset(words)
+
+
+def example_echoes(queries: Sequence[str], question: str, styles: Sequence[str], mentioned: Mentioned) -> set[str]:
+    """The queries that name something from the styles' worked examples that neither the question nor the library mentions."""
+    examples = frozenset().union(*(example_name_words(query_style(s)) for s in styles))
+    asked = set(_words(question))
+    suspects = {q: {w for w in _words(q) if w in examples and w not in asked} for q in queries}
+    unknown = set().union(*suspects.values())
+    if not unknown:
+        return set()
+    unknown -= mentioned(unknown)
+    return {q for q, words in suspects.items() if words & unknown}
+
+
+def key_terms(question: str) -> str:
+    """The question's content words (stop words out), or "" when they say nothing the question does not."""
+    terms = " ".join(content_words(question))
+    return terms if terms and normalize(terms) != normalize(question) else ""
+
+
+def stay_on_question(generated: GeneratedQueries, question: str, styles: Sequence[str], mentioned: Mentioned) -> GeneratedQueries:
+    """`generated` without echoes of the prompt's examples; with no query left, the question's key terms."""
+    echoes = example_echoes(generated.queries, question, styles, mentioned)
+    queries = tuple(q for q in generated.queries if q not in echoes)
+    dropped = (*generated.dropped, *(q for q in generated.queries if q in echoes))
+    notice = generated.notice
+    if not queries:
+        terms = key_terms(question)
+        queries = (terms,) if terms else ()
+        if terms:  # the notice keeps its opening phrase, which the eval counts by (query_writing.fallback_reason)
+            notice = (notice or f"{NO_QUERIES}; searched the question alone.").replace("searched the question alone", KEY_TERMS)
+    return dataclasses.replace(generated, queries=queries, dropped=dropped, notice=notice)

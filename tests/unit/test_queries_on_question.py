@@ -1,0 +1,50 @@
+"""Generated queries stay on the question: echoes of the query prompt's made-up examples are dropped, and a
+question with no usable query is searched by its key terms too (issue 34)."""
+
+from __future__ import annotations
+
+from desktop_app.core.events import QueriesGenerated
+from desktop_app.core.ingest.importer import Importer
+from desktop_app.core.retrieval.on_question import example_echoes, example_name_words, key_terms
+from desktop_app.core.retrieval.query_styles import DEFAULT_QUERY_STYLE, query_style
+
+QUESTION = "Which cheeses do the member farms of the Alpenrose dairy cooperative make?"
+
+
+def nothing_mentioned(words):
+    return set()
+
+
+def test_the_example_names_are_read_from_the_prompt_itself():
+    words = example_name_words(query_style(DEFAULT_QUERY_STYLE))
+    assert {"valdoria", "kestrel", "starfold"} <= words
+    assert "which" not in words and "players" not in words  # the examples' questions' ordinary words are not names
+
+
+def test_a_query_naming_a_prompt_example_that_nothing_mentions_is_an_echo():
+    queries = ["Valdoria Wine Cooperative: cheeses", "Alpenrose dairy cooperative farms", "Kestrel Nano"]
+    assert example_echoes(queries, QUESTION, [DEFAULT_QUERY_STYLE], nothing_mentioned) == {queries[0], queries[2]}
+
+
+def test_an_example_name_that_the_question_or_the_library_mentions_is_kept():
+    queries = ["Kestrel Nano battery", "Valdoria cheeses"]
+    assert example_echoes(queries, "How long does the Kestrel Nano fly?", [DEFAULT_QUERY_STYLE], nothing_mentioned) == {"Valdoria cheeses"}
+    assert example_echoes(queries, QUESTION, [DEFAULT_QUERY_STYLE], lambda words: set(words) & {"valdoria", "kestrel", "nano"}) == set()
+
+
+def test_key_terms_leave_out_the_stop_words():
+    assert key_terms(QUESTION) == "cheeses member farms alpenrose dairy cooperative make"
+    assert key_terms("Alpenrose cooperative") == ""  # nothing to add to the question itself
+
+
+def test_the_pipeline_drops_echoes_and_searches_the_key_terms_when_nothing_is_left(empty_library, generator):
+    records = [("/docs/alpenrose.txt", "Alpenrose", "The Alpenrose dairy cooperative has four member farms that make mountain cheese.")]
+    list(Importer(empty_library.store, empty_library.index, empty_library.embedder).import_texts(records))
+    generator.enqueue("Casa Merla; Villa Corvo: cheeses")
+    events = list(empty_library.pipeline().search(QUESTION, "fusion"))
+    [generated] = [e for e in events if isinstance(e, QueriesGenerated)]
+    result = events[-1].result
+    assert generated.dropped == ("Casa Merla", "Casa Merla cheeses", "Villa Corvo", "Villa Corvo cheeses")
+    assert generated.queries == ("cheeses member farms alpenrose dairy cooperative make",)
+    assert "searched the question and its key terms" in generated.notice
+    assert result.sources and result.sources[0].passage.file == "/docs/alpenrose.txt"
