@@ -47,3 +47,16 @@ def test_a_saved_answer_keeps_the_other_places():
     [merged] = merge_duplicates([source(1, 10, "/a/rules.pdf", TEXT, 3), source(2, 30, "/b/rules copy.pdf", TEXT, 3)])
     again = result_from_json(result_to_json(ask_result("How many players?", "fusion", (), (merged,))))
     assert again.sources[0].also == (Location(30, 30, "/b/rules copy.pdf", 3),)
+
+
+def test_two_datasheets_from_one_template_stay_two_rows_each_with_its_own_figures():
+    template = (
+        "The Tarnwick pump is made for clean water in small plants and farm buildings. It runs at {bar} bar with the "
+        "standard impeller and needs no priming once the inlet is flooded. Mount it on a level floor, keep the inlet "
+        "clear of leaves, drain it before the first frost and store the spare seals in a dry box. Its seals are "
+        "changed every {months} months of service."
+    )
+    first = source(1, 10, "/docs/alpha.pdf", template.format(bar=4, months=6))
+    second = source(2, 20, "/docs/beta.pdf", template.format(bar=14, months=16))
+    merged = merge_duplicates([first, second])
+    assert [s.passage.file for s in merged] == ["/docs/alpha.pdf", "/docs/beta.pdf"] and not merged[0].also

@@ -32,7 +32,8 @@ class PgOverviewStore(PgDatabase):
     def save_overview(self, overview: Overview, content_hash: str, vectors: OverviewVectors) -> bool:
         """Store an overview in one transaction, replacing any older one; False when the document was removed or changed meanwhile."""
         with self.transaction() as conn:
-            row = conn.execute("SELECT content_hash FROM documents WHERE id = %s FOR SHARE", (overview.document_id,)).fetchone()
+            # The document's row locked: two laptops building the same overview at once save one after the other.
+            row = conn.execute("SELECT content_hash FROM documents WHERE id = %s FOR UPDATE", (overview.document_id,)).fetchone()
             if row is None or row[0] != content_hash:
                 return False
             conn.execute("DELETE FROM overviews WHERE document_id = %s", (overview.document_id,))
