@@ -18,3 +18,9 @@ def test_the_import_contracts_are_kept():
     run = subprocess.run([sys.executable, "-c", LINT], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "0 broken" in run.stdout
+
+
+def test_the_answer_stage_stays_small():
+    # Issue 30: one grounding check instead of a chain of word rules; the stage that checks answers stays readable.
+    lines = sum(len(path.read_text(encoding="utf-8").splitlines()) for path in (REPO / "desktop_app" / "core" / "answers").glob("*.py"))
+    assert lines < 700, f"core/answers has {lines} lines"

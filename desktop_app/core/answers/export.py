@@ -45,8 +45,6 @@ def _sql_markdown(result: dict) -> list[str]:
 
 def _quotes_markdown(quotes: list[dict]) -> list[str]:
     """The sentences the window shows above the answer, each with its file and place, as a Markdown list."""
-    if not quotes:
-        return []
     lines = ["**From your documents**", ""]
     for quote in quotes:
         c = quote["citation"]
@@ -54,7 +52,7 @@ def _quotes_markdown(quotes: list[dict]) -> list[str]:
         number = f"[{c['n']}] " if c.get("n") else ""
         text = " ".join(c.get("text", "").split())
         lines.append(f"- {about}“{text}” ({number}{Path(c['file']).name}, {place_label(c['page'], c.get('kind', 'text'), c.get('section'))})")
-    return [*lines, ""]
+    return [*lines, ""] if quotes else []
 
 
 def chat_to_markdown(store: Store, chat_id: int) -> str:
@@ -87,6 +85,5 @@ def chat_to_markdown(store: Store, chat_id: int) -> str:
                     lines += [OCR, ""]
                 text = c.get("text", "")
                 # A table is quoted row by row, so the export shows it as a Markdown table; text verbatim, fenced.
-                lines.append("\n".join("> " + row for row in text.splitlines()) if c.get("kind") == "table" else fenced(text))
-                lines.append("")
+                lines += ["\n".join("> " + row for row in text.splitlines()) if c.get("kind") == "table" else fenced(text), ""]
     return "\n".join(lines).rstrip() + "\n"
