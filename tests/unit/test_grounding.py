@@ -81,3 +81,9 @@ def test_measured_quality_holds_on_the_labelled_set(split, kept, flagged):
     unsupported ones flagged."""
     quality = measure([r for r in load_labelled() if r["split"] == split], new_check)
     assert quality.supported_kept >= kept and quality.recall >= flagged, quality
+
+
+def test_a_number_after_a_product_code_is_not_read_as_thousands():
+    passage = "Die Gartenpumpe Korvel Q9 240 Euro kostet im Handel, mit Schlauch."
+    assert judge_claim("Die Korvel Q9 kostet 240 Euro [1].", [passage]).grounded
+    assert judge_claim("2 000 liters an hour [1].", ["It moves 2,000 liters an hour."]).grounded

@@ -37,7 +37,8 @@ NUMBER_WEIGHT = 2.0  # a number (or code with digits) is the most specific thing
 MIN_LETTERS = 4  # shorter words are mostly function words in most languages ("der", "the", "и", "των")
 _STEM_SLACK = 3  # letters an inflected form may differ by at its end
 _STEM_START = 3  # letters two forms of a word share at least
-_NUMBER = re.compile(r"(?<!\d)\d{1,3}(?:[,.\u00a0\u202f\u2009' ]\d{3})+(?![\d])|\d+(?:[.,]\d+)?")
+# A grouped number stands alone: digits after a letter are a code's ("V7 516" is a code and 516, not 7516).
+_NUMBER = re.compile(r"(?<!\w)\d{1,3}(?:[,.\u00a0\u202f\u2009' ]\d{3})+(?![\d])|\d+(?:[.,]\d+)?")
 MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")  # a citation mark, "[2]" or "[1, 3]"
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|\w+")
 
