@@ -8,7 +8,7 @@ re-imported after its file changed has a new id; the old overview goes with the 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +30,15 @@ def _blob(vector: np.ndarray | None) -> bytes | None:
 
 def _vector(blob: bytes | None) -> np.ndarray | None:
     return None if blob is None else np.frombuffer(blob, dtype=np.float32)
+
+
+def assemble_vectors(overview_rows: Iterable[tuple], section_rows: Iterable[tuple]) -> dict[int, OverviewVectors]:
+    """OverviewVectors from (document id, vector, title vector) rows and (document id, vector) rows in outline order."""
+    found = {r[0]: (_vector(r[1]), _vector(r[2]), []) for r in overview_rows}
+    for document_id, blob in section_rows:
+        if document_id in found:
+            found[document_id][2].append(_vector(blob))
+    return {i: OverviewVectors(document, title, tuple(sections)) for i, (document, title, sections) in found.items()}
 
 
 class OverviewStore(Database):
@@ -92,11 +101,7 @@ class OverviewStore(Database):
         if document_ids is not None:
             sql += " WHERE document_id IN (SELECT value FROM json_each(?))"
             args = (json.dumps(list(document_ids)),)
-        found = {r[0]: (_vector(r[1]), _vector(r[2]), []) for r in self.conn.execute(sql, args)}
-        for document_id, blob in self.conn.execute("SELECT document_id, vector FROM overview_sections ORDER BY document_id, position"):
-            if document_id in found:
-                found[document_id][2].append(_vector(blob))
-        return {i: OverviewVectors(document, title, tuple(sections)) for i, (document, title, sections) in found.items()}
+        return assemble_vectors(self.conn.execute(sql, args), self.conn.execute("SELECT document_id, vector FROM overview_sections ORDER BY document_id, position"))
 
     def drop_overviews(self) -> None:
         """Every overview goes (the embedding model changed: their vectors are another model's); the queue rebuilds them."""

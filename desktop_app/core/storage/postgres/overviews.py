@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...document_overview import CentralSentence, Overview, OverviewSection
-from ..overviews import OverviewVectors, _blob, _sentence_row, _vector
+from ..overviews import OverviewVectors, _blob, _sentence_row, assemble_vectors
 from .chunks import _array
 from .database import PgDatabase
 
@@ -73,11 +73,7 @@ class PgOverviewStore(PgDatabase):
         sql, args = "SELECT document_id, vector, title_vector FROM overviews", []
         if document_ids is not None:
             sql, args = sql + " WHERE document_id = ANY(%s)", [[int(i) for i in document_ids]]
-        found = {r[0]: (_vector(r[1]), _vector(r[2]), []) for r in self.rows(sql, args)}
-        for document_id, blob in self.rows("SELECT document_id, vector FROM overview_sections ORDER BY document_id, position"):
-            if document_id in found:
-                found[document_id][2].append(_vector(blob))
-        return {i: OverviewVectors(document, title, tuple(sections)) for i, (document, title, sections) in found.items()}
+        return assemble_vectors(self.rows(sql, args), self.rows("SELECT document_id, vector FROM overview_sections ORDER BY document_id, position"))
 
     def drop_overviews(self) -> None:
         """Every overview goes (the embedding model changed: their vectors are another model's); the queue rebuilds them."""
