@@ -14,16 +14,16 @@ from tests.reliability.conftest import REPO, assert_index_matches_sqlite, snapsh
 # What the issue names, and what a user must be told. Every other file may import or fail, but only with a clear message.
 NAMED_WITHOUT_OCR = {
     "invalid.pdf": ("failed", ["damaged", "re-downloading"]),
-    "c03-29.pdf": ("failed", ["no text layer on 1 of 1 pages: scanned document", "install tesseract"]),
-    "linn.pdf": ("failed", ["no text layer on 1 of 1 pages: scanned document", "install tesseract"]),
+    "c03-29.pdf": ("failed", ["no text layer on 1 of 1 page: scanned document", "install tesseract"]),
+    "linn.pdf": ("failed", ["no text layer on 1 of 1 page: scanned document", "install tesseract"]),
     "cardinal.pdf": ("failed", ["no text layer on 4 of 4 pages: scanned document", "install tesseract"]),
-    "skew.pdf": ("failed", ["no text layer on 1 of 1 pages: scanned document", "install tesseract"]),
+    "skew.pdf": ("failed", ["no text layer on 1 of 1 page: scanned document", "install tesseract"]),
     "multipage.pdf": ("ready", ["5 of 6 pages have no text layer (scanned); install tesseract for OCR"]),
     "type3_font_nomapping.pdf": ("failed", ["extracts as garbage"]),
     "truetype_font_nomapping.pdf": ("failed", ["extracts as garbage"]),
     "overlay.pdf": ("ready", []),
     "vector.pdf": ("failed", ["no text layer", "install tesseract"]),
-    "hugemono.pdf": ("failed", ["no text layer on 1 of 1 pages", "install tesseract"]),
+    "hugemono.pdf": ("failed", ["no text layer on 1 of 1 page", "install tesseract"]),
     "blank.pdf": ("failed", ["blank", "nothing to import"]),
 }
 # Files a user must not be left guessing about: these words say what to do next.
@@ -93,7 +93,8 @@ def test_scanned_pages_are_ocrd_and_citations_say_so(fake_library, ocrmypdf_pdfs
     # linn.pdf is a scanned page; its OCR'd words are searchable and cited as OCR.
     page_text = fake_library.store.page_text(linn.id, 1)
     question = " ".join(page_text.split()[:25])
-    fake_library.generator().enqueue("As the page says [1].")
+    # An answer stating the page's own words (one stating nothing the page says is not grounded: not found).
+    fake_library.generator().enqueue(" ".join(page_text.split()[:12]) + " [1].")
     events = list(fake_library.ask(question, "rag", [linn.id]))
     result = next(e for e in events if isinstance(e, AnswerDone)).result
     assert result.sources and all(s.passage.ocr for s in result.sources)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..answers.review import citations_of
+from ..answers.review import citations_of, review_answer
 from ..answers.streaming import stream_answer
 from ..document_overview import Overview
 from ..events import READING, AnswerDone, AskEvent, SourcesRanked, StageStarted, Token
@@ -43,8 +43,6 @@ from .selection import (
     sentence_source,
     shown_coverage,
 )
-
-NO_CITATION = "This answer cites none of the key sentences it was given."
 
 
 @dataclass(frozen=True)
@@ -186,14 +184,18 @@ def answer_from_overviews(
     else:
         pieces = generator().stream(plan.messages, max_tokens=settings.max_answer_tokens, temperature=settings.temperature)
         answer, found, first_token_at = yield from stream_answer(pieces, lambda: "The overview does not say.", cancel)
-        stopped = cancel is not None and cancel.is_set()
-        if plan.abstract_of is not None and found and not stopped:
-            store.save_abstract(plan.abstract_of, answer, settings.model)
     end = time.perf_counter()
-    citations = tuple(citations_of(answer, context))
-    notices = [plan.answered_from]
-    if found and context and not citations:
-        notices.append(NO_CITATION)
+    # The same grounding check as for passage answers: a claim citing nothing gets the key sentence that states
+    # it, a wrong citation moves, an unsupported one is flagged. It vetoes nothing here (general_knowledge): a
+    # summary is the model's own words over the overview, and the person asked for exactly that.
+    # An answer the app wrote itself (which file, a cached abstract) cites what it was made from: nothing to check.
+    written = plan.messages is not None
+    reviewed = review_answer(answer, found, question, context, context, general_knowledge=True) if written else None
+    answer = reviewed.answer if reviewed else answer
+    citations = reviewed.citations if reviewed else tuple(citations_of(answer, context))
+    if written and plan.abstract_of is not None and found and not (cancel is not None and cancel.is_set()):
+        store.save_abstract(plan.abstract_of, answer, settings.model)  # kept as shown, with the citations it got
+    notices = [plan.answered_from, *(reviewed.notices if reviewed else ())]  # "The answer cites no passage" when it still cites none
     yield AnswerDone(
         AskResult(
             question=question, mode=mode, queries=(), dropped_queries=(), lists=(), rrf_k=settings.rrf_k, sources=context, context=context,
