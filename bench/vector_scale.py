@@ -1,6 +1,7 @@
 """Vector search at scale: hnswlib (the laptop default) and pgvector (a library in PostgreSQL) side by side.
 
     python -m bench.vector_scale [--size 100000] [--queries 200] [--chunks-per-document 50] [--collection 1000]
+                                 [--ef-search 100,200,400] [--build-threads 2]
 
 Synthetic chunks from a fixed seed: 384-dimension unit vectors grouped by document (each document a direction of
 its own, its chunks spread around it, as a real book's passages sit near each other), with text. Each engine
@@ -8,6 +9,10 @@ is driven through the app's own classes: VectorIndex (hnswlib, the app's M / ef 
 (pgvector HNSW, cosine, in a throwaway PostgreSQL cluster with the app's schema). Reported for each:
 build time and memory; query latency p50 / p95 at k = 10 (one query at a time); recall@10 against exact search
 (numpy over every vector); and the same inside a collection of --collection documents (the scope filter).
+--ef-search measures the whole-library search again at each candidate-list size on the same build (hnswlib's
+set_ef, pgvector's hnsw.ef_search: a query-time setting, no rebuild), one row each; the app's own value is
+marked. --build-threads builds the hnswlib graph with that many threads (the app adds with one, so the window
+keeps a core; the graph is the same kind: the app's M and ef_construction).
 
 Target (issue 33): pgvector recall@10 >= 0.95 at p95 <= 100 ms for 1,000,000 chunks on this machine. The machine
 is shared (2 cores, other jobs): run with nice, and read the two engines' numbers side by side.
@@ -74,7 +79,8 @@ def measure(search, queries: np.ndarray, truth: list[set[int]]) -> dict:
     return {"p50_ms": float(np.percentile(latencies, 50)), "p95_ms": float(np.percentile(latencies, 95)), "recall": float(np.mean(recalls))}
 
 
-def run_hnswlib(vectors: np.ndarray, queries, truth, scope, scope_queries, scope_truth, folder: Path) -> dict:
+def run_hnswlib(vectors: np.ndarray, queries, truth, scope, scope_queries, scope_truth, folder: Path, ef_values: list[int], threads: int) -> dict:
+    from desktop_app.core.storage import vector_index as module
     from desktop_app.core.storage.vector_index import IndexState, VectorIndex
 
     gc.collect()
@@ -84,7 +90,10 @@ def run_hnswlib(vectors: np.ndarray, queries, truth, scope, scope_queries, scope
     index.reset(len(vectors) + 1000)
     ids = np.arange(1, len(vectors) + 1)
     for start in range(0, len(vectors), 50_000):
-        index.add(ids[start : start + 50_000], vectors[start : start + 50_000])
+        if threads > 1:
+            index._index.add_items(vectors[start : start + 50_000], ids[start : start + 50_000], num_threads=threads)
+        else:
+            index.add(ids[start : start + 50_000], vectors[start : start + 50_000])
     build_s = time.perf_counter() - started
     memory = rss_mb() - before
     index.save()
@@ -92,10 +101,16 @@ def run_hnswlib(vectors: np.ndarray, queries, truth, scope, scope_queries, scope
     whole = measure(lambda q: index.search(q, K), queries, truth)
     allowed = set(int(i) for i in scope)
     scoped = measure(lambda q: index.search(q, K, allowed), scope_queries, scope_truth)
-    return {"build_s": build_s, "memory_mb": memory, "disk_mb": files, "all": whole, "collection": scoped}
+    sweep = {}
+    for ef in ef_values:
+        index._index.set_ef(ef)
+        sweep[ef] = measure(lambda q: index.search(q, K), queries, truth)
+    index._index.set_ef(module.EF_SEARCH)
+    return {"build_s": build_s, "memory_mb": memory, "disk_mb": files, "all": whole, "collection": scoped, "ef_search": module.EF_SEARCH, "sweep": sweep}
 
 
-def run_pgvector(vectors: np.ndarray, documents: np.ndarray, queries, truth, chosen, scope_queries, scope_truth) -> dict:
+def run_pgvector(vectors: np.ndarray, documents: np.ndarray, queries, truth, chosen, scope_queries, scope_truth, ef_values: list[int]) -> dict:
+    from desktop_app.core.storage.postgres import vector_index as module
     from desktop_app.core.storage.postgres.chunks import HNSW_OPTIONS
     from desktop_app.core.storage.postgres.store import PgStore
     from desktop_app.core.storage.postgres.vector_index import PgVectorIndex
@@ -135,8 +150,15 @@ def run_pgvector(vectors: np.ndarray, documents: np.ndarray, queries, truth, cho
         whole = measure(lambda q: index.search(q, K), queries, truth)
         allowed = store.chunk_ids_of_documents(int(d) + 1 for d in chosen)  # as the app's search asks for a collection
         scoped = measure(lambda q: index.search(q, K, allowed), scope_queries, scope_truth)
+        own, sweep = module.EF_SEARCH, {}
+        try:
+            for ef in ef_values:
+                module.EF_SEARCH = ef  # read by every search (SET LOCAL hnsw.ef_search)
+                sweep[ef] = measure(lambda q: index.search(q, K), queries, truth)
+        finally:
+            module.EF_SEARCH = own
         store.close()
-    return {"load_s": load_s, "build_s": index_s, "index_mb": sizes[0] / 2**20, "table_mb": sizes[1] / 2**20, "all": whole, "collection": scoped}
+    return {"load_s": load_s, "build_s": index_s, "index_mb": sizes[0] / 2**20, "table_mb": sizes[1] / 2**20, "all": whole, "collection": scoped, "ef_search": own, "sweep": sweep}
 
 
 def main() -> None:
@@ -147,7 +169,10 @@ def main() -> None:
     parser.add_argument("--collection", type=int, default=1000, help="documents in the scoped search")
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--engines", default="hnswlib,pgvector")
+    parser.add_argument("--ef-search", default="", help="comma-separated candidate-list sizes to measure the whole-library search at")
+    parser.add_argument("--build-threads", type=int, default=1, help="threads for the hnswlib build (the app uses 1)")
     args = parser.parse_args()
+    ef_values = [int(v) for v in args.ef_search.split(",") if v.strip()]
 
     started = time.perf_counter()
     vectors, documents = make_vectors(args.size, args.chunks_per_document, args.seed)
@@ -166,9 +191,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-vector-scale-") as folder:
         for engine in args.engines.split(","):
             if engine == "hnswlib":
-                results[engine] = run_hnswlib(vectors, queries, truth, scope, scope_queries, scope_truth, Path(folder))
+                results[engine] = run_hnswlib(vectors, queries, truth, scope, scope_queries, scope_truth, Path(folder), ef_values, args.build_threads)
             elif engine == "pgvector":
-                results[engine] = run_pgvector(vectors, documents, queries, truth, chosen, scope_queries, scope_truth)
+                results[engine] = run_pgvector(vectors, documents, queries, truth, chosen, scope_queries, scope_truth, ef_values)
             print(engine, results[engine], flush=True)
 
     rows = []
@@ -186,6 +211,13 @@ def main() -> None:
     print()
     print(f"{args.size:,} chunks x {DIM} dims, k = {K}, {args.queries} queries; collection = {len(chosen):,} documents ({len(scope):,} chunks)")
     print(table(("engine", "build", "memory", "p50 ms", "p95 ms", "recall@10", "collection p95 ms", "collection recall@10"), rows))
+    sweep_rows = [
+        (engine, f"{ef}" + (" (the app's)" if ef == r["ef_search"] else ""), f"{m['p50_ms']:.1f}", f"{m['p95_ms']:.1f}", f"{m['recall']:.3f}")
+        for engine, r in results.items() if "sweep" in r for ef, m in r["sweep"].items()
+    ]
+    if sweep_rows:
+        print("\nThe whole library at each ef_search (same build; the app's value was used above):")
+        print(table(("engine", "ef_search", "p50 ms", "p95 ms", "recall@10"), sweep_rows))
     write_results(f"vector_scale-{args.size}", {"args": vars(args), "results": results})
 
 
