@@ -22,13 +22,17 @@ class Phrases:
 
 
 ENGLISH = Phrases(
-    summary=re.compile(r"\b(summar(y|i[sz]e|i[sz]ing)|overview|outline|gist|synopsis|abstract|main (points|ideas|topics|themes)|tl;?dr|in (a )?(nutshell|brief))\b", _I),
+    summary=re.compile(
+        r"\b(summar(y|i[sz]e|i[sz]ing)|sum(s|med|ming)? (it )?up|overview|outline|gist|synopsis|abstract|describ\w* (the |its )?contents|main (points|ideas|topics|themes)|tl;?dr|in (a )?(nutshell|brief))\b", _I
+    ),
     about_at_end=re.compile(r"\b(about|cover|covers|covered|discuss|discussed)\W*$", _I),
     part=re.compile(r"\b(chapter|chap\.|ch\.|part|section|appendix)\s*(?P<ref>\d+|[IVXLC]+\b|[A-Z]\b)", _I),
     compare=re.compile(r"\b(compar(e|es|ed|ing|ison)|contrast|differ(s|ence|ences)?|versus|vs\.?|similarit(y|ies))\b", _I),
-    which=re.compile(r"\b(which|what)\s+(of\s+(my|the|these|our)\s+)?(files?|documents?|docs|books?|pdfs?|manuals?|papers?|reports?)\b", _I),
+    which=re.compile(
+        r"\b((which|what)\s+(of\s+(my|the|these|our)\s+)?|where\s+in\s+(my|the|these|our)\s+)(files?|documents?|docs|books?|pdfs?|manuals?|papers?|reports?)\b", _I
+    ),
     covers=re.compile(
-        r"\b((is|are|was)\s+)?(about|covers?|covering|discuss(es)?|deals? with|talks? about|treats?|explains?|is on)(\s+the\s+(topic|subject|field)s?\s+of)?\b", _I
+        r"\b((is|are|was)\s+)?(about|covers?|covered|covering|discuss(es|ed)?|deals? with|talks? about|treat(s|ed)?|explain(s|ed)?|described|is on)(\s+the\s+(topic|subject|field)s?\s+of)?\b", _I
     ),
 )
 
