@@ -2,6 +2,7 @@
 
     python -m bench.intent_detection build --out DIR           the labelled questions, split by template into halves
     python -m bench.intent_detection run --set DIR/tune [--model] [--devset .cache/devset/tune] [--sample 30]
+    python -m bench.intent_detection routed --home H --set .cache/devset/tune   how many eval questions are routed
 
 Issue 31 asks to detect "what is X about / summarize chapter N of X / compare A and B / which of my files covers
 Z" in the same model call as the search queries, or by a small classifier, whichever measures better. This bench
@@ -192,6 +193,20 @@ def cmd_run(args) -> None:
                     print(f"  {m}: {r['kind']} -> {r[m]}: {q['text']}")
 
 
+def cmd_routed(args) -> None:
+    """How many of an answer eval's questions the rule sends to a document overview, over that eval's own library
+    (the dev and FAQ answer evals ask ordinary questions: any routed one would be answered differently)."""
+    from desktop_app.core.library import Library
+
+    library = Library(home=Path(args.home))
+    docs = library.documents()
+    for folder in args.set:
+        questions = [json.loads(line)["text"] for line in (Path(folder) / "queries.jsonl").read_text().splitlines() if line.strip()]
+        kinds = Counter(found.kind for q in questions if (found := classify(q, docs)) is not None)
+        print(f"{folder}: {sum(kinds.values())} of {len(questions)} questions routed to an overview {dict(kinds) or ''} ({len(docs):,} documents)")
+    library.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -203,8 +218,11 @@ def main() -> None:
     run.add_argument("--devset", help="add this many ordinary questions (--sample) of a dev-set half, labelled none")
     run.add_argument("--sample", type=int, default=30)
     run.add_argument("--show-misses", action="store_true", help="tune half only")
+    routed = sub.add_parser("routed")
+    routed.add_argument("--home", required=True, help="the eval's library (data folder)")
+    routed.add_argument("--set", action="append", required=True, help="a BEIR folder whose queries.jsonl is asked (repeatable)")
     args = parser.parse_args()
-    {"build": cmd_build, "run": cmd_run}[args.command](args)
+    {"build": cmd_build, "run": cmd_run, "routed": cmd_routed}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -109,7 +109,7 @@ def run_hnswlib(vectors: np.ndarray, queries, truth, scope, scope_queries, scope
     return {"build_s": build_s, "memory_mb": memory, "disk_mb": files, "all": whole, "collection": scoped, "ef_search": module.EF_SEARCH, "sweep": sweep}
 
 
-def run_pgvector(vectors: np.ndarray, documents: np.ndarray, queries, truth, chosen, scope_queries, scope_truth, ef_values: list[int]) -> dict:
+def run_pgvector(vectors: np.ndarray, documents: np.ndarray, queries, truth, chosen, scope_queries, scope_truth, ef_values: list[int], graph_options: str = "") -> dict:
     from desktop_app.core.storage.postgres import vector_index as module
     from desktop_app.core.storage.postgres.chunks import HNSW_OPTIONS
     from desktop_app.core.storage.postgres.store import PgStore
@@ -142,7 +142,7 @@ def run_pgvector(vectors: np.ndarray, documents: np.ndarray, queries, truth, cho
                 copy.write_row((i + 1, int(documents[i]) + 1, 1, 0, len(text), text, vectors[i]))
         load_s = time.perf_counter() - started
         started = time.perf_counter()
-        conn.execute(f"CREATE INDEX chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops) WITH ({HNSW_OPTIONS})")
+        conn.execute(f"CREATE INDEX chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops) WITH ({graph_options or HNSW_OPTIONS})")
         conn.execute("ANALYZE chunks")
         index_s = time.perf_counter() - started
         sizes = store.rows("SELECT pg_relation_size('chunks_embedding_hnsw'), pg_total_relation_size('chunks')")[0]
@@ -158,7 +158,7 @@ def run_pgvector(vectors: np.ndarray, documents: np.ndarray, queries, truth, cho
         finally:
             module.EF_SEARCH = own
         store.close()
-    return {"load_s": load_s, "build_s": index_s, "index_mb": sizes[0] / 2**20, "table_mb": sizes[1] / 2**20, "all": whole, "collection": scoped, "ef_search": own, "sweep": sweep}
+    return {"graph": graph_options or HNSW_OPTIONS, "load_s": load_s, "build_s": index_s, "index_mb": sizes[0] / 2**20, "table_mb": sizes[1] / 2**20, "all": whole, "collection": scoped, "ef_search": own, "sweep": sweep}
 
 
 def main() -> None:
@@ -171,6 +171,7 @@ def main() -> None:
     parser.add_argument("--engines", default="hnswlib,pgvector")
     parser.add_argument("--ef-search", default="", help="comma-separated candidate-list sizes to measure the whole-library search at")
     parser.add_argument("--build-threads", type=int, default=1, help="threads for the hnswlib build (the app uses 1)")
+    parser.add_argument("--pg-graph", default="", help="pgvector HNSW options to build with instead of the app's, e.g. 'm = 16, ef_construction = 200'")
     args = parser.parse_args()
     ef_values = [int(v) for v in args.ef_search.split(",") if v.strip()]
 
@@ -193,7 +194,7 @@ def main() -> None:
             if engine == "hnswlib":
                 results[engine] = run_hnswlib(vectors, queries, truth, scope, scope_queries, scope_truth, Path(folder), ef_values, args.build_threads)
             elif engine == "pgvector":
-                results[engine] = run_pgvector(vectors, documents, queries, truth, chosen, scope_queries, scope_truth, ef_values)
+                results[engine] = run_pgvector(vectors, documents, queries, truth, chosen, scope_queries, scope_truth, ef_values, args.pg_graph)
             print(engine, results[engine], flush=True)
 
     rows = []
@@ -204,7 +205,7 @@ def main() -> None:
         build = f"{r['build_s']:.0f} s" + (f" (+{r['load_s']:.0f} s load)" if "load_s" in r else "")
         memory = f"{r['memory_mb']:.0f} MB RAM, {r['disk_mb']:.0f} MB file" if "memory_mb" in r else f"{r['index_mb']:.0f} MB index, {r['table_mb']:.0f} MB table"
         rows.append((
-            engine, build, memory,
+            f"{engine} ({r['graph']})" if "graph" in r else engine, build, memory,
             f"{r['all']['p50_ms']:.1f}", f"{r['all']['p95_ms']:.1f}", f"{r['all']['recall']:.3f}",
             f"{r['collection']['p95_ms']:.1f}", f"{r['collection']['recall']:.3f}",
         ))
