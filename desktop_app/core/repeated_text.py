@@ -1,0 +1,105 @@
+"""Repeated boilerplate: a legal notice page after every chapter, a disclaimer block, a letterhead or a footer
+block on each page. Such a passage shares a question's words without saying anything about them, like an index
+(navigation_text.py), and is handled the same way: the importer marks it (chunks.navigation), it stays in the
+library and its keyword search, and it is kept out of the vector index and the fused passages.
+
+It is recognised by REPETITION INSIDE ITS DOCUMENT, never by words, so this works in any language and script.
+Two lines are the same when their shapes are (case-folded, whitespace collapsed, every number one placeholder,
+so "Page 3 of 40" and "Page 4 of 40" are one shape); a line with no letter (a number, a brace of code) never
+counts, as a column of figures repeats its shape everywhere. In Word and HTML files a "page" is a section.
+A line is boilerplate when the document repeats it widely or wholesale:
+- widely: it is on at least REPEATED_PAGES pages and at least WIDESPREAD_SHARE of them (a footer, a letterhead);
+- wholesale: it is on at least REPEATED_PAGES pages, and so is nearly all of its page (COPIED_PAGE_SHARE of the
+  page's visible characters): a notice page printed after each chapter of a long book is on a few pages of
+  hundreds, but the whole page is a copy. A code example shown three times in a manual is not: its pages differ.
+A passage is boilerplate when at least BOILERPLATE_SHARE of its visible characters are on boilerplate lines.
+A document of fewer than REPEATED_PAGES pages has none.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .types import ChunkDraft, PageText
+
+# A line on two pages is a coincidence (a heading and its mention, two similar list items); boilerplate is on three or more.
+REPEATED_PAGES = 3
+# A line on at least this share of the pages is repeated widely: a running footer or letterhead is on nearly every
+# page; a quarter leaves room for one that changes with the chapter or is left off the chapter openings.
+WIDESPREAD_SHARE = 0.25
+# "Mostly": the share of a passage's visible characters on boilerplate lines that makes it boilerplate. Below it,
+# a content passage with a repeated heading or a footer line glued to it stays content.
+BOILERPLATE_SHARE = 0.6
+# "Nearly all": the share of a page's visible characters on repeated lines that makes the page a copy. A notice
+# page is a copy but for a line or two (its chapter's name); a reference manual's page of argument descriptions
+# shared by related functions is about two-thirds copy and stays content.
+COPIED_PAGE_SHARE = 0.8
+_NUMBER = re.compile(r"\d+")
+_LETTER = re.compile(r"[^\W\d_]")  # a letter in any script
+_LINE = re.compile(r"[^\n]+")
+
+Spans = list[tuple[int, int]]  # (start, end) of lines in a page's text
+
+
+def line_shape(line: str) -> str:
+    """What makes two lines the same: case, spacing and the numbers in them do not."""
+    return _NUMBER.sub("#", " ".join(line.casefold().split()))
+
+
+def _shapes(text: str) -> set[str]:
+    return {line_shape(line) for line in text.splitlines() if _LETTER.search(line)}
+
+
+def _line_spans(text: str, shapes: set[str] | frozenset[str]) -> Spans:
+    """Where the page's lines with one of these shapes are."""
+    return [(m.start(), m.end()) for m in _LINE.finditer(text) if line_shape(m.group()) in shapes]
+
+
+def _visible(text: str) -> int:
+    return sum(not c.isspace() for c in text)
+
+
+def covered_share(text: str, start: int, end: int, spans: Sequence[tuple[int, int]]) -> float:
+    """The share of the visible characters of text[start:end] that lie inside the spans."""
+    visible = _visible(text[start:end])
+    if not visible:
+        return 0.0
+    return sum(_visible(text[max(s, start) : min(e, end)]) for s, e in spans if s < end and e > start) / visible
+
+
+def boilerplate_lines(pages: Mapping[int, str]) -> dict[int, Spans]:
+    """For each page (number: text) of one document, where its boilerplate lines are (see the module's docstring)."""
+    counts: Counter[str] = Counter()
+    for text in pages.values():
+        counts.update(_shapes(text))
+    with_text = sum(1 for text in pages.values() if _LETTER.search(text))
+    widespread_pages = max(REPEATED_PAGES, math.ceil(WIDESPREAD_SHARE * with_text))
+    repeated = frozenset(shape for shape, n in counts.items() if n >= REPEATED_PAGES)
+    widespread = frozenset(shape for shape in repeated if counts[shape] >= widespread_pages)
+    out: dict[int, Spans] = {}
+    for number, text in pages.items():
+        spans = _line_spans(text, repeated)
+        if spans and covered_share(text, 0, len(text), spans) < COPIED_PAGE_SHARE:  # not a copied page
+            spans = _line_spans(text, widespread)
+        if spans:
+            out[number] = spans
+    return out
+
+
+def boilerplate_passages(pages: Mapping[int, str], passages: Sequence[tuple[int, int, int]]) -> list[bool]:
+    """For each passage (page number, start, end) of the document whose pages' texts are `pages`: is it
+    mostly boilerplate lines?"""
+    lines = boilerplate_lines(pages)
+    return [page in lines and covered_share(pages[page], start, end, lines[page]) >= BOILERPLATE_SHARE for page, start, end in passages]
+
+
+def mark_boilerplate(pages: Sequence[PageText], drafts: Sequence[ChunkDraft]) -> list[ChunkDraft]:
+    """The drafts, with their text passages that are boilerplate marked so (ChunkDraft.boilerplate)."""
+    flags = boilerplate_passages({p.number: p.text for p in pages}, [(d.page, d.start, d.end) for d in drafts])
+    return [replace(d, boilerplate=True) if flag and d.kind == "text" else d for d, flag in zip(drafts, flags)]

@@ -1,0 +1,106 @@
+"""Repeated boilerplate (a notice page after each chapter, a footer block on every page) is recognised by its
+repetition inside the document, in any language; content, and a line found on only two pages, is not (issue 34)."""
+
+from __future__ import annotations
+
+import random
+
+from desktop_app.core.ingest.chunking import chunk_pages
+from desktop_app.core.repeated_text import boilerplate_passages, mark_boilerplate
+from desktop_app.core.types import ChunkDraft, PageText
+
+# A made-up appliance maker and its manual: the words match no measuring set.
+NOTICE = (
+    "Legal notice\n"
+    "Lumo Appliances accepts no liability for damage caused by descaling the kettle\n"
+    "with agents this manual does not name. Copyright Lumo Appliances, Fennick.\n"
+    "No part of this manual may be copied without written permission."
+)
+JAPANESE_NOTICE = (
+    "ご注意\n"
+    "本書の内容の一部または全部を無断で転載することは禁止されています。\n"
+    "製品の仕様および本書の内容は予告なく変更されることがあります。\n"
+    "ルモ家電は本書に記載のない洗浄剤による損傷について責任を負いません。"
+)
+WORDS = (
+    "kettle lid spout filter base cable switch lamp water scale vinegar citric rinse boil steam handle gasket "
+    "element sensor cup litre minute light red green blue cord plug socket counter cupboard sponge cloth brush "
+    "tablet powder bottle sink tap jug tray"
+).split()
+
+
+def content_page(number: int) -> str:
+    """A page of text of its own: each line a different draw of words from every other page's."""
+    draw = random.Random(number)
+    return "\n".join(" ".join(draw.sample(WORDS, 11)) + "." for _ in range(6))
+
+
+def chapters(notice: str, chapters: int = 4, pages_each: int = 5) -> list[PageText]:
+    """A manual whose chapters end with the same notice page."""
+    pages: list[PageText] = []
+    for _ in range(chapters):
+        pages += [PageText(len(pages) + 1, content_page(len(pages) + 1)) for _ in range(pages_each)]
+        pages.append(PageText(len(pages) + 1, notice))
+    return pages
+
+
+def marked_pages(pages: list[PageText]) -> set[int]:
+    return {d.page for d in mark_boilerplate(pages, chunk_pages(pages)) if d.navigation}
+
+
+def test_a_notice_page_after_each_chapter_is_marked_and_the_chapters_are_not():
+    pages = chapters(NOTICE)
+    assert marked_pages(pages) == {6, 12, 18, 24}
+
+
+def test_a_notice_in_another_script_is_marked_too():
+    pages = chapters(JAPANESE_NOTICE)
+    assert marked_pages(pages) == {6, 12, 18, 24}
+
+
+def test_a_notice_page_in_a_long_book_is_marked_though_it_is_on_few_of_its_pages():
+    pages = chapters(NOTICE, chapters=5, pages_each=30)
+    assert marked_pages(pages) == {31, 62, 93, 124, 155}
+
+
+def test_a_passage_found_on_two_of_forty_pages_is_not_boilerplate():
+    pages = [PageText(n, NOTICE if n in (10, 30) else content_page(n)) for n in range(1, 41)]
+    assert marked_pages(pages) == set()
+
+
+def test_a_disclaimer_block_on_every_page_is_marked_and_the_text_above_it_is_not():
+    disclaimer = (
+        "Lumo Appliances, 4 Quay Street, Fennick. Service line open on weekdays from eight to six.\n"
+        "This manual describes the kettle as sold; accessories from other makers may differ in fit and finish.\n"
+        "Lumo Appliances accepts no liability for damage caused by agents this manual does not name,\n"
+        "nor for damage caused by boiling liquids other than water, or by a kettle left on a wet counter.\n"
+        "Repairs by anyone but a Lumo service partner end the warranty; the partners are listed at the shop.\n"
+        "The kettle meets the safety rules of the country where it is sold; its plug fits that country only.\n"
+        "Recycle the kettle at a collection point for small appliances, never with the household waste.\n"
+        "Page 3 of 12. Keep this manual with the kettle and hand it on with it."
+    )
+    pages = [PageText(n, "\n".join(content_page(n + k) for k in (0, 100, 200)) + "\n\n" + disclaimer.replace("3", str(n))) for n in range(1, 13)]
+    drafts = mark_boilerplate(pages, chunk_pages(pages))
+    starts = {p.number: p.text.index("Lumo Appliances, 4 Quay") for p in pages}
+    only_disclaimer = [d for d in drafts if d.start >= starts[d.page]]
+    only_content = [d for d in drafts if d.end <= starts[d.page]]
+    assert {d.page for d in only_disclaimer} == {d.page for d in only_content} == set(starts)
+    assert all(d.navigation for d in only_disclaimer)
+    assert not any(d.navigation for d in only_content)
+
+
+def test_an_example_shown_on_three_pages_among_other_text_is_not_boilerplate():
+    example = "descale kettle --agent citric --minutes 20\nrinse kettle --times 3"
+    pages = [PageText(n, content_page(n) + ("\n\n" + example if n in (4, 11, 19) else "")) for n in range(1, 25)]
+    assert marked_pages(pages) == set()
+
+
+def test_a_short_document_has_none():
+    pages = [PageText(1, NOTICE), PageText(2, NOTICE)]
+    assert boilerplate_passages({p.number: p.text for p in pages}, [(1, 0, len(NOTICE)), (2, 0, len(NOTICE))]) == [False, False]
+
+
+def test_a_table_chunk_is_never_marked():
+    pages = chapters(NOTICE)
+    table = ChunkDraft(6, 0, len(NOTICE), NOTICE, kind="table")
+    assert mark_boilerplate(pages, [table]) == [table]
