@@ -52,17 +52,13 @@ def line_shape(line: str) -> str:
     return _NUMBER.sub("#", " ".join(line.casefold().split()))
 
 
-def _shapes(text: str) -> set[str]:
-    return {line_shape(line) for line in text.splitlines() if _LETTER.search(line)}
-
-
-def _line_spans(text: str, shapes: set[str] | frozenset[str]) -> Spans:
-    """Where the page's lines with one of these shapes are."""
-    return [(m.start(), m.end()) for m in _LINE.finditer(text) if line_shape(m.group()) in shapes]
+def _shaped_lines(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, shape) of each line of a page's text that has a letter."""
+    return [(m.start(), m.end(), line_shape(m.group())) for m in _LINE.finditer(text) if _LETTER.search(m.group())]
 
 
 def _visible(text: str) -> int:
-    return sum(not c.isspace() for c in text)
+    return len("".join(text.split()))
 
 
 def covered_share(text: str, start: int, end: int, spans: Sequence[tuple[int, int]]) -> float:
@@ -75,18 +71,15 @@ def covered_share(text: str, start: int, end: int, spans: Sequence[tuple[int, in
 
 def boilerplate_lines(pages: Mapping[int, str]) -> dict[int, Spans]:
     """For each page (number: text) of one document, where its boilerplate lines are (see the module's docstring)."""
-    counts: Counter[str] = Counter()
-    for text in pages.values():
-        counts.update(_shapes(text))
-    with_text = sum(1 for text in pages.values() if _LETTER.search(text))
-    widespread_pages = max(REPEATED_PAGES, math.ceil(WIDESPREAD_SHARE * with_text))
-    repeated = frozenset(shape for shape, n in counts.items() if n >= REPEATED_PAGES)
-    widespread = frozenset(shape for shape in repeated if counts[shape] >= widespread_pages)
+    lines = {number: _shaped_lines(text) for number, text in pages.items()}
+    counts = Counter(shape for page_lines in lines.values() for shape in {line[2] for line in page_lines})
+    widespread_pages = max(REPEATED_PAGES, math.ceil(WIDESPREAD_SHARE * sum(1 for page_lines in lines.values() if page_lines)))
     out: dict[int, Spans] = {}
-    for number, text in pages.items():
-        spans = _line_spans(text, repeated)
+    for number, page_lines in lines.items():
+        spans = [(start, end) for start, end, shape in page_lines if counts[shape] >= REPEATED_PAGES]
+        text = pages[number]
         if spans and covered_share(text, 0, len(text), spans) < COPIED_PAGE_SHARE:  # not a copied page
-            spans = _line_spans(text, widespread)
+            spans = [(start, end) for start, end, shape in page_lines if counts[shape] >= widespread_pages]
         if spans:
             out[number] = spans
     return out
