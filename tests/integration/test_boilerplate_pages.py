@@ -94,3 +94,15 @@ def test_the_notice_pages_stay_in_the_library_and_its_keyword_search(library):
     assert NOTICE_PAGES <= {p.page for p in found}
     marked = library.store.passages(r[0] for r in library.store.conn.execute("SELECT id FROM chunks WHERE navigation = 1")).values()
     assert {p.page for p in marked} == NOTICE_PAGES
+
+
+def test_a_library_in_postgresql_marks_them_the_same_way(database, real_embedder, tmp_path):
+    manual = write_manual(tmp_path / "lumo-kettle.pdf")
+    library = Library(tmp_path / "home", embedder=real_embedder, location=database)
+    assert [e.stage for e in library.import_paths([manual]) if e.stage in ("ready", "failed")] == ["ready"]
+    marked = library.store.rows("SELECT DISTINCT page FROM chunks WHERE navigation ORDER BY page")
+    assert {page for (page,) in marked} == NOTICE_PAGES
+    result = list(library.pipeline().search("How often should I descale the kettle?", "rag"))[-1].result
+    pages = [s.passage.page for s in result.sources]
+    assert pages and pages[0] == DESCALING_PAGE and not set(pages) & NOTICE_PAGES
+    library.close()
