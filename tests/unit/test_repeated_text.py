@@ -104,3 +104,26 @@ def test_a_table_chunk_is_never_marked():
     pages = chapters(NOTICE)
     table = ChunkDraft(6, 0, len(NOTICE), NOTICE, kind="table")
     assert mark_boilerplate(pages, [table]) == [table]
+
+
+def test_a_notice_section_after_each_chapter_of_a_word_file_is_marked(tmp_path):
+    """Word and HTML files have sections, not pages: a notice under its own heading after each chapter repeats
+    as a section does."""
+    import docx
+
+    from desktop_app.core.ingest.extraction import extract
+
+    document = docx.Document()
+    for chapter in range(3):
+        document.add_heading(f"Chapter {chapter + 1}", level=1)
+        for part in range(3):
+            document.add_heading(f"{chapter + 1}.{part + 1} {WORDS[chapter * 3 + part].title()}", level=2)
+            document.add_paragraph(content_page(chapter * 3 + part).replace("\n", " "))
+        document.add_heading("Legal notice", level=2)
+        document.add_paragraph(NOTICE.split("\n", 1)[1].replace("\n", " "))
+    document.save(tmp_path / "lumo.docx")
+    extracted = extract(tmp_path / "lumo.docx")
+    drafts = mark_boilerplate(extracted.pages, chunk_pages(p for p in extracted.pages if p.text.strip()))
+    notices = [d for d in drafts if d.text.startswith("Legal notice")]
+    assert len(notices) == 3 and all(d.navigation for d in notices)
+    assert not any(d.navigation for d in drafts if d not in notices)
