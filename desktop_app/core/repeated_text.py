@@ -9,11 +9,13 @@ so "Page 3 of 40" and "Page 4 of 40" are one shape); a line with no letter (a nu
 counts, as a column of figures repeats its shape everywhere. In Word and HTML files a "page" is a section.
 A line is boilerplate when the document repeats it widely or wholesale:
 - widely: it is on at least REPEATED_PAGES pages and at least WIDESPREAD_SHARE of them (a footer, a letterhead);
-- wholesale: it is on at least REPEATED_PAGES pages, and so is nearly all of its page (COPIED_PAGE_SHARE of the
+- wholesale: it is on at least REPEATED_PAGES pages, and so is nearly all of its page (BOILERPLATE_SHARE of the
   page's visible characters): a notice page printed after each chapter of a long book is on a few pages of
   hundreds, but the whole page is a copy. A code example shown three times in a manual is not: its pages differ.
-A passage is boilerplate when at least BOILERPLATE_SHARE of its visible characters are on boilerplate lines.
-A document of fewer than REPEATED_PAGES pages has none.
+A passage is boilerplate when nearly all (BOILERPLATE_SHARE) of its visible characters are on boilerplate lines.
+The numbers on those lines count as the passage's own text, as they are what differs between copies: a batch of
+invoices on one template (letterhead, labels, products, footer) keeps its customers, dates and amounts, and is
+not boilerplate. A document of fewer than REPEATED_PAGES pages has none.
 """
 
 from __future__ import annotations
@@ -33,13 +35,12 @@ REPEATED_PAGES = 3
 # A line on at least this share of the pages is repeated widely: a running footer or letterhead is on nearly every
 # page; a quarter leaves room for one that changes with the chapter or is left off the chapter openings.
 WIDESPREAD_SHARE = 0.25
-# "Mostly": the share of a passage's visible characters on boilerplate lines that makes it boilerplate. Below it,
-# a content passage with a repeated heading or a footer line glued to it stays content.
-BOILERPLATE_SHARE = 0.6
-# "Nearly all": the share of a page's visible characters on repeated lines that makes the page a copy. A notice
-# page is a copy but for a line or two (its chapter's name); a reference manual's page of argument descriptions
-# shared by related functions is about two-thirds copy and stays content.
-COPIED_PAGE_SHARE = 0.8
+# "Nearly all": the share of visible characters on repeated lines (their numbers left out) that makes a page a copy
+# and a passage boilerplate. A notice page is a copy but for a line (its chapter's name, its page number). Below it:
+# a content passage with a repeated heading or a footer glued to it; a filled-in template (an invoice of a batch:
+# about 85% template, its customer and numbers its own); a reference manual's page of argument descriptions that
+# related functions share (about two-thirds copy).
+BOILERPLATE_SHARE = 0.9
 _NUMBER = re.compile(r"\d+")
 _LETTER = re.compile(r"[^\W\d_]")  # a letter in any script
 _LINE = re.compile(r"[^\n]+")
@@ -61,16 +62,23 @@ def _visible(text: str) -> int:
     return len("".join(text.split()))
 
 
+def _visible_but_numbers(text: str) -> int:
+    return len(_NUMBER.sub("", "".join(text.split())))
+
+
 def covered_share(text: str, start: int, end: int, spans: Sequence[tuple[int, int]]) -> float:
-    """The share of the visible characters of text[start:end] that lie inside the spans."""
+    """The share of the visible characters of text[start:end] that lie inside the spans, but for their numbers
+    (what differs between copies of a repeated line)."""
     visible = _visible(text[start:end])
     if not visible:
         return 0.0
-    return sum(_visible(text[max(s, start) : min(e, end)]) for s, e in spans if s < end and e > start) / visible
+    return sum(_visible_but_numbers(text[max(s, start) : min(e, end)]) for s, e in spans if s < end and e > start) / visible
 
 
 def boilerplate_lines(pages: Mapping[int, str]) -> dict[int, Spans]:
     """For each page (number: text) of one document, where its boilerplate lines are (see the module's docstring)."""
+    if len(pages) < REPEATED_PAGES:
+        return {}
     lines = {number: _shaped_lines(text) for number, text in pages.items()}
     counts = Counter(shape for page_lines in lines.values() for shape in {line[2] for line in page_lines})
     widespread_pages = max(REPEATED_PAGES, math.ceil(WIDESPREAD_SHARE * sum(1 for page_lines in lines.values() if page_lines)))
@@ -78,7 +86,7 @@ def boilerplate_lines(pages: Mapping[int, str]) -> dict[int, Spans]:
     for number, page_lines in lines.items():
         spans = [(start, end) for start, end, shape in page_lines if counts[shape] >= REPEATED_PAGES]
         text = pages[number]
-        if spans and covered_share(text, 0, len(text), spans) < COPIED_PAGE_SHARE:  # not a copied page
+        if spans and covered_share(text, 0, len(text), spans) < BOILERPLATE_SHARE:  # not a copied page
             spans = [(start, end) for start, end, shape in page_lines if counts[shape] >= widespread_pages]
         if spans:
             out[number] = spans

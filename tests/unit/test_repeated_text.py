@@ -37,11 +37,11 @@ def content_page(number: int) -> str:
 
 def chapters(notice: str, chapters: int = 4, pages_each: int = 5) -> list[PageText]:
     """A manual whose chapters end with the same notice page."""
-    pages: list[PageText] = []
+    texts: list[str] = []
     for _ in range(chapters):
-        pages += [PageText(len(pages) + 1, content_page(len(pages) + 1)) for _ in range(pages_each)]
-        pages.append(PageText(len(pages) + 1, notice))
-    return pages
+        texts += [content_page(len(texts) + k + 1) for k in range(pages_each)]
+        texts.append(notice)
+    return [PageText(number, text) for number, text in enumerate(texts, start=1)]
 
 
 def marked_pages(pages: list[PageText]) -> set[int]:
@@ -127,3 +127,23 @@ def test_a_notice_section_after_each_chapter_of_a_word_file_is_marked(tmp_path):
     notices = [d for d in drafts if d.text.startswith("Legal notice")]
     assert len(notices) == 3 and all(d.navigation for d in notices)
     assert not any(d.navigation for d in drafts if d not in notices)
+
+
+CUSTOMERS = ["Harrow Bakery", "Quill & Daughters", "Mossgate Dental", "Tarrin Rowing Club", "Pellwick Library", "Oakum Garage"]
+ITEMS = ["Lumo kettle, brushed steel", "Mesh filter, spare", "Descaling tablets, box of 12", "Base with cord", "Lid hinge kit", "Travel plug adapter"]
+
+
+def invoice(number: int) -> str:
+    """One invoice of a batch: a letterhead, labels and a footer the same on every page, around what differs."""
+    customer, item, other = CUSTOMERS[number % 6], ITEMS[number % 6], ITEMS[(number * 5 + 1) % 6]
+    return (
+        "Lumo Appliances\n4 Quay Street, Fennick\nService line open on weekdays\n"
+        f"Invoice no. {1000 + number}\nDate: 2025-03-{number:02d}\nBill to:\n{customer}\n{number} Harbour Road, Tarrin\n"
+        f"Item Quantity Price\n{item} {number % 3 + 1} {19 + number}.90\n{other} 1 {4 + number}.50\nTotal: {24 + 2 * number}.40\n"
+        "Payment within 30 days to the account below.\nThank you for your order."
+    )
+
+
+def test_a_batch_of_invoices_on_one_template_is_not_boilerplate():
+    pages = [PageText(n, invoice(n)) for n in range(1, 13)]
+    assert marked_pages(pages) == set()

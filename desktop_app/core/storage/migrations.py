@@ -247,7 +247,8 @@ def mark_boilerplate_chunks(conn: sqlite3.Connection) -> None:
     documents = [r[0] for r in conn.execute("SELECT DISTINCT document_id FROM chunks WHERE kind = 'text' AND navigation = 0")]
     for document_id in documents:
         pages = dict(conn.execute("SELECT number, text FROM pages WHERE document_id = ?", (document_id,)).fetchall())
-        chunks = conn.execute('SELECT id, page, start, "end" FROM chunks WHERE document_id = ? AND kind = \'text\' AND navigation = 0', (document_id,)).fetchall()
+        sql = 'SELECT id, page, start, "end" FROM chunks WHERE document_id = ? AND kind = \'text\' AND navigation = 0'
+        chunks = conn.execute(sql, (document_id,)).fetchall()
         flags = boilerplate_passages(pages, [(page, start, end) for _, page, start, end in chunks])
         conn.executemany("UPDATE chunks SET navigation = 1 WHERE id = ?", [(c[0],) for c, flag in zip(chunks, flags) if flag])
 
