@@ -15,7 +15,10 @@ A line is boilerplate when the document repeats it widely or wholesale:
 A passage is boilerplate when nearly all (BOILERPLATE_SHARE) of its visible characters are on boilerplate lines.
 The numbers on those lines count as the passage's own text, as they are what differs between copies: a batch of
 invoices on one template (letterhead, labels, products, footer) keeps its customers, dates and amounts, and is
-not boilerplate. A document of fewer than REPEATED_PAGES pages has none.
+not boilerplate. Boilerplate surrounds content: in a document more than MAX_DOCUMENT_SHARE of whose text would
+be boilerplate, the repetition is the document's form (a report per town on one template, the same table for
+each year), what differs is its content, and nothing is marked. A document of fewer than REPEATED_PAGES pages
+has none.
 """
 
 from __future__ import annotations
@@ -41,6 +44,9 @@ WIDESPREAD_SHARE = 0.25
 # about 85% template, its customer and numbers its own); a reference manual's page of argument descriptions that
 # related functions share (about two-thirds copy).
 BOILERPLATE_SHARE = 0.9
+# Above this share of a document's visible characters on boilerplate lines, the document is a filled-in template
+# and keeps all its passages: a notice after each chapter or a footer block on each page is a small part of a book.
+MAX_DOCUMENT_SHARE = 0.5
 _NUMBER = re.compile(r"\d+")
 _LETTER = re.compile(r"[^\W\d_]")  # a letter in any script
 _LINE = re.compile(r"[^\n]+")
@@ -83,13 +89,19 @@ def boilerplate_lines(pages: Mapping[int, str]) -> dict[int, Spans]:
     counts = Counter(shape for page_lines in lines.values() for shape in {line[2] for line in page_lines})
     widespread_pages = max(REPEATED_PAGES, math.ceil(WIDESPREAD_SHARE * sum(1 for page_lines in lines.values() if page_lines)))
     out: dict[int, Spans] = {}
+    covered = 0.0
     for number, page_lines in lines.items():
         spans = [(start, end) for start, end, shape in page_lines if counts[shape] >= REPEATED_PAGES]
         text = pages[number]
-        if spans and covered_share(text, 0, len(text), spans) < BOILERPLATE_SHARE:  # not a copied page
+        share = covered_share(text, 0, len(text), spans) if spans else 0.0
+        if share < BOILERPLATE_SHARE:  # not a copied page: only its widely repeated lines
             spans = [(start, end) for start, end, shape in page_lines if counts[shape] >= widespread_pages]
+            share = covered_share(text, 0, len(text), spans) if spans else 0.0
         if spans:
             out[number] = spans
+            covered += share * _visible(text)
+    if covered > MAX_DOCUMENT_SHARE * sum(_visible(text) for text in pages.values()):
+        return {}  # a filled-in template: its repetition is its form
     return out
 
 

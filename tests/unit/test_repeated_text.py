@@ -147,3 +147,10 @@ def invoice(number: int) -> str:
 def test_a_batch_of_invoices_on_one_template_is_not_boilerplate():
     pages = [PageText(n, invoice(n)) for n in range(1, 13)]
     assert marked_pages(pages) == set()
+
+
+def test_a_report_on_one_template_whose_pages_differ_in_their_figures_is_not_boilerplate():
+    """Every page the same sentences, each with its own figures: what differs is the content."""
+    text = "The pumping station of Corrowmere lifted {} litres per second in week {}.\nIts filters were washed {} times.\n"
+    pages = [PageText(n, (text * 3).format(120 + n, n, n % 4 + 2, 120 + n, n, n % 4 + 2, 120 + n, n, n % 4 + 2)) for n in range(1, 13)]
+    assert marked_pages(pages) == set()
