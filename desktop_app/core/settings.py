@@ -64,8 +64,9 @@ class Settings:
     # A library mostly in another language than the question: the model also writes the question in the
     # documents' language, searched like a query (docs/filters-and-languages.md).
     document_language_queries: bool = True
-    # Index and contents passages (entries and page numbers, core/navigation_text.py) are never in the vector
-    # lists; True lets keyword search put them among a question's passages, for a person looking for them.
+    # Index and contents passages (entries and page numbers, core/navigation_text.py) and repeated boilerplate
+    # (a notice or footer block on many pages, core/repeated_text.py) are never in the vector lists; True lets
+    # keyword search put them among a question's passages, for a person looking for them.
     navigation_pages: bool = False
     # Rerank the fused top passages before answering: "" (off), "llm" (the local model judges each passage),
     # or the folder of a sentence-transformers CrossEncoder model.
@@ -172,7 +173,10 @@ SETTING_HELP: dict[str, SettingHelp] = {
     "drift_guard": advanced("Generated queries less similar than this to your question are dropped (0 keeps them all)."),
     "keyword_weight": advanced("How much exact-word search counts beside search by meaning (0 turns it off)."),
     "document_language_queries": advanced("When your documents are mostly in another language than your question, also search your question written in theirs."),
-    "navigation_pages": advanced("Let index and contents pages (entries followed by page numbers) be among the passages found by their words."),
+    "navigation_pages": advanced(
+        "Let index and contents pages (entries followed by page numbers) and notices repeated on many pages of a document "
+        "be among the passages found by their words."
+    ),
     "reranker": advanced("Let a judge put the best passages in order before answering: off, the local model, or a judging model in a folder."),
     "rerank_candidates": advanced("How many of the best passages the judge looks at before keeping the top ones."),
     "temperature": plain("How freely the model words its answer: 0 gives the same answer every time."),

@@ -31,11 +31,15 @@ class ChunkDraft:
     text: str
     kind: str = "text"  # "text" or "table" (a Markdown table from the page's ruled grid)
     bbox: tuple[float, float, float, float] | None = None  # a table's area on its page: what the viewer highlights
+    # Mostly lines its document repeats on many pages (a notice, a footer block; repeated_text.py): judged from
+    # the whole document, so set by the importer, not by the chunk's own text.
+    boilerplate: bool = False
 
     @property
     def navigation(self) -> bool:
-        """Index or contents entries by their shape (navigation_text.py): kept out of the vector index."""
-        return self.kind == "text" and is_navigation(self.text)
+        """Index or contents entries by their shape (navigation_text.py), or repeated boilerplate: found by
+        keyword only, kept out of the vector index and the fused passages (stored as chunks.navigation)."""
+        return self.kind == "text" and (self.boilerplate or is_navigation(self.text))
 
 
 @dataclass(frozen=True)

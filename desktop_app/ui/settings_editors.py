@@ -30,7 +30,7 @@ LABELS = {
     "drift_guard": "Drop queries less similar than",
     "keyword_weight": "Weight of exact-word search",
     "document_language_queries": "Also search in the documents' language",
-    "navigation_pages": "Find index and contents pages",
+    "navigation_pages": "Find index, contents and repeated notices",
     "reranker": "Reorder passages",
     "rerank_candidates": "Passages the reorderer looks at",
     "temperature": "Wording freedom (temperature)",

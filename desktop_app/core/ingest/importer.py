@@ -26,6 +26,7 @@ from ..errors import AppError, ImportCancelled, ImportFailed, StorageError, Unsu
 from ..formats import is_hidden_or_temporary, is_importable, unsupported_message
 from ..languages import detect_language, sample
 from ..models.embedder import Embedder
+from ..repeated_text import mark_boilerplate
 from ..storage.store import Store
 from ..storage.table_store import TableStore
 from ..storage.vector_index import VectorIndex
@@ -187,6 +188,7 @@ class Importer:
             drafts = chunk_pages_around_tables([p for p in extracted.pages if p.text.strip()], extracted.tables)
         else:
             drafts = chunk_pages(p for p in extracted.pages if p.text.strip())
+        drafts = mark_boilerplate(extracted.pages, drafts)  # a notice or footer block on many pages: keyword only
         if cancelled():
             raise ImportCancelled("Import cancelled")
         language = detect_language(sample(p.text for p in extracted.pages))

@@ -16,6 +16,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from ..navigation_text import is_navigation
+from ..repeated_text import boilerplate_passages
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -220,6 +221,16 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX chunks_navigation ON chunks(id) WHERE navigation = 1;
         """,
     ),
+    (
+        "0013_chunk_boilerplate",
+        """
+        -- chunks.navigation also marks repeated boilerplate (a notice or footer block its document repeats on
+        -- many pages; core/repeated_text.py). No column changes: `mark_boilerplate_chunks` below judges the chunks
+        -- a library already holds from its pages' stored text, and the vector index drops them when the library
+        -- opens (Library.sync_index keeps it to the chunks not marked).
+        SELECT 1;
+        """,
+    ),
 ]
 
 
@@ -230,8 +241,23 @@ def mark_navigation(conn: sqlite3.Connection) -> None:
     conn.executemany("UPDATE chunks SET navigation = 1 WHERE id = ?", marked)
 
 
+def mark_boilerplate_chunks(conn: sqlite3.Connection) -> None:
+    """Judge the text chunks a library already holds for repeated boilerplate, one document at a time: the
+    repetition is within a document, read from its stored pages (the text its chunks' offsets point into)."""
+    documents = [r[0] for r in conn.execute("SELECT DISTINCT document_id FROM chunks WHERE kind = 'text' AND navigation = 0")]
+    for document_id in documents:
+        pages = dict(conn.execute("SELECT number, text FROM pages WHERE document_id = ?", (document_id,)).fetchall())
+        sql = 'SELECT id, page, start, "end" FROM chunks WHERE document_id = ? AND kind = \'text\' AND navigation = 0'
+        chunks = conn.execute(sql, (document_id,)).fetchall()
+        flags = boilerplate_passages(pages, [(page, start, end) for _, page, start, end in chunks])
+        conn.executemany("UPDATE chunks SET navigation = 1 WHERE id = ?", [(c[0],) for c, flag in zip(chunks, flags) if flag])
+
+
 # Python that completes a migration's SQL (what SQL alone cannot judge), by migration name.
-COMPLETIONS: dict[str, Callable[[sqlite3.Connection], None]] = {"0012_chunk_navigation": mark_navigation}
+COMPLETIONS: dict[str, Callable[[sqlite3.Connection], None]] = {
+    "0012_chunk_navigation": mark_navigation,
+    "0013_chunk_boilerplate": mark_boilerplate_chunks,
+}
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
