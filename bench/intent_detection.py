@@ -139,6 +139,14 @@ def model_kind(generator, question: str, settings) -> tuple[str, float]:
     messages = query_style(DEFAULT_QUERY_STYLE).messages(question, settings.n_queries)
     files = ", ".join(name for name, _ in LIBRARY)
     messages[0] = {"role": "system", "content": MODEL_INSTRUCTION.format(files=files) + messages[0]["content"]}
+    # The worked examples show the KIND line too (without it the model copies their form and never writes it),
+    # and one more shows a whole-document question (a made-up file, none of the bench's).
+    for message in messages[2:-1:2]:
+        message["content"] = "KIND: none\n" + message["content"]
+    messages[-1:-1] = [
+        {"role": "user", "content": "Question: Give me the short version of Brindle-cooker-guide.pdf"},
+        {"role": "assistant", "content": "KIND: about\nBrindle cooker guide: contents"},
+    ]
     started = time.perf_counter()
     raw = "".join(generator.stream(messages, max_tokens=settings.query_tokens_each * settings.n_queries + 16, temperature=0.0))
     seconds = time.perf_counter() - started

@@ -14,8 +14,10 @@ from ...types import Passage, SearchHit
 from ..chunks import DROP_VECTORS, EMBEDDING_MODEL_KEY, REQUEUE_DOCUMENTS, _bbox_value, content_words
 from .database import PgDatabase
 
-# pgvector's defaults are m = 16, ef_construction = 64; the same as hnswlib's M = 16 in ../vector_index.py.
-HNSW_OPTIONS = "m = 16, ef_construction = 64"
+# The graph of the laptop's hnswlib index (../vector_index.py: M 16, ef_construction 200), not pgvector's default
+# ef_construction 64: at 1,000,000 chunks that graph found 0.87 of the true top 10 even at ef_search 800, this one
+# 0.98 at ef_search 400 (bench/vector_scale.py, docs/large-libraries.md). Each insert costs about 3 times more.
+HNSW_OPTIONS = "m = 16, ef_construction = 200"
 
 
 class ChunkScope(set):

@@ -18,9 +18,10 @@ from .store import PgStore
 
 # A scope this small is searched exactly (every passage in it can be found), as the hnswlib index does.
 EXACT_SCOPE_LIMIT = 2000
-# Candidates the graph walk keeps; at least k. pgvector's default is 40. With 100 (bench/vector_scale.py,
-# docs/large-libraries.md): recall@10 0.998 at 100k synthetic chunks but 0.648 at 1M (p95 50 ms): not tuned yet.
-EF_SEARCH = 100
+# Candidates the graph walk keeps; at least k. pgvector's default is 40. At 1,000,000 synthetic chunks (the graph
+# of chunks.HNSW_OPTIONS; bench/vector_scale.py, docs/large-libraries.md) recall@10 was 0.65 at 40, 0.87 at 100,
+# 0.95 at 200 and 0.98 at 400, at p95 21, 32, 47 and 79 ms: 400 keeps the target (0.95) with room to spare.
+EF_SEARCH = 400
 
 
 class PgVectorIndex:
