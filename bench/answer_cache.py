@@ -114,6 +114,13 @@ class AnswerCache:
         digest = hashlib.sha256(question.encode()).hexdigest()[:10]
         return self.folder / set_name / f"{mode}-{fingerprint}" / f"{qid}-{digest}.pkl"
 
+    def newest_recording(self, path: Path) -> Path | None:
+        """The newest recording of the same set, mode, question id and question under any settings fingerprint (a
+        settings default changed since it was asked): for --judge-only, which may re-judge but never ask."""
+        mode = path.parent.name.rsplit("-", 1)[0]
+        others = [p for p in path.parent.parent.glob(f"{mode}-*/{path.name}") if p.parent.name.rsplit("-", 1)[0] == mode]
+        return max(others, key=lambda p: p.stat().st_mtime, default=None)
+
     def load(self, path: Path) -> Recorded | None:
         try:
             with path.open("rb") as f:

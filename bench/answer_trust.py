@@ -328,11 +328,14 @@ def main(argv: list[str] | None = None) -> int:
     libraries = Libraries(out, Path(args.devset), Path(args.devset_home))
     cache = AnswerCache(out / "answers")
     settings = _default_settings()  # a new library's settings: what every library here answers with
-    rows, missing, pipelines = [], 0, {}
+    rows, missing, pipelines, stale = [], 0, {}, Counter()
     for number, item in enumerate(items, start=1):
         for mode in modes:
             path = cache.path(item.set, mode, settings_fingerprint(mode_named(mode).settings_for(settings), settings.model), item.qid, item.question)
             recorded = cache.load(path)
+            if recorded is None and args.judge_only and (older := cache.newest_recording(path)) is not None:
+                recorded = cache.load(older)
+                stale[older.parent.name] += recorded is not None
             if recorded is None and not args.judge_only:
                 library = libraries.of(item.set)
                 if (item.set, mode) not in pipelines:
@@ -349,6 +352,8 @@ def main(argv: list[str] | None = None) -> int:
 
     model = _default_settings().model
     unasked = f", {missing} not asked yet" if missing else ""
+    for folder, n in sorted(stale.items()):
+        print(f"--judge-only: {n} answers recorded under other settings ({folder}): the newest recording of each question is judged", file=sys.stderr)
     print(f"\nanswer trust, {args.half} half; model {model}; check: {judge_name}; {len(rows)} answers judged{unasked}")
     print(table(["set", "measure", "N", *modes, f"{modes[0]} - {modes[1]} (paired)" if len(modes) > 1 else "-"], report_lines(rows, modes)))
     if claims:
