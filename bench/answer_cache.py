@@ -91,12 +91,18 @@ class Judged:
     seconds: float
 
 
-def rejudge(recorded: Recorded) -> Judged:
-    """The current answer check on the recorded inputs (looked up now, so an edited check is the one run)."""
+def rejudge(recorded: Recorded, embedder=None) -> Judged:
+    """The current answer check on the recorded inputs (looked up now, so an edited check is the one run), with the
+    library's embedder as the pipeline passes it (recordings made before the check took one lack it)."""
+    import inspect
+
     from desktop_app.core import pipeline as pipeline_module
 
+    kwargs = dict(recorded.review_kwargs)
+    if embedder is not None and "embedder" in inspect.signature(pipeline_module.review_answer).parameters:
+        kwargs["embedder"] = embedder
     started = time.perf_counter()
-    reviewed = pipeline_module.review_answer(*recorded.review_args, **recorded.review_kwargs)
+    reviewed = pipeline_module.review_answer(*recorded.review_args, **kwargs)
     return Judged(reviewed.answer, reviewed.found, tuple(reviewed.citations), tuple(reviewed.notices), time.perf_counter() - started)
 
 
