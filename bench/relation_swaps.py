@@ -10,7 +10,9 @@ the model read, no question), with and without the embedder:
 - wrong: the same claim citing a sibling passage that states another fact (should be flagged);
 - swap: a claim of one fact's shape carrying the value another passage states ("the town dates back to <the year
   it was twinned>", "<the factory town> designed the pump"), citing that passage: the value is there, the relation
-  is not. A lexical check flags these only when it flags right paraphrases too; the meaning signal passes some.
+  is not. A lexical check flags these only when it flags right paraphrases too; the meaning signal passes some;
+- other name: the right claim with its name replaced by an invented one no passage holds, citing the right
+  passage (German: also asked with the document's German question, as the app always has a question).
 """
 
 from __future__ import annotations
@@ -34,8 +36,16 @@ SWAPS = {
 }
 
 
-def pairs(per_kind: int, seed: int) -> list[tuple[str, str, str, str, list[str]]]:
-    """(language, label, claim, cited passage, the document's passages)."""
+# kind -> (fact, its name field, how to invent another name of that field's kind)
+NAMED = {
+    "product": [("designer", "designer", "person"), ("factory", "factory", "town")],
+    "town": [("river", "river", "river"), ("mayor", "mayor", "person"), ("twin", "twin", "town")],
+    "person": [("birthplace", "birthplace", "town"), ("company", "company", "word"), ("book", "book", "word")],
+}
+
+
+def pairs(per_kind: int, seed: int) -> list[tuple[str, str, str, str, list[str], str]]:
+    """(language, label, claim, cited passage, the document's passages, question or "")."""
     out = []
     for lang in LANGUAGES:
         names = Namer(random.Random(f"{seed}-{lang}"))
@@ -49,19 +59,25 @@ def pairs(per_kind: int, seed: int) -> list[tuple[str, str, str, str, list[str]]
                 read = list(passage.values())
                 for key, t in texts.items():
                     claim = t[1].format(**v)
-                    out.append((lang, "right", claim, passage[key], read))
-                    out.append((lang, "wrong", claim, passage[SHAPES[kind].confusable[key]], read))
+                    out.append((lang, "right", claim, passage[key], read, ""))
+                    out.append((lang, "wrong", claim, passage[SHAPES[kind].confusable[key]], read, ""))
                 for shape, field, source, stated in SWAPS[kind]:
-                    out.append((lang, "swap", texts[shape][1].format(**{**v, field: v[source]}), passage[stated], read))
+                    out.append((lang, "swap", texts[shape][1].format(**{**v, field: v[source]}), passage[stated], read, ""))
+                for key, field, make in NAMED[kind]:
+                    other = getattr(names, make)(lang) if make != "word" else names.word()
+                    claim = texts[key][1].format(**{**v, field: other})
+                    out.append((lang, "other name", claim, passage[key], read, ""))
+                    if len(texts[key]) > 3:  # a German fact's question
+                        out.append((lang, "other name, asked", claim, passage[key], read, texts[key][3].format(**v)))
     return out
 
 
-def passed(claim: str, cited: str, read: list[str], embedder) -> bool:
+def passed(claim: str, cited: str, read: list[str], question: str, embedder) -> bool:
     from desktop_app.core.answers.review import judged_claims
     from desktop_app.core.types import Passage, Source
 
     context = [Source(i, Passage(i, 1, "made-up.txt", "", 1, 0, len(t), t), 0.0, {}, 1.0) for i, t in enumerate(read, 1)]
-    judged = judged_claims(f"{claim.rstrip('.')} [{read.index(cited) + 1}].", context, "", embedder)
+    judged = judged_claims(f"{claim.rstrip('.')} [{read.index(cited) + 1}].", context, question, embedder)
     return bool(judged) and all(g.grounded for _, g in judged)
 
 
@@ -73,13 +89,15 @@ def main(argv: list[str] | None = None) -> int:
     from desktop_app.core.models.model_files import open_embedder
 
     embedder, rows = open_embedder(), pairs(args.per_kind, args.seed)
+    labels = ("right", "wrong", "swap", "other name", "other name, asked")
     lines = []
     for lang in LANGUAGES:
         for name, model in (("words only", None), ("with the embedder", embedder)):
-            rate = {label: statistics.fmean(passed(c, p, r, model) for lg, lb, c, p, r in rows if lg == lang and lb == label) for label in ("right", "wrong", "swap")}
-            n = {label: sum(1 for lg, lb, *_ in rows if lg == lang and lb == label) for label in rate}
-            lines.append([lang, name, n["right"], f"{1 - rate['right']:.2f}", f"{rate['wrong']:.2f}", n["swap"], f"{rate['swap']:.2f}"])
-    print(table(["language", "check", "N", "right flagged", "wrong passed", "N swaps", "swap passed"], lines))
+            mine = {label: [passed(c, p, r, q, model) for lg, lb, c, p, r, q in rows if lg == lang and lb == label] for label in labels}
+            rates = [f"{statistics.fmean(v):.2f} of {len(v)}" if v else "-" for v in mine.values()]
+            rates[0] = f"{1 - statistics.fmean(mine['right']):.2f} of {len(mine['right'])}"
+            lines.append([lang, name, *rates])
+    print(table(["language", "check", "right flagged", "wrong passed", "swap passed", "other name passed", "other name passed, asked"], lines))
     return 0
 
 

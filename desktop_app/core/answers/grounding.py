@@ -15,15 +15,16 @@ words: Unicode word tokens (`\\w+`), casefolded, accents dropped, numbers in one
 3. meaning (`agrees`, computed by review.py with the app's embedder): of all the sentences the model read, the one
    nearest the claim (cosine) is in the cited passages. Then the claim's own wording, the words that no passage read
    and not the question holds ("people live in" for "has ... inhabitants"), counts as held: it says in other words
-   what the cited sentence says, provided the claim's own words are no more than the words it adds to the question
-   that the passages read hold, a number counting NUMBER_WEIGHT (meaning vouches for wording, not for content: "X is
-   painted purple with gold stripes" over a page that names no colour, or a name the passages never mention as the
-   answer to a question, stays flagged). A word another passage holds, and every number, still counts.
+   what the cited sentence says, provided its answer is the passages': what it adds to the question that they hold
+   includes a number the cited passages state, or outnumbers its own words. Meaning vouches for wording, not for
+   content: "X is painted purple with gold stripes" over a page that names no colour, or a name no passage holds as
+   the answer to "Who ...?", stays flagged; a number, or a word another passage holds, is never credited.
 The claim is grounded when no number is missing and score >= THRESHOLD. The verdict is explained by the words
 the passages lack (`Grounding.missing`). Words first: cheap (well under a millisecond a claim) and the same in every
 language; the embedder (English-centred) only ranks the sentences read, as its cosines are not comparable across
 languages, and is asked only about a claim the words fail. It cannot see a negation, or the passage's own words in
-another relation ("founded in 1247" cited for "twinned since 1247" passes when the claim says it in words of its own). (LangChain's
+another relation, nor a name of its own in place of the passage's when the claim repeats the rest of its sentence
+(docs/grounding.md, bench/relation_swaps.py). (LangChain's
 citation fuzzy match has the model copy a quote per fact and locates it in the context; a quote copied word for word
 passes here too, as all its words are the passage's, and the claim's own words are judged as well.)
 """
@@ -152,11 +153,11 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
     among = tuple(among)
     weights = [(1.0 if asked is not None and asked.holds(t) else NEW_WEIGHT) * (NUMBER_WEIGHT if _is_number(t) else 1.0) * _rarity(t, among) for t in said]
     held = [vocabulary.holds(t) for t in said]
-    if agrees:  # its own wording: words no passage read, nor the question, holds; no more than its new words they know
+    if agrees:  # its own wording (no passage read, nor the question, holds it) is held when its answer is the passages'
         known = [vocabulary.holds(t) or any(v.holds(t) for v in among) for t in said]
-        new = [asked is None or not asked.holds(t) for t in said]
-        own = [n and not k and not _is_number(t) for t, k, n in zip(said, known, new)]
-        if sum(own) <= sum((NUMBER_WEIGHT if _is_number(t) else 1) * (k and n) for t, k, n in zip(said, known, new)):
+        added = [k and (asked is None or not asked.holds(t)) for t, k in zip(said, known)]  # what it adds that they know
+        own = [not (k or _is_number(t) or (asked is not None and asked.holds(t))) for t, k in zip(said, known)]
+        if any(a and h and _is_number(t) for t, a, h in zip(said, added, held)) or sum(own) < sum(added):
             held = [h or o for h, o in zip(held, own)]
     score = sum(w for w, h in zip(weights, held) if h) / sum(weights)
     written = {next(iter(tokens(w)), ""): w for w in re.findall(r"\w+", claim)} if not all(held) else {}
