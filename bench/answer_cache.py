@@ -52,7 +52,8 @@ def _recording(sink: dict) -> Iterator[None]:
     def review(*args, **kwargs):
         started = time.perf_counter()
         result = original_review(*args, **kwargs)
-        sink["review"] = (args, kwargs, time.perf_counter() - started)
+        kept = {k: v for k, v in kwargs.items() if k != "embedder"}  # the library's model: rejudge passes its own
+        sink["review"] = (args, kept, time.perf_counter() - started)
         return result
 
     pipeline_module.Pipeline.answer = answer
@@ -91,12 +92,18 @@ class Judged:
     seconds: float
 
 
-def rejudge(recorded: Recorded) -> Judged:
-    """The current answer check on the recorded inputs (looked up now, so an edited check is the one run)."""
+def rejudge(recorded: Recorded, embedder=None) -> Judged:
+    """The current answer check on the recorded inputs (looked up now, so an edited check is the one run), with the
+    library's embedder as the pipeline passes it (recordings made before the check took one lack it)."""
+    import inspect
+
     from desktop_app.core import pipeline as pipeline_module
 
+    kwargs = dict(recorded.review_kwargs)
+    if embedder is not None and "embedder" in inspect.signature(pipeline_module.review_answer).parameters:
+        kwargs["embedder"] = embedder
     started = time.perf_counter()
-    reviewed = pipeline_module.review_answer(*recorded.review_args, **recorded.review_kwargs)
+    reviewed = pipeline_module.review_answer(*recorded.review_args, **kwargs)
     return Judged(reviewed.answer, reviewed.found, tuple(reviewed.citations), tuple(reviewed.notices), time.perf_counter() - started)
 
 
@@ -113,6 +120,13 @@ class AnswerCache:
     def path(self, set_name: str, mode: str, fingerprint: str, qid: str, question: str) -> Path:
         digest = hashlib.sha256(question.encode()).hexdigest()[:10]
         return self.folder / set_name / f"{mode}-{fingerprint}" / f"{qid}-{digest}.pkl"
+
+    def newest_recording(self, path: Path) -> Path | None:
+        """The newest recording of the same set, mode, question id and question under any settings fingerprint (a
+        settings default changed since it was asked): for --judge-only, which may re-judge but never ask."""
+        mode = path.parent.name.rsplit("-", 1)[0]
+        others = [p for p in path.parent.parent.glob(f"{mode}-*/{path.name}") if p.parent.name.rsplit("-", 1)[0] == mode]
+        return max(others, key=lambda p: p.stat().st_mtime, default=None)
 
     def load(self, path: Path) -> Recorded | None:
         try:

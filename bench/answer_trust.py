@@ -171,10 +171,10 @@ def repeats_a_sentence(text: str) -> bool:
     return any(n > 1 and len(key.split()) >= 4 for key, n in seen.items())
 
 
-def row_of(item: Item, recorded: Recorded, names: dict[str, str]) -> dict:
+def row_of(item: Item, recorded: Recorded, names: dict[str, str], embedder=None) -> dict:
     from desktop_app.evaluation import answer_metrics as metrics
 
-    judged = rejudge(recorded)
+    judged = rejudge(recorded, embedder)
     said = judged.answer if judged.found else ""
     raw_answer, raw_found = unchecked(recorded)
     row = {
@@ -192,37 +192,36 @@ def row_of(item: Item, recorded: Recorded, names: dict[str, str]) -> dict:
     return row
 
 
-# -- (c): claims and citations, judged without a model -------------------------------------------------------------
-def grounding_judge():
-    """judge(claim, passages) -> grounded: the grounding check, or the current citation check when it is absent."""
-    try:
-        from desktop_app.core.answers.grounding import judge_claim
+# -- (c): claims and citations, judged without a language model ---------------------------------------------------
+def claim_rows(folder: Path, embedder=None) -> tuple[str, list[dict]]:
+    """Each labelled claim judged twice: as the app judges it (review.py's judged_claims: the claim citing its passages,
+    the rest of its made-up document as the other passages the model read, the app's embedder) and alone (the claim
+    against its cited passages only, no other passage, no embedder: what the table printed before)."""
+    import inspect
 
-        return "grounding.judge_claim", lambda claim, passages: bool(judge_claim(claim, passages).grounded)
-    except ImportError:
-        from desktop_app.core.answers.citation_check import check_citations
-        from desktop_app.core.types import Passage, Source
+    from desktop_app.core.answers.grounding import judge_claim
+    from desktop_app.core.answers.review import judged_claims
+    from desktop_app.core.types import Passage, Source
 
-        def judge(claim: str, passages: Sequence[str]) -> bool:
-            context = [Source(i, Passage(i, 1, "made-up.txt", "", 1, 0, len(p), p), 0.0, {}, 1.0) for i, p in enumerate(passages, start=1)]
-            marks = "".join(f"[{i}]" for i in range(1, len(passages) + 1))
-            checks = check_citations(f"{claim.rstrip('.')} {marks}.", context)
-            return bool(checks) and all(c.supported for c in checks)
-
-        return "citation_check.check_citations (no grounding module)", judge
-
-
-def claim_rows(folder: Path) -> tuple[str, list[dict]]:
-    name, judge = grounding_judge()
     if not (folder / "queries.jsonl").exists():
-        return name, []
-    passages = {r["_id"]: r["text"] for r in read_jsonl(folder / "corpus.jsonl")}
+        return "grounding.judge_claim", []
+    records = read_jsonl(folder / "corpus.jsonl")
+    passages = {r["_id"]: r["text"] for r in records}
+    documents: dict[str, list[dict]] = {}
+    for r in records:
+        documents.setdefault(r["_id"].rsplit("-p", 1)[0], []).append(r)
+    with_embedder = {"embedder": embedder} if embedder is not None and "embedder" in inspect.signature(judged_claims).parameters else {}
     cited = read_qrels(folder / "qrels.tsv")
     rows = []
     for q in read_jsonl(folder / "queries.jsonl"):
-        grounded = judge(q["text"], [passages[p] for p in cited[q["_id"]]])
-        rows.append({"lang": q["lang"], "label": q["label"], "joint": q["joint"], "grounded": grounded})
-    return name, rows
+        read = documents[cited[q["_id"]][0].rsplit("-p", 1)[0]]
+        context = [Source(i, Passage(i, 1, "made-up.txt", r.get("title", ""), 1, 0, len(r["text"]), r["text"]), 0.0, {}, 1.0) for i, r in enumerate(read, 1)]
+        numbers = [next(i for i, r in enumerate(read, 1) if r["_id"] == p) for p in cited[q["_id"]]]
+        claim = q["text"].rstrip(".")
+        judged = judged_claims(f"{claim} [{', '.join(map(str, numbers))}].", context, "", **with_embedder)
+        alone = judge_claim(q["text"], [passages[p] for p in cited[q["_id"]]]).grounded
+        rows.append({"lang": q["lang"], "label": q["label"], "joint": q["joint"], "grounded": bool(judged) and all(g.grounded for _, g in judged), "grounded_alone": alone})
+    return "grounding.judge_claim" + (" with the embedder" if with_embedder else ""), rows
 
 
 # -- the report ----------------------------------------------------------------------------------------------------
@@ -289,12 +288,13 @@ def report_lines(rows: list[dict], modes: list[str]) -> list[list[object]]:
 
 def claim_lines(rows: list[dict]) -> list[list[object]]:
     lines = []
-    for lang in dict.fromkeys(r["lang"] for r in rows):
-        right = [not r["grounded"] for r in rows if r["lang"] == lang and r["label"] == "right"]
-        wrong = [r["grounded"] for r in rows if r["lang"] == lang and r["label"] == "wrong"]
-        joint_right = [not r["grounded"] for r in rows if r["lang"] == lang and r["label"] == "right" and r["joint"]]
-        joint = f"{sum(joint_right)} of {len(joint_right)}"
-        lines.append([lang, len(right), interval([float(v) for v in right]), len(wrong), interval([float(v) for v in wrong]), joint])
+    for key, how in (("grounded", ""), ("grounded_alone", ", claim alone")):
+        for lang in dict.fromkeys(r["lang"] for r in rows):
+            right = [not r[key] for r in rows if r["lang"] == lang and r["label"] == "right"]
+            wrong = [r[key] for r in rows if r["lang"] == lang and r["label"] == "wrong"]
+            joint_right = [not r[key] for r in rows if r["lang"] == lang and r["label"] == "right" and r["joint"]]
+            joint = f"{sum(joint_right)} of {len(joint_right)}"
+            lines.append([lang + how, len(right), interval([float(v) for v in right]), len(wrong), interval([float(v) for v in wrong]), joint])
     return lines
 
 
@@ -315,7 +315,10 @@ def main(argv: list[str] | None = None) -> int:
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     wanted = [s.strip() for s in args.sets.split(",") if s.strip()]
 
-    judge_name, claims = claim_rows(out / "claims" / args.half)
+    from desktop_app.core.models.model_files import open_embedder
+
+    embedder = open_embedder()  # the bundled default, as a new library's pipeline passes it to the check
+    judge_name, claims = claim_rows(out / "claims" / args.half, embedder)
     groups = []
     for set_name in wanted:
         folder = Path(args.devset) / args.half if set_name == "multihop" else out / set_name / args.half
@@ -328,11 +331,14 @@ def main(argv: list[str] | None = None) -> int:
     libraries = Libraries(out, Path(args.devset), Path(args.devset_home))
     cache = AnswerCache(out / "answers")
     settings = _default_settings()  # a new library's settings: what every library here answers with
-    rows, missing, pipelines = [], 0, {}
+    rows, missing, pipelines, stale = [], 0, {}, Counter()
     for number, item in enumerate(items, start=1):
         for mode in modes:
             path = cache.path(item.set, mode, settings_fingerprint(mode_named(mode).settings_for(settings), settings.model), item.qid, item.question)
             recorded = cache.load(path)
+            if recorded is None and args.judge_only and (older := cache.newest_recording(path)) is not None:
+                recorded = cache.load(older)
+                stale[older.parent.name] += recorded is not None
             if recorded is None and not args.judge_only:
                 library = libraries.of(item.set)
                 if (item.set, mode) not in pipelines:
@@ -344,11 +350,13 @@ def main(argv: list[str] | None = None) -> int:
             if recorded is None:
                 missing += 1
                 continue
-            rows.append(row_of(item, recorded, record_names(item.set, out, Path(args.devset))))
+            rows.append(row_of(item, recorded, record_names(item.set, out, Path(args.devset)), embedder))
     libraries.close()
 
     model = _default_settings().model
     unasked = f", {missing} not asked yet" if missing else ""
+    for folder, n in sorted(stale.items()):
+        print(f"--judge-only: {n} answers recorded under other settings ({folder}): the newest recording of each question is judged", file=sys.stderr)
     print(f"\nanswer trust, {args.half} half; model {model}; check: {judge_name}; {len(rows)} answers judged{unasked}")
     print(table(["set", "measure", "N", *modes, f"{modes[0]} - {modes[1]} (paired)" if len(modes) > 1 else "-"], report_lines(rows, modes)))
     if claims:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 
-from .answers.export import chat_to_markdown
+from .chat_export import chat_to_markdown
 from .answers.followup import Turn
 from .codec import result_to_json
 from .events import AnswerDone

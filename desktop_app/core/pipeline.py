@@ -262,7 +262,7 @@ class Pipeline:
         answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices)) if generate_answer else ("", True, None)
         end = time.perf_counter()
         names = (*evidence.names, *evidence.missing) if evidence is not None else ()
-        reviewed = review_answer(answer, ok, question, context, found.sources, generate_answer, settings.general_knowledge, names)
+        reviewed = review_answer(answer, ok, question, context, found.sources, generate_answer, settings.general_knowledge, names, embedder=self.embedder)
         review_s = time.perf_counter() - end
         yield AnswerDone(
             AskResult(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bench.citation_check_quality import load_labelled, measure, new_check
-from desktop_app.core.answers.grounding import THRESHOLD, judge_claim
+from desktop_app.core.answers.grounding import THRESHOLD, Vocabulary, judge_claim
 
 HARBOUR = "The Quillmoor lighthouse flashes green every 9 seconds. It was built in 1887 by Edda Tarrow."
 TOWN = "Brackwater lies on the banks of the Ossel river. The town was formed in Fennick by three weavers."
@@ -87,3 +87,17 @@ def test_a_number_after_a_product_code_is_not_read_as_thousands():
     passage = "Die Gartenpumpe Korvel Q9 240 Euro kostet im Handel, mit Schlauch."
     assert judge_claim("Die Korvel Q9 kostet 240 Euro [1].", [passage]).grounded
     assert judge_claim("2 000 liters an hour [1].", ["It moves 2,000 liters an hour."]).grounded
+
+
+def test_meaning_vouches_for_a_claims_wording_not_for_its_content():
+    # `agrees`: the claim's nearest sentence in meaning (review.py, the embedder) is in the cited passages.
+    read = [Vocabulary([p]) for p in (HARBOUR, TOWN, DE)]
+    paraphrase = "Edda Tarrow erected the beacon in 1887 [1]."  # "erected", "beacon": no passage read says them
+    assert not judge_claim(paraphrase, [HARBOUR], "", read).grounded
+    assert judge_claim(paraphrase, [HARBOUR], "", read, agrees=True).grounded
+    # What the claim adds to the question is mostly words no passage holds: meaning does not make them the page's.
+    invented = "The lighthouse is painted bright purple with golden stripes [1]."
+    assert not judge_claim(invented, [HARBOUR], "What colour is the lighthouse?", read, agrees=True).grounded
+    # Nor does it make a number, or a name another passage read holds, the cited passage's.
+    assert not judge_claim("Edda Tarrow erected the beacon in 1784 [1].", [HARBOUR], "", read, agrees=True).grounded
+    assert judge_claim("Edda Tarrow erected the beacon in Kornhalde [1].", [HARBOUR], "", read, agrees=True).missing == ("Kornhalde",)

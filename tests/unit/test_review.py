@@ -4,12 +4,14 @@ language; citations moved, added or flagged; an answer nothing grounds becomes n
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from desktop_app.core.retrieval.evidence import select_evidence
 from desktop_app.core.answers.review import review_answer
 from desktop_app.core.answers.streaming import REPEAT_NOTICE, stream_answer
 from desktop_app.core.events import Token
 from desktop_app.core.types import Passage, Source
+from tests.fakes import HashingEmbedder
 
 LIGHT = "The Quillmoor lighthouse flashes green every 9 seconds."
 BUILT = "The lighthouse was built in 1887 by Edda Tarrow."
@@ -79,6 +81,47 @@ def test_claims_in_german_and_russian_are_judged_by_their_own_words():
     russian = context("Маяк Северной Косы построен в 1902 году.")
     assert review("Маяк построен в 1902 году [1].", "Когда построен маяк?", russian).found
     assert not review("Маяк построен в 1910 году [1].", "Когда построен маяк?", russian).found
+
+
+# A made-up town in three languages: a passage per fact; the claims say the population in words of their own.
+TOWNS = {
+    "en": (
+        ("Tollbridge was founded by salt traders in 1312. The harbour freezes in hard winters.",
+         "Today Tollbridge has 4815 inhabitants. The bakery sells rye bread.",
+         "The mayor of Tollbridge is Ysolde Markham. The council meets on Mondays."),
+        "Tell me about Tollbridge.", "4815 people live in Tollbridge [2].", "5120 people live in Tollbridge [2].",
+        "Who is the mayor of Tollbridge?", "The mayor of Tollbridge is Aldous Penhallow [3].",
+    ),
+    "de": (
+        ("Quellbach wurde im Jahr 1312 von Salzhändlern gegründet. Der Hafen friert in harten Wintern zu.",
+         "Heute zählt Quellbach 4815 Einwohner. Die Bäckerei verkauft Roggenbrot.",
+         "Bürgermeisterin von Quellbach ist Ilse Brandauer. Der Rat tagt montags."),
+        "Was weißt du über Quellbach?", "In Quellbach leben 4815 Menschen [2].", "In Quellbach leben 5120 Menschen [2].",
+        "Wer ist Bürgermeisterin von Quellbach?", "Bürgermeisterin von Quellbach ist Greta Wohlfahrt [3].",
+    ),
+    "ru": (
+        ("Светлодар был основан солеварами в 1312 году. Зимой гавань замерзает.",
+         "Сегодня в Светлодаре проживает 4815 человек. Пекарня продаёт ржаной хлеб.",
+         "Мэром Светлодара является Ольга Вереск. Совет собирается по понедельникам."),
+        "Что известно о Светлодаре?", "В Светлодаре живут 4815 жителей [2].", "В Светлодаре живут 5120 жителей [2].",
+        "Кто мэр Светлодара?", "Мэром Светлодара является Игорь Полозов [3].",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", list(TOWNS))
+def test_a_right_citation_said_in_other_words_passes_and_a_wrong_value_or_name_is_flagged(language):
+    passages, question, right, wrong_value, asked_name, wrong_name = TOWNS[language]
+    sources, embedder = context(*passages), HashingEmbedder()
+    # The claim's names and numbers are the passage's, its wording is its own ("people live" for "inhabitants"):
+    # its nearest sentence in meaning is the cited one, so the citation stands, unflagged.
+    kept = review_answer(right, True, question, sources, sources, embedder=embedder)
+    assert kept.found and kept.answer == right and [(c.n, c.supported) for c in kept.citations] == [(2, True)] and not kept.notices
+    # Another number, or a name no passage holds as the answer asked for, is still not what the passage says.
+    assert not review_answer(wrong_value, True, question, sources, sources, embedder=embedder).found
+    assert not review_answer(wrong_name, True, asked_name, sources, sources, embedder=embedder).found
+    both = review_answer(f"{right} {wrong_name}", True, asked_name, sources, sources, embedder=embedder)
+    assert [(c.n, c.supported) for c in both.citations] == [(2, True), (3, False)]
 
 
 def test_a_reply_that_repeats_itself_is_stopped_with_a_notice():

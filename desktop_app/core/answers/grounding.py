@@ -2,7 +2,7 @@
 
 A claim (a sentence or a list line of the answer) is compared with the passages it cites, together, by their
 words: Unicode word tokens (`\\w+`), casefolded, accents dropped, numbers in one spelling ("2,000", "2 000" and
-"2000" are one number; "1,5" is 1.5). Two signals, one threshold:
+"2000" are one number; "1,5" is 1.5). Three signals, one threshold:
 1. every number of the claim must be in the passages (a changed figure is a wrong fact);
 2. score = the weighted share of the claim's content words (MIN_LETTERS letters or more: no word list, in any
    language) that the passages hold. A word matches a passage word of the same stem: equal, or sharing all but
@@ -12,9 +12,19 @@ words: Unicode word tokens (`\\w+`), casefolded, accents dropped, numbers in one
    "origin"). Each weight is multiplied by the word's rarity among all the passages the model read (their IDF,
    `_rarity`): "write" tells a page about writing tables from one about reading them, "table" does not; and a
    number counts NUMBER_WEIGHT times a word.
+3. meaning (`agrees`, computed by review.py with the app's embedder): of all the sentences the model read, the one
+   nearest the claim (cosine) is in the cited passages. Then the claim's own wording, the words that no passage read
+   and not the question holds ("people live in" for "has ... inhabitants"), counts as held: it says in other words
+   what the cited sentence says, provided its answer is the passages': what it adds to the question that they hold
+   includes a number the cited passages state, or outnumbers its own words. Meaning vouches for wording, not for
+   content: "X is painted purple with gold stripes" over a page that names no colour, or a name no passage holds as
+   the answer to "Who ...?", stays flagged; a number, or a word another passage holds, is never credited.
 The claim is grounded when no number is missing and score >= THRESHOLD. The verdict is explained by the words
-the passages lack (`Grounding.missing`). Lexical on purpose: cheap (well under a millisecond a claim), no model,
-and the same in every language. It cannot see a negation, or the passage's own words in another relation. (LangChain's
+the passages lack (`Grounding.missing`). Words first: cheap (well under a millisecond a claim) and the same in every
+language; the embedder (English-centred) only ranks the sentences read, as its cosines are not comparable across
+languages, and is asked only about a claim the words fail. It cannot see a negation, or the passage's own words in
+another relation, nor a name of its own in place of the passage's when the claim repeats the rest of its sentence
+(docs/grounding.md, bench/relation_swaps.py). (LangChain's
 citation fuzzy match has the model copy a quote per fact and locates it in the context; a quote copied word for word
 passes here too, as all its words are the passage's, and the claim's own words are judged as well.)
 """
@@ -130,9 +140,10 @@ def _same_word(a: str, b: str) -> bool:
     return shared >= max(_STEM_START, short - _STEM_SLACK) and (shared >= 5 or long - shared <= _STEM_SLACK)
 
 
-def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str | Vocabulary = "", among: Sequence[Vocabulary] = ()) -> Grounding:
+def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str | Vocabulary = "", among: Sequence[Vocabulary] = (), agrees: bool = False) -> Grounding:
     """Do the passages, together, state the claim? `question`: the words the claim may repeat from it count less.
-    `among`: all the passages the model read; a word few of them hold tells them apart, and counts more."""
+    `among`: all the passages the model read; a word few of them hold tells them apart, and counts more. `agrees`:
+    the claim's nearest sentence in meaning is in these passages, so its words no passage read holds count as held."""
     vocabulary = passages if isinstance(passages, Vocabulary) else Vocabulary(passages)
     claim = MARK.sub(" ", claim)
     said = content(claim)
@@ -142,6 +153,12 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
     among = tuple(among)
     weights = [(1.0 if asked is not None and asked.holds(t) else NEW_WEIGHT) * (NUMBER_WEIGHT if _is_number(t) else 1.0) * _rarity(t, among) for t in said]
     held = [vocabulary.holds(t) for t in said]
+    if agrees:  # its own wording (no passage read, nor the question, holds it) is held when its answer is the passages'
+        known = [vocabulary.holds(t) or any(v.holds(t) for v in among) for t in said]
+        added = [k and (asked is None or not asked.holds(t)) for t, k in zip(said, known)]  # what it adds that they know
+        own = [not (k or _is_number(t) or (asked is not None and asked.holds(t))) for t, k in zip(said, known)]
+        if any(a and h and _is_number(t) for t, a, h in zip(said, added, held)) or sum(own) < sum(added):
+            held = [h or o for h, o in zip(held, own)]
     score = sum(w for w, h in zip(weights, held) if h) / sum(weights)
     written = {next(iter(tokens(w)), ""): w for w in re.findall(r"\w+", claim)} if not all(held) else {}
     missing = tuple(dict.fromkeys(written.get(t, t) for t, h in zip(said, held) if not h))

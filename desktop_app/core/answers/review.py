@@ -20,6 +20,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
+from ..models.embedder import Embedder
 from ..types import Citation, Source
 from .grounding import MARK, Grounding, Vocabulary, content, judge_claim
 from .streaming import NOT_FOUND_LINE, not_found_answer
@@ -71,12 +74,24 @@ def claim_spans(answer: str) -> list[tuple[int, int]]:
 class _Evidence:
     """The passages the model read, each passage's words built once however many claims ask."""
 
-    def __init__(self, context: Sequence[Source], question: str):
+    def __init__(self, context: Sequence[Source], question: str, embedder: Embedder | None = None):
         self.texts = [f"{s.passage.title}\n{s.passage.text}" for s in context]
-        self.question = question
+        self.question, self.embedder = question, embedder
         self.asked = Vocabulary([question])
         self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
         self.each = tuple(self._vocabularies.values())
+        self._sentences = [(n, m.group(0)) for n, s in enumerate(context, 1) for m in _SENTENCE.finditer(s.passage.text) if content(m.group(0))]
+        self._vectors, self._nearest = None, {}
+
+    def nearest(self, claim: str) -> int:
+        """The passage holding the sentence nearest the claim in meaning (0 without an embedder), each claim embedded once."""
+        if self.embedder is None or not self._sentences:
+            return 0
+        if self._vectors is None:  # embedded on first need: most claims pass on their words alone
+            self._vectors = self.embedder.embed([s for _, s in self._sentences])
+        if claim not in self._nearest:
+            self._nearest[claim] = self._sentences[int(np.argmax(self._vectors @ self.embedder.embed([MARK.sub(" ", claim)])[0]))][0]
+        return self._nearest[claim]
 
     def judge(self, claim: str, numbers: Sequence[int]) -> Grounding:
         key = tuple(sorted(n for n in set(numbers) if 1 <= n <= len(self.texts)))
@@ -84,7 +99,10 @@ class _Evidence:
             return Grounding(False, 0.0, "it cites no passage the model read")
         if key not in self._vocabularies:
             self._vocabularies[key] = Vocabulary(self.texts[n - 1] for n in key)
-        return judge_claim(claim, self._vocabularies[key], self.asked, self.each)
+        verdict = judge_claim(claim, self._vocabularies[key], self.asked, self.each)
+        if verdict.grounded or self.nearest(claim) not in key:
+            return verdict
+        return judge_claim(claim, self._vocabularies[key], self.asked, self.each, agrees=True)
 
     def quote(self, claim: str, cited: Sequence[int]) -> tuple[int, str] | None:
         """(n, sentence): the first sentence of the passages (those cited first) that holds every word of the claim
@@ -109,9 +127,9 @@ class _Evidence:
         return None
 
 
-def judged_claims(answer: str, context: Sequence[Source], question: str = "") -> list[tuple[str, Grounding]]:
+def judged_claims(answer: str, context: Sequence[Source], question: str = "", embedder: Embedder | None = None) -> list[tuple[str, Grounding]]:
     """Each claim of the answer that cites a passage, with its verdict against what it cites (for the evaluation)."""
-    evidence = _Evidence(context, question)
+    evidence = _Evidence(context, question, embedder)
     claims = [answer[start:end] for start, end in claim_spans(answer)]
     return [(MARK.sub("", c).strip(), evidence.judge(c, cited_numbers(c))) for c in claims if cited_numbers(c)]
 
@@ -139,12 +157,14 @@ def review_answer(
     answered: bool = True,
     general_knowledge: bool = False,
     names: Sequence[str] = (),
+    embedder: Embedder | None = None,
 ) -> ReviewedAnswer:
     """`answered`: False when no answer was asked for (search only); `sources` name the closest pages of a refusal;
-    `names`: the named things a list answer has a line each for (retrieval/evidence.py)."""
+    `names`: the named things a list answer has a line each for (retrieval/evidence.py); `embedder`: the library's,
+    for the grounding check's meaning signal (none: words only)."""
     if not (found and answer):
         return ReviewedAnswer(answer, found, (), ())
-    evidence, notices, flagged = _Evidence(context, question), [], {}
+    evidence, notices, flagged = _Evidence(context, question, embedder), [], {}
     grounded_claims = 0
     out = answer
     spans = claim_spans(answer)

@@ -190,7 +190,7 @@ def answer_from_overviews(
     # summary is the model's own words over the overview, and the person asked for exactly that.
     # An answer the app wrote itself (which file, a cached abstract) cites what it was made from: nothing to check.
     written = plan.messages is not None
-    reviewed = review_answer(answer, found, question, context, context, general_knowledge=True) if written else None
+    reviewed = review_answer(answer, found, question, context, context, general_knowledge=True, embedder=embedder) if written else None
     answer = reviewed.answer if reviewed else answer
     citations = reviewed.citations if reviewed else tuple(citations_of(answer, context))
     if written and plan.abstract_of is not None and found and not (cancel is not None and cancel.is_set()):

@@ -8,8 +8,8 @@ import json
 import re
 from pathlib import Path
 
-from ..places import place_label
-from ..storage.store import Store
+from .places import place_label
+from .storage.store import Store
 
 UNSUPPORTED = "**Check this source:** the passage may not support the sentence that cites it."
 OCR = "*Read by OCR from a scan: it may hold recognition errors.*"
