@@ -181,7 +181,7 @@ def cmd_run(args) -> None:
         if generator is not None:
             row["model"], seconds = model_kind(generator, q["text"], settings)
             model_s.append(seconds)
-            print(f"[{number}/{len(questions)}] {seconds:4.1f} s", file=sys.stderr, flush=True)
+            print(f"[{number}/{len(questions)}] {seconds:4.1f} s  {row['kind']} rule {row['rule']} model {row['model']}", file=sys.stderr, flush=True)
         rows.append(row)
     methods = ["rule"] + (["model"] if generator is not None else [])
     lines = []
