@@ -10,7 +10,11 @@ add a large dependency tree to the dev extra. For a real deployment use Ollama, 
 """
 
 import argparse
+import base64
+import json
 import os
+
+import numpy as np
 
 from pydantic import BaseModel
 
@@ -25,7 +29,7 @@ class EmbeddingRequest(BaseModel):
 
 
 def create_app(api_key: str | None = None):
-    from fastapi import FastAPI, Header, HTTPException
+    from fastapi import FastAPI, Header, HTTPException, Response
 
     from desktop_app.core.models.catalog import load_catalog
     from desktop_app.core.models.model_files import catalog_embedder
@@ -43,18 +47,24 @@ def create_app(api_key: str | None = None):
         return {"object": "list", "data": [{"id": MODEL, "object": "model"}]}
 
     @app.post("/v1/embeddings")
-    def embeddings(request: EmbeddingRequest, authorization: str | None = Header(default=None)) -> dict:
+    def embeddings(request: EmbeddingRequest, authorization: str | None = Header(default=None)) -> Response:
         check(authorization)
         if request.model not in (None, "", MODEL):
             raise HTTPException(status_code=404, detail=f"no model called {request.model}")
         texts = [request.input] if isinstance(request.input, str) else request.input
-        vectors = embedder.embed(texts)
-        return {
+        vectors = np.asarray(embedder.embed(texts), dtype="<f4")
+        if request.encoding_format == "base64":  # as OpenAI's API: each vector's little-endian float32 bytes
+            rows = [base64.b64encode(v.tobytes()).decode("ascii") for v in vectors]
+        else:
+            rows = vectors.tolist()
+        body = {
             "object": "list",
             "model": MODEL,
-            "data": [{"object": "embedding", "index": i, "embedding": v.tolist()} for i, v in enumerate(vectors)],
+            "data": [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(rows)],
             "usage": {"prompt_tokens": 0, "total_tokens": 0},
         }
+        # Serialised here: FastAPI's own encoder walks every float in Python, a real server's cost it does not have.
+        return Response(json.dumps(body), media_type="application/json")
 
     return app
 

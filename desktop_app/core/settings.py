@@ -204,7 +204,7 @@ SETTING_HELP: dict[str, SettingHelp] = {
     "embed_url": plain("That server's address, such as http://127.0.0.1:8080/v1."),
     "embed_http_model": plain("The search model's name on that server; a new name means every passage is prepared again."),
     "embed_api_key": plain("The key that server asks for, if any; it is kept in your private data folder."),
-    "embed_concurrency": advanced("How many batches of passages are sent to that server at once."),
+    "embed_concurrency": advanced("How many batches of passages are sent to that server at once (one for a server on this computer, which shares its cores)."),
     "library_url": advanced("A library shared in PostgreSQL (postgresql://user@host/name); empty keeps it in this computer's data folder (used from the next start)."),
 }
 

@@ -117,3 +117,35 @@ def test_one_vector_per_word_piece_is_refused_with_what_to_do():
     with pytest.raises(ModelError, match="one vector per word piece") as caught:
         client.embed(["one"])
     assert "--pooling mean" in caught.value.hint
+
+
+def test_vectors_are_asked_as_base64_and_read_in_either_form():
+    """OpenAI's base64 encoding (little-endian float32) is a quarter of the bytes of decimal floats; a server that
+    ignores the option and sends floats gives the same vectors."""
+    import base64
+
+    asked: list[str] = []
+
+    def base64_server(request: httpx.Request) -> httpx.Response:
+        payload = json.loads(request.content)
+        asked.append(payload["encoding_format"])
+        rows = [{"index": i, "embedding": base64.b64encode(np.asarray(vector_for(t), dtype="<f4").tobytes()).decode()} for i, t in enumerate(payload["input"])]
+        return httpx.Response(200, json={"data": rows})
+
+    texts = ["pump", "valve", "reservoir", "intake"]
+    from_base64 = HttpEmbedder("http://embeddings.invalid/v1", model="fake-model", dimension=DIM, transport=httpx.MockTransport(base64_server)).embed(texts)
+    from_floats, _ = embedder(FakeServer())
+    assert set(asked) == {"base64"}
+    np.testing.assert_allclose(from_base64, from_floats.embed(texts), rtol=1e-6)
+    expected = np.asarray(vector_for("pump")) / np.linalg.norm(vector_for("pump"))
+    np.testing.assert_allclose(from_base64[0], expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("url, here", [("http://localhost:8080/v1", True), ("http://127.0.0.1:11434/v1", True), ("http://[::1]:8080/v1", True), ("https://gpu-box.example:8080/v1", False), ("http://10.0.0.7/v1", False)])
+def test_a_server_on_this_computer_gets_one_batch_at_a_time(url, here):
+    """Batches sent at once to a server sharing the laptop's cores only compete for them."""
+    from desktop_app.core.models.model_files import configured_embedder
+    from desktop_app.core.settings import Settings
+
+    opened = configured_embedder(Settings(embedder_backend="http", embed_url=url, embed_http_model="m", embed_concurrency=4), None, "m/4")
+    assert opened.concurrency == (1 if here else 4)
