@@ -154,7 +154,7 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
     weights = [(1.0 if asked is not None and asked.holds(t) else NEW_WEIGHT) * (NUMBER_WEIGHT if _is_number(t) else 1.0) * _rarity(t, among) for t in said]
     held = [vocabulary.holds(t) for t in said]
     if agrees:  # its own wording (no passage read, nor the question, holds it) is held when its answer is the passages'
-        known = [vocabulary.holds(t) or any(v.holds(t) for v in among) for t in said]
+        known = [h or any(v.holds(t) for v in among) for t, h in zip(said, held)]
         added = [k and (asked is None or not asked.holds(t)) for t, k in zip(said, known)]  # what it adds that they know
         own = [not (k or _is_number(t) or (asked is not None and asked.holds(t))) for t, k in zip(said, known)]
         if any(a and h and _is_number(t) for t, a, h in zip(said, added, held)) or sum(own) < sum(added):

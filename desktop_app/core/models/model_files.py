@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import ipaddress
 import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from ..errors import ModelError
 from ..settings import Settings
@@ -100,9 +102,6 @@ def configured_embedder(settings: Settings, catalog: Catalog | None = None, reco
 
 def on_this_computer(url: str) -> bool:
     """The server's address is this computer's own (localhost, 127.x.x.x, ::1)."""
-    import ipaddress
-    from urllib.parse import urlsplit
-
     host = (urlsplit(url).hostname or "").strip("[]")
     if host == "localhost":
         return True
