@@ -52,7 +52,7 @@ def _recording(sink: dict) -> Iterator[None]:
     def review(*args, **kwargs):
         started = time.perf_counter()
         result = original_review(*args, **kwargs)
-        kept = {k: v for k, v in kwargs.items() if k != "embedder"}  # the library's model: rejudge passes its own
+        kept = {k: v for k, v in kwargs.items() if k not in ("embedder", "question_check")}  # models: rejudge passes its own
         sink["review"] = (args, kept, time.perf_counter() - started)
         return result
 
@@ -92,16 +92,20 @@ class Judged:
     seconds: float
 
 
-def rejudge(recorded: Recorded, embedder=None) -> Judged:
+def rejudge(recorded: Recorded, embedder=None, question_check=None) -> Judged:
     """The current answer check on the recorded inputs (looked up now, so an edited check is the one run), with the
-    library's embedder as the pipeline passes it (recordings made before the check took one lack it)."""
+    library's embedder and the question check (the model asked whether the answer's sentences answer the question)
+    as the pipeline passes them (recordings made before the check took them lack them)."""
     import inspect
 
     from desktop_app.core import pipeline as pipeline_module
 
     kwargs = dict(recorded.review_kwargs)
-    if embedder is not None and "embedder" in inspect.signature(pipeline_module.review_answer).parameters:
+    parameters = inspect.signature(pipeline_module.review_answer).parameters
+    if embedder is not None and "embedder" in parameters:
         kwargs["embedder"] = embedder
+    if question_check is not None and "question_check" in parameters:
+        kwargs["question_check"] = question_check
     started = time.perf_counter()
     reviewed = pipeline_module.review_answer(*recorded.review_args, **kwargs)
     return Judged(reviewed.answer, reviewed.found, tuple(reviewed.citations), tuple(reviewed.notices), time.perf_counter() - started)

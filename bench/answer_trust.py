@@ -171,10 +171,10 @@ def repeats_a_sentence(text: str) -> bool:
     return any(n > 1 and len(key.split()) >= 4 for key, n in seen.items())
 
 
-def row_of(item: Item, recorded: Recorded, names: dict[str, str], embedder=None) -> dict:
+def row_of(item: Item, recorded: Recorded, names: dict[str, str], embedder=None, question_check=None) -> dict:
     from desktop_app.evaluation import answer_metrics as metrics
 
-    judged = rejudge(recorded, embedder)
+    judged = rejudge(recorded, embedder, question_check)
     said = judged.answer if judged.found else ""
     raw_answer, raw_found = unchecked(recorded)
     row = {
@@ -310,6 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--multihop-sample", type=int, default=8)
     parser.add_argument("--judge-only", action="store_true", help="never ask the model: judge the cached answers only")
     parser.add_argument("--json", help="write every row here (default OUT/answer-trust-HALF.json)")
+    parser.add_argument("--no-question-check", action="store_true", help="judge without asking the model whether the answer's sentences answer the question (the check before it)")
     args = parser.parse_args(argv)
     out = Path(args.out)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
@@ -329,6 +330,13 @@ def main(argv: list[str] | None = None) -> int:
     from desktop_app.evaluation.answers import settings_fingerprint
 
     libraries = Libraries(out, Path(args.devset), Path(args.devset_home))
+    question_check = None
+    if not args.no_question_check:
+        from desktop_app.core.answers.question_check import QuestionCheck
+
+        libraries.generator = _default_generator()  # the pipelines answer with it too
+        question_check = QuestionCheck(libraries.generator)
+        judge_name += " and the question check"
     cache = AnswerCache(out / "answers")
     settings = _default_settings()  # a new library's settings: what every library here answers with
     rows, missing, pipelines, stale = [], 0, {}, Counter()
@@ -350,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
             if recorded is None:
                 missing += 1
                 continue
-            rows.append(row_of(item, recorded, record_names(item.set, out, Path(args.devset)), embedder))
+            rows.append(row_of(item, recorded, record_names(item.set, out, Path(args.devset)), embedder, question_check))
     libraries.close()
 
     model = _default_settings().model
@@ -367,6 +375,14 @@ def main(argv: list[str] | None = None) -> int:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps({"half": args.half, "modes": modes, "check": judge_name, "rows": rows, "claims": claims}, indent=1))
     return 0
+
+
+def _default_generator():
+    from desktop_app.core.models.llm import LlamaGenerator
+    from desktop_app.core.models.model_files import resolve_llm
+
+    settings = _default_settings()
+    return LlamaGenerator(resolve_llm(settings.model), n_ctx=settings.n_ctx)
 
 
 def _default_settings():

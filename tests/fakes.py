@@ -55,6 +55,12 @@ class GatedEmbedder(HashingEmbedder):
         self.gate.release(10_000)
 
 
+def is_question_check(messages) -> bool:
+    from desktop_app.core.answers.question_check import SYSTEM
+
+    return bool(messages) and messages[0].get("content") == SYSTEM
+
+
 class ScriptedGenerator:
     """Replies with queued texts, token by token, and records the prompts it saw.
 
@@ -65,6 +71,9 @@ class ScriptedGenerator:
 
     def __init__(self, replies: Sequence[str] = (), delay: float = 0.0, hold: threading.Event | None = None):
         self.replies = list(replies)
+        # The answer's question check (answers/question_check.py) is answered apart, never from the queue.
+        self.check_reply = "yes"
+        self.checks: list[list[dict]] = []
         self.prompts: list[list[dict]] = []
         self.pieces_sent = 0  # pieces the callers actually took (an early stop takes fewer than the reply has)
         self.delay = delay
@@ -74,6 +83,10 @@ class ScriptedGenerator:
         self.replies.extend(replies)
 
     def stream(self, messages, max_tokens: int, temperature: float = 0.0, stop=()) -> Iterator[str]:
+        if is_question_check(messages):
+            self.checks.append(list(messages))
+            yield self.check_reply
+            return
         self.prompts.append(list(messages))
         reply = self.replies.pop(0) if self.replies else ""
         if self.delay:

@@ -19,6 +19,7 @@ import numpy as np
 
 from .answers import prompts
 from .answers.followup import Turn, rewrite_followup
+from .answers.question_check import QuestionCheck
 from .answers.review import review_answer
 from .answers.streaming import Streamed, missing_lines, not_found_answer, refuse, stream_answer
 from .clock import StageClock
@@ -262,7 +263,8 @@ class Pipeline:
         answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices)) if generate_answer else ("", True, None)
         end = time.perf_counter()
         names = (*evidence.names, *evidence.missing) if evidence is not None else ()
-        reviewed = review_answer(answer, ok, question, context, found.sources, generate_answer, settings.general_knowledge, names, embedder=self.embedder)
+        check = QuestionCheck(self._generator()) if generate_answer and ok and answer else None
+        reviewed = review_answer(answer, ok, question, context, found.sources, generate_answer, settings.general_knowledge, names, embedder=self.embedder, question_check=check)
         review_s = time.perf_counter() - end
         yield AnswerDone(
             AskResult(

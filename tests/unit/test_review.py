@@ -155,3 +155,46 @@ def test_a_quote_is_labelled_with_a_name_only_when_the_document_states_it():
     labels = {q.citation.text: q.name for q in evidence.quotes}
     assert labels["Vellmarsh grows 312 crystal pear trees in its orchard."] == "Vellmarsh"
     assert labels.get("It is not currently shipped by the Pomfret company.", "") != "Crystal Pomfret Trees"
+
+
+class _Asked:
+    """A question check that records what it was shown and answers as told."""
+
+    def __init__(self, verdict: bool):
+        self.verdict, self.shown = verdict, []
+
+    def answers(self, question, statements):
+        self.shown.append((question, list(statements)))
+        return self.verdict
+
+
+def test_a_grounded_answer_to_another_question_is_not_found_with_the_models_reply_shown():
+    # The passage states the claim word for word, but it is not what was asked: only the question check sees that.
+    check = _Asked(False)
+    sources = context(LIGHT, BUILT, title="Quillmoor lighthouse")
+    reviewed = review_answer("The lighthouse was built in 1887 [2].", True, "Who keeps the lighthouse?", sources, sources, question_check=check)
+    assert not reviewed.found and reviewed.answer.startswith("Not found in your documents")
+    assert "built in 1887" in reviewed.notices[0] and "does not answer the question" in reviewed.notices[0]
+    # It was shown the sentence the claim rests on, after its document's title, and the question.
+    assert check.shown == [("Who keeps the lighthouse?", ["Quillmoor lighthouse: " + BUILT])]
+
+
+def test_the_question_check_keeps_an_answer_it_confirms_and_is_not_asked_about_an_ungrounded_one():
+    confirmed = _Asked(True)
+    sources = context(LIGHT, BUILT)
+    kept = review_answer("The lighthouse was built in 1887 by Edda Tarrow [2].", True, "Who built the lighthouse?", sources, sources, question_check=confirmed)
+    assert kept.found and kept.citations[0].supported and len(confirmed.shown) == 1
+    never = _Asked(True)
+    refused = review_answer("The keeper was Orla Venn [1].", True, "Who kept it?", sources, sources, question_check=never)
+    assert not refused.found and never.shown == []
+
+
+@pytest.mark.parametrize("reply, kept", [("no", False), ("No.", False), ("yes", True), ("Yes, it does", True), ("", True), ("Ja", True)])
+def test_only_a_plain_no_from_the_model_refuses(reply, kept):
+    from desktop_app.core.answers.question_check import QuestionCheck
+    from tests.fakes import ScriptedGenerator
+
+    model = ScriptedGenerator()
+    model.check_reply = reply
+    assert QuestionCheck(model).answers("Who built it?", ["Lighthouse: It was built in 1887."]) is kept
+    assert "Who built it?" in model.checks[0][-1]["content"] and "built in 1887" in model.checks[0][-1]["content"]

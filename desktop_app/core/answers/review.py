@@ -10,7 +10,9 @@ against the passages it cites together:
 - citing nothing: it gets the passage that states it, unless the line's closing citation already does;
 - a list line saying nothing but its name ("- Name: [2]") quotes the passage sentence that names it.
 An answer of which no claim is grounded did not come from the documents: it becomes the not-found answer, with
-the model's reply in the notice. Nothing else vetoes an answer.
+the model's reply in the notice. So does one whose grounded claims rest on sentences that do not answer the
+question (question_check.py: the passages state them, but they answer another question). Nothing else vetoes an
+answer.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import numpy as np
 from ..models.embedder import Embedder
 from ..types import Citation, Source
 from .grounding import MARK, Grounding, Vocabulary, content, judge_claim
+from .question_check import QuestionCheck
 from .streaming import NOT_FOUND_LINE, not_found_answer
 
 # A claim: a list line ("- ...", "1. ..."), or a sentence with the citation marks that follow it, wherever they stand
@@ -76,6 +79,7 @@ class _Evidence:
 
     def __init__(self, context: Sequence[Source], question: str, embedder: Embedder | None = None):
         self.texts = [f"{s.passage.title}\n{s.passage.text}" for s in context]
+        self.titles = [s.passage.title for s in context]
         self.question, self.embedder = question, embedder
         self.asked = Vocabulary([question])
         self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
@@ -83,15 +87,29 @@ class _Evidence:
         self._sentences = [(n, m.group(0)) for n, s in enumerate(context, 1) for m in _SENTENCE.finditer(s.passage.text) if content(m.group(0))]
         self._vectors, self._nearest = None, {}
 
-    def nearest(self, claim: str) -> int:
-        """The passage holding the sentence nearest the claim in meaning (0 without an embedder), each claim embedded once."""
+    def _closeness(self, claim: str) -> np.ndarray | None:
+        """Each sentence's cosine to the claim (None without an embedder), each claim embedded once."""
         if self.embedder is None or not self._sentences:
-            return 0
+            return None
         if self._vectors is None:  # embedded on first need: most claims pass on their words alone
             self._vectors = self.embedder.embed([s for _, s in self._sentences])
         if claim not in self._nearest:
-            self._nearest[claim] = self._sentences[int(np.argmax(self._vectors @ self.embedder.embed([MARK.sub(" ", claim)])[0]))][0]
+            self._nearest[claim] = self._vectors @ self.embedder.embed([MARK.sub(" ", claim)])[0]
         return self._nearest[claim]
+
+    def nearest(self, claim: str) -> int:
+        """The passage holding the sentence nearest the claim in meaning (0 without an embedder)."""
+        closeness = self._closeness(claim)
+        return 0 if closeness is None else self._sentences[int(np.argmax(closeness))][0]
+
+    def statement(self, claim: str, cited: Sequence[int]) -> str:
+        """The sentence of the cited passages the claim rests on, after its document's title ("It has ..." keeps its
+        subject): the nearest in meaning, or without an embedder the one holding most of the claim's words."""
+        candidates = [i for i, (n, _) in enumerate(self._sentences) if n in cited]
+        closeness, said = self._closeness(claim), content(MARK.sub(" ", claim))
+        score = (lambda i: closeness[i]) if closeness is not None else (lambda i: sum(Vocabulary([self._sentences[i][1]]).holds(t) for t in said))
+        n, sentence = self._sentences[max(candidates, key=score)] if candidates else (0, "")
+        return f"{self.titles[n - 1]}: {sentence}" if n and self.titles[n - 1] else sentence
 
     def judge(self, claim: str, numbers: Sequence[int]) -> Grounding:
         key = tuple(sorted(n for n in set(numbers) if 1 <= n <= len(self.texts)))
@@ -158,14 +176,16 @@ def review_answer(
     general_knowledge: bool = False,
     names: Sequence[str] = (),
     embedder: Embedder | None = None,
+    question_check: QuestionCheck | None = None,
 ) -> ReviewedAnswer:
     """`answered`: False when no answer was asked for (search only); `sources` name the closest pages of a refusal;
     `names`: the named things a list answer has a line each for (retrieval/evidence.py); `embedder`: the library's,
-    for the grounding check's meaning signal (none: words only)."""
+    for the grounding check's meaning signal (none: words only); `question_check`: asks the model whether the
+    sentences the grounded claims rest on answer the question (none: not asked)."""
     if not (found and answer):
         return ReviewedAnswer(answer, found, (), ())
     evidence, notices, flagged = _Evidence(context, question, embedder), [], {}
-    grounded_claims = 0
+    grounded: list[tuple[str, list[int]]] = []  # each grounded claim and the passages it ends up citing, last first
     out = answer
     spans = claim_spans(answer)
     for index in range(len(spans) - 1, -1, -1):  # backwards, so the earlier spans stay valid as claims change
@@ -177,7 +197,7 @@ def review_answer(
         if listed and all(evidence.asked.holds(t) for t in content(MARK.sub(" ", claim))):
             quoted = evidence.quote(claim, numbers)  # "- Name: [2]" says nothing the question does not
             if quoted:
-                grounded_claims += 1
+                grounded.append((quoted[1], [quoted[0]]))
                 out = out[:start] + f"- {_head(claim, names)}: \u201c{quoted[1]}\u201d [{quoted[0]}]" + out[end:]
                 notices.append(f"The line \u201c{MARK.sub('', claim).strip()}\u201d said nothing about its name; it now quotes the passage that does.")
                 continue
@@ -185,15 +205,15 @@ def review_answer(
             line_end = out.find("\n", end)
             later = cited_numbers(out[end : None if line_end < 0 else line_end])
             if later and evidence.judge(claim, later).grounded:
-                grounded_claims += 1
+                grounded.append((claim, later))
                 continue
         verdict = evidence.judge(claim, numbers)
         if verdict.grounded:
-            grounded_claims += 1
+            grounded.append((claim, numbers))
             continue
         better = evidence.stating(claim, numbers)
         if better is not None:
-            grounded_claims += 1
+            grounded.append((claim, better))
             out = out[:start] + _with_marks(claim, better) + out[end:]
             was, now = ", ".join(f"[{n}]" for n in numbers), ", ".join(f"[{n}]" for n in better)
             notices.append(f"Citation {was} pointed at a passage that does not say this; it now points at {now}." if numbers else f"A claim cited no passage; it now cites {now}, which says it.")
@@ -203,9 +223,13 @@ def review_answer(
         else:
             for n in numbers:
                 flagged.setdefault(n, verdict.reason)
-    if answered and not general_knowledge and not grounded_claims:
-        reply = answer.strip()[:300]
+    reply = answer.strip()[:300]
+    if answered and not general_knowledge and not grounded:
         return ReviewedAnswer(not_found_answer(sources or context), False, (), (f"The model answered \u201c{reply}\u201d, but no passage it read states that: it did not come from your documents.",))
+    if answered and not general_knowledge and question_check is not None:
+        statements = list(dict.fromkeys(evidence.statement(claim, cited) for claim, cited in reversed(grounded)))
+        if not question_check.answers(question, statements):
+            return ReviewedAnswer(not_found_answer(sources or context), False, (), (f"The model answered \u201c{reply}\u201d, but what the passages say there does not answer the question: it did not come from your documents.",))
     citations = [dataclasses.replace(c, supported=c.n not in flagged, reason=flagged.get(c.n, "")) for c in citations_of(out, context)]
     if answered and not citations:
         notices.append("The answer cites no passage; check it against the sources.")
