@@ -342,7 +342,9 @@ def main(argv: list[str] | None = None) -> int:
     rows, missing, pipelines, stale = [], 0, {}, Counter()
     for number, item in enumerate(items, start=1):
         for mode in modes:
-            path = cache.path(item.set, mode, settings_fingerprint(mode_named(mode).settings_for(settings), settings.model), item.qid, item.question)
+            # The question check is re-run on every recording, so its switch does not make a new recording.
+            fingerprint = settings_fingerprint(mode_named(mode).settings_for(settings), settings.model, rejudged=("question_check",))
+            path = cache.path(item.set, mode, fingerprint, item.qid, item.question)
             recorded = cache.load(path)
             if recorded is None and args.judge_only and (older := cache.newest_recording(path)) is not None:
                 recorded = cache.load(older)

@@ -133,10 +133,12 @@ def score_answer(result: AskResult, replayed: float, relevant: dict[str, int], g
     }
 
 
-def settings_fingerprint(settings: Settings, model: str) -> str:
-    """Identifies what answered: a row of an earlier run is reused only under the same model, settings and answer prompt."""
+def settings_fingerprint(settings: Settings, model: str, rejudged: tuple[str, ...] = ()) -> str:
+    """Identifies what answered: a row of an earlier run is reused only under the same model, settings and answer prompt.
+    `rejudged`: settings only the answer check reads, left out by a caller that runs the check again on every row."""
     prompt = answer_messages("?", [], settings.general_knowledge)
-    blob = json.dumps([model, asdict(settings), prompt], sort_keys=True, default=str)
+    fields = {k: v for k, v in asdict(settings).items() if k not in rejudged}
+    blob = json.dumps([model, fields, prompt], sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 

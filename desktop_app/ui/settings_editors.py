@@ -39,6 +39,7 @@ LABELS = {
     "max_answer_tokens": "Longest answer (tokens)",
     "min_similarity": "Closeness needed to answer",
     "general_knowledge": "Answer from general knowledge",
+    "question_check": "Check that the answer answers the question",
     "n_threads_batch": "Cores for reading the passages",
     "n_batch": "Text read in one step (tokens)",
     "use_mmap": "Read the model file as needed",

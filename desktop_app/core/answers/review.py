@@ -85,30 +85,30 @@ class _Evidence:
         self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
         self.each = tuple(self._vocabularies.values())
         self._sentences = [(n, m.group(0)) for n, s in enumerate(context, 1) for m in _SENTENCE.finditer(s.passage.text) if content(m.group(0))]
-        self._vectors, self._nearest = None, {}
+        self._vectors, self._nearest = {}, {}  # sentence index -> vector; claim -> vector
 
-    def _closeness(self, claim: str) -> np.ndarray | None:
-        """Each sentence's cosine to the claim (None without an embedder), each claim embedded once."""
-        if self.embedder is None or not self._sentences:
+    def _closeness(self, claim: str, among: Sequence[int]) -> list[float] | None:
+        """The cosine of each of these sentences to the claim (None without an embedder); each embedded once, on need."""
+        if self.embedder is None:
             return None
-        if self._vectors is None:  # embedded on first need: most claims pass on their words alone
-            self._vectors = self.embedder.embed([s for _, s in self._sentences])
+        new = [i for i in among if i not in self._vectors]
+        for i, vector in zip(new, self.embedder.embed([self._sentences[i][1] for i in new]) if new else ()):
+            self._vectors[i] = vector
         if claim not in self._nearest:
-            self._nearest[claim] = self._vectors @ self.embedder.embed([MARK.sub(" ", claim)])[0]
-        return self._nearest[claim]
+            self._nearest[claim] = self.embedder.embed([MARK.sub(" ", claim)])[0]
+        return [float(self._vectors[i] @ self._nearest[claim]) for i in among]
 
     def nearest(self, claim: str) -> int:
         """The passage holding the sentence nearest the claim in meaning (0 without an embedder)."""
-        closeness = self._closeness(claim)
-        return 0 if closeness is None else self._sentences[int(np.argmax(closeness))][0]
+        closeness = self._closeness(claim, range(len(self._sentences)))
+        return self._sentences[int(np.argmax(closeness))][0] if closeness else 0
 
     def statement(self, claim: str, cited: Sequence[int]) -> str:
         """The sentence of the cited passages the claim rests on, after its document's title ("It has ..." keeps its
         subject): the nearest in meaning, or without an embedder the one holding most of the claim's words."""
         candidates = [i for i, (n, _) in enumerate(self._sentences) if n in cited]
-        closeness, said = self._closeness(claim), content(MARK.sub(" ", claim))
-        score = (lambda i: closeness[i]) if closeness is not None else (lambda i: sum(Vocabulary([self._sentences[i][1]]).holds(t) for t in said))
-        n, sentence = self._sentences[max(candidates, key=score)] if candidates else (0, "")
+        scores = self._closeness(claim, candidates) or [sum(map(Vocabulary([self._sentences[i][1]]).holds, content(MARK.sub(" ", claim)))) for i in candidates]
+        n, sentence = self._sentences[candidates[int(np.argmax(scores))]] if candidates else (0, "")
         return f"{self.titles[n - 1]}: {sentence}" if n and self.titles[n - 1] else sentence
 
     def judge(self, claim: str, numbers: Sequence[int]) -> Grounding:
