@@ -22,4 +22,4 @@ CASES = [
 
 @pytest.mark.parametrize("question, sentence, answers", CASES)
 def test_the_model_tells_a_sentence_that_answers_from_one_that_does_not(real_generator, question, sentence, answers):
-    assert QuestionCheck(real_generator).answers(question, [sentence]) is answers
+    assert QuestionCheck(real_generator).answers(question, sentence) is answers

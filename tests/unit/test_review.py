@@ -163,8 +163,8 @@ class _Asked:
     def __init__(self, verdict: bool):
         self.verdict, self.shown = verdict, []
 
-    def answers(self, question, statements):
-        self.shown.append((question, list(statements)))
+    def answers(self, question, statement):
+        self.shown.append((question, statement))
         return self.verdict
 
 
@@ -176,7 +176,7 @@ def test_a_grounded_answer_to_another_question_is_not_found_with_the_models_repl
     assert not reviewed.found and reviewed.answer.startswith("Not found in your documents")
     assert "built in 1887" in reviewed.notices[0] and "does not answer the question" in reviewed.notices[0]
     # It was shown the sentence the claim rests on, after its document's title, and the question.
-    assert check.shown == [("Who keeps the lighthouse?", ["Quillmoor lighthouse: " + BUILT])]
+    assert check.shown == [("Who keeps the lighthouse?", "Quillmoor lighthouse: " + BUILT)]
 
 
 def test_the_question_check_keeps_an_answer_it_confirms_and_is_not_asked_about_an_ungrounded_one():
@@ -196,5 +196,5 @@ def test_only_a_plain_no_from_the_model_refuses(reply, kept):
 
     model = ScriptedGenerator()
     model.check_reply = reply
-    assert QuestionCheck(model).answers("Who built it?", ["Lighthouse: It was built in 1887."]) is kept
+    assert QuestionCheck(model).answers("Who built it?", "Lighthouse: It was built in 1887.") is kept
     assert "Who built it?" in model.checks[0][-1]["content"] and "built in 1887" in model.checks[0][-1]["content"]

@@ -227,8 +227,7 @@ def review_answer(
     if answered and not general_knowledge and not grounded:
         return ReviewedAnswer(not_found_answer(sources or context), False, (), (f"The model answered \u201c{reply}\u201d, but no passage it read states that: it did not come from your documents.",))
     if answered and not general_knowledge and question_check is not None:
-        statements = list(dict.fromkeys(evidence.statement(claim, cited) for claim, cited in reversed(grounded)))
-        if not question_check.answers(question, statements):
+        if not question_check.answers(question, evidence.statement(*grounded[-1])):  # the first grounded claim
             return ReviewedAnswer(not_found_answer(sources or context), False, (), (f"The model answered \u201c{reply}\u201d, but what the passages say there does not answer the question: it did not come from your documents.",))
     citations = [dataclasses.replace(c, supported=c.n not in flagged, reason=flagged.get(c.n, "")) for c in citations_of(out, context)]
     if answered and not citations:
