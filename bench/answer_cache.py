@@ -19,6 +19,10 @@ from pathlib import Path
 from typing import Any
 
 
+class NotReviewed(RuntimeError):
+    """The pipeline answered by another route (a question about a whole document, or tables): nothing to re-judge."""
+
+
 @dataclass
 class Recorded:
     question: str
@@ -75,8 +79,10 @@ def ask_recorded(pipeline, question: str, mode: str) -> Recorded:
         for event in pipeline.ask(question, mode):
             if isinstance(event, AnswerDone):
                 result = event.result
-    if result is None or "review" not in sink:
-        raise RuntimeError(f"the pipeline ended without an answer for {question!r}")
+    if result is None:
+        raise RuntimeError("the pipeline ended without an answer")  # not the question: a report half's are never printed
+    if "review" not in sink:
+        raise NotReviewed("the pipeline answered without the passage check (a whole-document or table question)")
     args, kwargs, review_s = sink["review"]
     timings = result.timings
     return Recorded(question, mode, "".join(sink.get("raw", [])), args, kwargs, time.perf_counter() - started,

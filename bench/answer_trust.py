@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .answer_cache import AnswerCache, Recorded, ask_recorded, rejudge, unchecked
+from .answer_cache import AnswerCache, NotReviewed, Recorded, ask_recorded, rejudge, unchecked
 from .common import table
 from .paired_difference import bootstrap_interval
 
@@ -339,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
         judge_name += " and the question check"
     cache = AnswerCache(out / "answers")
     settings = _default_settings()  # a new library's settings: what every library here answers with
-    rows, missing, pipelines, stale = [], 0, {}, Counter()
+    rows, missing, pipelines, stale, rerouted = [], 0, {}, Counter(), 0
     for number, item in enumerate(items, start=1):
         for mode in modes:
             # The question check is re-run on every recording, so its switch does not make a new recording.
@@ -354,7 +354,11 @@ def main(argv: list[str] | None = None) -> int:
                 if (item.set, mode) not in pipelines:
                     pipelines[item.set, mode] = library.pipeline()
                     pipelines[item.set, mode].warm_up()
-                recorded = ask_recorded(pipelines[item.set, mode], item.question, mode)
+                try:
+                    recorded = ask_recorded(pipelines[item.set, mode], item.question, mode)
+                except NotReviewed:
+                    rerouted += 1
+                    continue
                 cache.store(path, recorded)
                 print(f"[{number}/{len(items)}] {item.set:9} {mode:7} {recorded.total_s:5.0f} s", file=sys.stderr, flush=True)
             if recorded is None:
@@ -365,6 +369,7 @@ def main(argv: list[str] | None = None) -> int:
 
     model = _default_settings().model
     unasked = f", {missing} not asked yet" if missing else ""
+    unasked += f", {rerouted} answered by another route (whole document or tables) and not judged" if rerouted else ""
     for folder, n in sorted(stale.items()):
         print(f"--judge-only: {n} answers recorded under other settings ({folder}): the newest recording of each question is judged", file=sys.stderr)
     print(f"\nanswer trust, {args.half} half; model {model}; check: {judge_name}; {len(rows)} answers judged{unasked}")
