@@ -168,3 +168,12 @@ def test_the_r_manuals_a_file_and_pages_named_in_the_question(data_home):
         assert ranked.sources and {(Path(s.passage.file).name, s.passage.page in range(10, 13)) for s in ranked.sources} == {("R-intro.pdf", True)}
     finally:
         library.close()
+
+
+def test_a_documents_title_written_as_its_subject_is_no_filter():
+    # A library of articles whose titles are their subjects: a question about one of them, or about something in
+    # it, searches everything. The file's own name still limits the search.
+    articles = [DocumentName(1, "/lib/a0117.txt", "Quillmoor harbour", "2026-11-20 10:00:00"), DocumentName(2, "/lib/a0118.txt", "Vellan coast", "2026-11-20 10:00:00")]
+    assert read_filters("Which boats moor in Quillmoor harbour?", articles, now=NOW).parts == ()
+    assert read_filters("What are the five largest towns in the Vellan coast region?", articles, now=NOW).parts == ()
+    assert [p.label for p in read_filters("Which boats are named in a0117?", articles, now=NOW).parts] == ["a0117.txt"]

@@ -125,9 +125,12 @@ def _page_part(match: re.Match) -> FilterPart | None:
 
 def _names(document: DocumentName) -> tuple[tuple[str, bool], ...]:
     """A document's names as a person may write them, each with whether it may stand alone (with its
-    extension it is unmistakably a file; without it, a name needs "in"/"from"... before it)."""
+    extension it is unmistakably a file; without it, a name needs "in"/"from"... before it). Its title counts
+    only as a file name (with an extension): a title is how the document names its subject, so a question about
+    that subject writes it too ("the largest towns in <a title>") and would be limited to that one document."""
     file = Path(document.path).name
-    return ((file, True), (Path(file).stem, False), (document.title, bool(format_of(document.title))))
+    names = ((file, True), (Path(file).stem, False))
+    return (*names, (document.title, True)) if format_of(document.title) else names
 
 
 def _spans(text: str, library: Sequence[DocumentName], now: datetime) -> list[tuple[int, int, FilterPart]]:
