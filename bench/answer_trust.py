@@ -180,6 +180,8 @@ def row_of(item: Item, recorded: Recorded, names: dict[str, str], embedder=None,
     row = {
         "set": item.set, "qid": item.qid.removesuffix("-en") if item.variant else item.qid, "variant": item.variant, "mode": recorded.mode,
         "refused": not judged.found, "refused_unchecked": not raw_found,
+        "warned": judged.found and any(not c.supported for c in judged.citations),
+        "unwarned": judged.found and all(c.supported for c in judged.citations),
         "repeats": repeats_a_sentence(recorded.raw), "check_share": judged.seconds / recorded.total_s if recorded.total_s else None,
         "total_s": recorded.total_s,
     }
@@ -253,7 +255,9 @@ def report_lines(rows: list[dict], modes: list[str]) -> list[list[object]]:
     measures = [
         ("near-miss", "refused (target >= 0.85)", "refused", ""),
         ("near-miss", "refused, checks off", "refused_unchecked", ""),
+        ("near-miss", "answered with no citation flagged", "unwarned", ""),
         ("near-hit", "refused (target <= 0.05)", "refused", ""),
+        ("near-hit", "answered with a citation flagged", "warned", ""),
         ("near-hit", "refused, checks off", "refused_unchecked", ""),
         ("near-hit", "loose accuracy, checks on", "accuracy", ""),
         ("near-hit", "loose accuracy, checks off", "accuracy_unchecked", ""),

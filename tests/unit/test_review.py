@@ -168,13 +168,14 @@ class _Asked:
         return self.verdict
 
 
-def test_a_grounded_answer_to_another_question_is_not_found_with_the_models_reply_shown():
+def test_a_grounded_answer_to_another_question_is_shown_with_its_citation_flagged():
     # The passage states the claim word for word, but it is not what was asked: only the question check sees that.
     check = _Asked(False)
     sources = context(LIGHT, BUILT, title="Quillmoor lighthouse")
     reviewed = review_answer("The lighthouse was built in 1887 [2].", True, "Who keeps the lighthouse?", sources, sources, question_check=check)
-    assert not reviewed.found and reviewed.answer.startswith("Not found in your documents")
-    assert "built in 1887" in reviewed.notices[0] and "does not answer the question" in reviewed.notices[0]
+    assert reviewed.found and reviewed.answer == "The lighthouse was built in 1887 [2]."
+    assert [(c.n, c.supported) for c in reviewed.citations] == [(2, False)] and "does not answer the question" in reviewed.citations[0].reason
+    assert any("[2] may not support" in n and "does not answer the question" in n for n in reviewed.notices)
     # It was shown the sentence the claim rests on, after its document's title, and the question.
     assert check.shown == [("Who keeps the lighthouse?", "Quillmoor lighthouse: " + BUILT)]
 
@@ -183,7 +184,7 @@ def test_the_question_check_keeps_an_answer_it_confirms_and_is_not_asked_about_a
     confirmed = _Asked(True)
     sources = context(LIGHT, BUILT)
     kept = review_answer("The lighthouse was built in 1887 by Edda Tarrow [2].", True, "Who built the lighthouse?", sources, sources, question_check=confirmed)
-    assert kept.found and kept.citations[0].supported and len(confirmed.shown) == 1
+    assert kept.found and kept.citations[0].supported and not kept.notices and len(confirmed.shown) == 1
     never = _Asked(True)
     refused = review_answer("The keeper was Orla Venn [1].", True, "Who kept it?", sources, sources, question_check=never)
     assert not refused.found and never.shown == []

@@ -4,7 +4,8 @@ grounding.py cannot see a claim that copies a passage faithfully but answers ano
 population for the country's, a measure's definition for its value). The multilingual model can, shown only the
 sentence the answer's first grounded claim rests on (after its document's title, so "It has ..." keeps its subject)
 and the question. One short call after the answer streamed: no delay before the first token, about 0.6-0.9 s on two
-cores (the sentence and the question are read). Only a plain "no" refuses.
+cores (the sentence and the question are read). Only a plain "no" counts, and it flags the claim's citations: it
+does not refuse the answer (the model says no to some right answers too).
 """
 
 from __future__ import annotations
