@@ -23,3 +23,23 @@ CASES = [
 @pytest.mark.parametrize("question, sentence, answers", CASES)
 def test_the_model_tells_a_sentence_that_answers_from_one_that_does_not(real_generator, question, sentence, answers):
     assert QuestionCheck(real_generator).answers(question, sentence) is answers
+
+
+def test_the_check_reads_the_sentence_that_states_the_claim_not_its_sibling(real_embedder):
+    # "The maximum ..." is nearer in meaning to a claim about the minimum than "The minimum ..." is: the sentence
+    # holding the claim's words is the one the model is shown.
+    from desktop_app.core.answers.review import review_answer
+    from desktop_app.core.types import Passage, Source
+
+    limits = "The maximum operating temperature of the Harrowgate H2 is 70 degrees Celsius. The minimum operating temperature is minus 15 degrees Celsius. The enclosure is rated IP54."
+    sources = [Source(1, Passage(1, 1, "/docs/h2.pdf", "Operating limits", 3, 0, len(limits), limits), 0.1, {}, 0.5)]
+
+    class Shown:
+        statement = ""
+
+        def answers(self, question, statement):
+            Shown.statement = statement
+            return True
+
+    review_answer("The minimum operating temperature of the Harrowgate H2 is minus 15 degrees Celsius [1].", True, "What is the minimum operating temperature of the Harrowgate H2?", sources, sources, embedder=real_embedder, question_check=Shown())
+    assert Shown.statement == "Operating limits: The minimum operating temperature is minus 15 degrees Celsius."

@@ -104,12 +104,13 @@ class _Evidence:
         return self._sentences[int(np.argmax(closeness))][0] if closeness else 0
 
     def statement(self, claim: str, cited: Sequence[int]) -> str:
-        """The sentence of the cited passages the claim rests on, after its document's title ("It has ..." keeps its
-        subject): the nearest in meaning, or without an embedder the one holding most of the claim's words."""
+        """The cited sentence holding most of the claim's words (numbers twice; nearest in meaning among equals: "the
+        maximum ..." is often nearer than "the minimum ..."), after its document's title ("It has ..." keeps its subject)."""
         candidates = [i for i, (n, _) in enumerate(self._sentences) if n in cited]
-        scores = self._closeness(claim, candidates) or [sum(map(Vocabulary([self._sentences[i][1]]).holds, content(MARK.sub(" ", claim)))) for i in candidates]
-        n, sentence = self._sentences[candidates[int(np.argmax(scores))]] if candidates else (0, "")
-        return f"{self.titles[n - 1]}: {sentence}" if n and self.titles[n - 1] else sentence
+        said, closeness = content(MARK.sub(" ", claim)), self._closeness(claim, candidates) or [0.0] * len(candidates)
+        held = [sum((2 if t[0].isdigit() else 1) * Vocabulary([self._sentences[i][1]]).holds(t) for t in said) for i in candidates]
+        n, sentence = self._sentences[candidates[max(range(len(candidates)), key=lambda k: (held[k], closeness[k]))]] if candidates else (0, "")
+        return f"{self.titles[n - 1]}: {sentence.strip()}" if n and self.titles[n - 1] else sentence.strip()
 
     def judge(self, claim: str, numbers: Sequence[int]) -> Grounding:
         key = tuple(sorted(n for n in set(numbers) if 1 <= n <= len(self.texts)))
