@@ -144,8 +144,9 @@ def test_the_windows_first_question_after_a_restart_reads_no_prompt_prefix(real_
         library.close()
 
     assert warm_up and {u.source for u in warm_up} == {"disk"}
-    # The query prompt and the answer prompt, each with its instructions already in place.
-    assert len(asked) >= 2 and all(u.prefix_tokens > 0 for u in asked)
+    # The query prompt and the answer prompt, each with its instructions already in place. (The answer's question
+    # check has a prompt too short to keep: MIN_PREFIX_TOKENS; it reads its one-line instruction each time.)
+    assert len([u for u in asked if u.prefix_tokens > 0]) >= 2
     assert sum(u.evaluated for u in warm_up + asked) == 0
 
 
