@@ -44,7 +44,8 @@ def test_writes_wait_for_the_lock_in_the_background_while_the_window_answers_eve
     titles = [title for _, title, _ in library.chats()]
     assert titles == ["How is the valve serviced?"]
     assert [role for _, role, _, _ in library.chat_messages(window.chat_controller.current)] == ["user", "assistant"]
-    qtbot.waitUntil(lambda: json.loads((data_home / "settings.json").read_text())["mode"] == "rag", timeout=20_000)
+    saved = data_home / "settings.json"  # written in the background, replaced whole: absent until the first write
+    qtbot.waitUntil(lambda: saved.exists() and json.loads(saved.read_text())["mode"] == "rag", timeout=20_000)
     holder.close()
 
 
