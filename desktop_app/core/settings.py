@@ -78,8 +78,8 @@ class Settings:
     max_answer_tokens: int = 400
     min_similarity: float = 0.25
     general_knowledge: bool = False
-    # After the answer, the model is asked once whether the sentences it rests on answer the question
-    # (answers/question_check.py); off saves that call (about half a second on two cores).
+    # After the answer, the model is asked once whether the sentence it rests on answers the question, a no
+    # flagging its citation (answers/question_check.py); off saves that call (0.6-0.9 s on two cores).
     question_check: bool = True
     # Speed levers (issue 5); bench/ measures each. 0 means "pick for this machine".
     n_threads_batch: int = 0
@@ -188,7 +188,7 @@ SETTING_HELP: dict[str, SettingHelp] = {
     "max_answer_tokens": advanced("The longest answer the model may write, in tokens (a token is about three quarters of a word)."),
     "min_similarity": advanced("Below this closeness to your question no passage is trusted to answer it."),
     "general_knowledge": plain("Let the model answer from its own knowledge when your documents do not say, and say so."),
-    "question_check": advanced("After the answer, ask the model whether the sentences it rests on answer your question; when they do not, say not found."),
+    "question_check": advanced("After the answer, ask the model whether the sentence it rests on answers your question; when it says no, that citation is marked as doubtful."),
     "n_threads_batch": advanced("Processor cores used to read the passages and your question before the answer (0 uses the same as for writing)."),
     "n_batch": advanced("How many tokens of the prompt the model reads in one step."),
     "use_mmap": advanced("Read the model file as it is needed instead of loading it whole: starts faster and saves memory."),

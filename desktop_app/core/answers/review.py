@@ -182,7 +182,7 @@ def review_answer(
     """`answered`: False when no answer was asked for (search only); `sources` name the closest pages of a refusal;
     `names`: the named things a list answer has a line each for (retrieval/evidence.py); `embedder`: the library's,
     for the grounding check's meaning signal (none: words only); `question_check`: asks the model whether the
-    sentences the grounded claims rest on answer the question (none: not asked)."""
+    sentence the first grounded claim rests on answers the question, a no flagging it (none: not asked)."""
     if not (found and answer):
         return ReviewedAnswer(answer, found, (), ())
     evidence, notices, flagged = _Evidence(context, question, embedder), [], {}
