@@ -393,7 +393,7 @@ def _default_generator():
     from desktop_app.core.models.model_files import resolve_llm
 
     settings = _default_settings()
-    return LlamaGenerator(resolve_llm(settings.model), n_ctx=settings.n_ctx)
+    return LlamaGenerator.from_settings(resolve_llm(settings.model), settings)
 
 
 def _default_settings():

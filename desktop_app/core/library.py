@@ -231,17 +231,7 @@ class Library(LibraryChats, WatchedFolders):
                 self._generator = OpenAIHttpGenerator(s.llm_url, s.llm_http_model, api_key(s.llm_api_key), s.llm_timeout)
             if self._generator is None:
                 model_path = resolve_llm(self.settings.model, self.model_progress, self.catalog)
-                s = self.settings
-                self._generator = LlamaGenerator(
-                    model_path,
-                    n_ctx=s.n_ctx,
-                    n_threads=s.n_threads or None,
-                    n_threads_batch=s.n_threads_batch or None,
-                    n_batch=s.n_batch,
-                    use_mmap=s.use_mmap,
-                    prompt_lookup_tokens=s.prompt_lookup_tokens,
-                    prefix_cache_dir=self.home / "prefix-cache",
-                )
+                self._generator = LlamaGenerator.from_settings(model_path, self.settings, prefix_cache_dir=self.home / "prefix-cache")
             return self._generator
 
     def model_label(self) -> str:

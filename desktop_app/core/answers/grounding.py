@@ -84,14 +84,14 @@ def tokens(text: str) -> tuple[str, ...]:
     return tuple(_TOKEN.findall(_fold(text)))
 
 
-def _is_number(token: str) -> bool:
+def is_number(token: str) -> bool:
     return any(c.isdigit() for c in token)
 
 
 def content(text: str) -> list[str]:
     """The claim's words that say something: numbers, codes and words of MIN_LETTERS letters or more (a function
     word that long, "with", "dass", "было", is in most passages anyway: it barely moves the score)."""
-    return [t for t in tokens(text) if _is_number(t) or len(t) >= MIN_LETTERS]
+    return [t for t in tokens(text) if is_number(t) or len(t) >= MIN_LETTERS]
 
 
 class Vocabulary:
@@ -102,13 +102,13 @@ class Vocabulary:
         self._by_start: dict[str, list[str]] = {}
         self._stems: dict[str, bool] = {}
         for token in self.tokens:
-            if len(token) >= _STEM_START and not _is_number(token):
+            if len(token) >= _STEM_START and not is_number(token):
                 self._by_start.setdefault(token[:_STEM_START], []).append(token)
 
     def holds(self, token: str) -> bool:
         if token in self.tokens:
             return True
-        if _is_number(token) or len(token) < MIN_LETTERS:
+        if is_number(token) or len(token) < MIN_LETTERS:
             return False
         if token not in self._stems:  # a review asks about the same words many times
             self._stems[token] = any(_same_word(token, other) for other in self._by_start.get(token[:_STEM_START], ()))
@@ -151,18 +151,18 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
         return Grounding(True, 1.0, "the claim states nothing to check")
     asked = question if isinstance(question, Vocabulary) else Vocabulary([question]) if question else None
     among = tuple(among)
-    weights = [(1.0 if asked is not None and asked.holds(t) else NEW_WEIGHT) * (NUMBER_WEIGHT if _is_number(t) else 1.0) * _rarity(t, among) for t in said]
+    weights = [(1.0 if asked is not None and asked.holds(t) else NEW_WEIGHT) * (NUMBER_WEIGHT if is_number(t) else 1.0) * _rarity(t, among) for t in said]
     held = [vocabulary.holds(t) for t in said]
     if agrees:  # its own wording (no passage read, nor the question, holds it) is held when its answer is the passages'
         known = [h or any(v.holds(t) for v in among) for t, h in zip(said, held)]
         added = [k and (asked is None or not asked.holds(t)) for t, k in zip(said, known)]  # what it adds that they know
-        own = [not (k or _is_number(t) or (asked is not None and asked.holds(t))) for t, k in zip(said, known)]
-        if any(a and h and _is_number(t) for t, a, h in zip(said, added, held)) or sum(own) < sum(added):
+        own = [not (k or is_number(t) or (asked is not None and asked.holds(t))) for t, k in zip(said, known)]
+        if any(a and h and is_number(t) for t, a, h in zip(said, added, held)) or sum(own) < sum(added):
             held = [h or o for h, o in zip(held, own)]
     score = sum(w for w, h in zip(weights, held) if h) / sum(weights)
     written = {next(iter(tokens(w)), ""): w for w in re.findall(r"\w+", claim)} if not all(held) else {}
     missing = tuple(dict.fromkeys(written.get(t, t) for t, h in zip(said, held) if not h))
-    numbers = [t for t, h in zip(said, held) if not h and _is_number(t)]
+    numbers = [t for t, h in zip(said, held) if not h and is_number(t)]
     grounded = not numbers and score >= THRESHOLD
     if grounded:
         reason = "the cited passages state it"

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..models.embedder import Embedder
 from ..types import Citation, Source
-from .grounding import MARK, Grounding, Vocabulary, content, judge_claim
+from .grounding import MARK, NUMBER_WEIGHT, Grounding, Vocabulary, content, is_number, judge_claim
 from .question_check import QuestionCheck
 from .streaming import NOT_FOUND_LINE, not_found_answer
 
@@ -108,7 +108,7 @@ class _Evidence:
         maximum ..." is often nearer than "the minimum ..."), after its document's title ("It has ..." keeps its subject)."""
         candidates = [i for i, (n, _) in enumerate(self._sentences) if n in cited]
         said, closeness = content(MARK.sub(" ", claim)), self._closeness(claim, candidates) or [0.0] * len(candidates)
-        held = [sum((2 if t[0].isdigit() else 1) * Vocabulary([self._sentences[i][1]]).holds(t) for t in said) for i in candidates]
+        held = [sum((NUMBER_WEIGHT if is_number(t) else 1) * Vocabulary([self._sentences[i][1]]).holds(t) for t in said) for i in candidates]
         n, sentence = self._sentences[candidates[max(range(len(candidates)), key=lambda k: (held[k], closeness[k]))]] if candidates else (0, "")
         return f"{self.titles[n - 1]}: {sentence.strip()}" if n and self.titles[n - 1] else sentence.strip()
 

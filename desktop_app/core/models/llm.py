@@ -12,11 +12,14 @@ import threading
 from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..errors import ModelError
 from .prefix_snapshots import PrefixSnapshots, PrefixUse
 from .prefix_store import PrefixStore
+
+if TYPE_CHECKING:
+    from ..settings import Settings
 
 Message = dict[str, str]
 
@@ -110,6 +113,15 @@ class LlamaGenerator:
                         hint="Pick another GGUF file in Settings, or check that this one is a complete llama.cpp model.",
                     ) from exc
         return self._llm
+
+    @classmethod
+    def from_settings(cls, model_path: Path, settings: Settings, prefix_cache_dir: Path | None = None) -> LlamaGenerator:
+        """The local model as the settings run it (0 threads: all the cores)."""
+        s = settings
+        return cls(
+            model_path, n_ctx=s.n_ctx, n_threads=s.n_threads or None, n_threads_batch=s.n_threads_batch or None, n_batch=s.n_batch,
+            use_mmap=s.use_mmap, prompt_lookup_tokens=s.prompt_lookup_tokens, prefix_cache_dir=prefix_cache_dir,
+        )
 
     @property
     def loaded(self) -> bool:
