@@ -25,21 +25,24 @@ def test_the_model_tells_a_sentence_that_answers_from_one_that_does_not(real_gen
     assert QuestionCheck(real_generator).answers(question, sentence) is answers
 
 
-def test_the_check_reads_the_sentence_that_states_the_claim_not_its_sibling(real_embedder):
-    # "The maximum ..." is nearer in meaning to a claim about the minimum than "The minimum ..." is: the sentence
-    # holding the claim's words is the one the model is shown.
+def test_a_right_answer_is_checked_against_the_sentence_that_states_it_not_its_sibling(real_embedder, real_generator):
+    # "The maximum ..." is nearer in meaning to a claim about the minimum than "The minimum ..." is: shown the
+    # sibling, the model said no and a right answer was flagged in the window. The real model reads the sentence
+    # holding the claim's words, and the right citation stays unflagged.
     from desktop_app.core.answers.review import review_answer
     from desktop_app.core.types import Passage, Source
 
     limits = "The maximum operating temperature of the Harrowgate H2 is 70 degrees Celsius. The minimum operating temperature is minus 15 degrees Celsius. The enclosure is rated IP54."
-    sources = [Source(1, Passage(1, 1, "/docs/h2.pdf", "Operating limits", 3, 0, len(limits), limits), 0.1, {}, 0.5)]
+    sources = [Source(1, Passage(1, 1, "/docs/h2.pdf", "Harrowgate H2 datasheet", 3, 0, len(limits), limits), 0.1, {}, 0.5)]
 
-    class Shown:
-        statement = ""
+    class Recorded:  # the real model, its prompts kept
+        prompts: list[str] = []
 
-        def answers(self, question, statement):
-            Shown.statement = statement
-            return True
+        def complete(self, messages, **kwargs):
+            Recorded.prompts.append(messages[-1]["content"])
+            return real_generator.complete(messages, **kwargs)
 
-    review_answer("The minimum operating temperature of the Harrowgate H2 is minus 15 degrees Celsius [1].", True, "What is the minimum operating temperature of the Harrowgate H2?", sources, sources, embedder=real_embedder, question_check=Shown())
-    assert Shown.statement == "Operating limits: The minimum operating temperature is minus 15 degrees Celsius."
+    answer = "The minimum operating temperature of the Harrowgate H2 is minus 15 degrees Celsius [1]."
+    reviewed = review_answer(answer, True, "What is the minimum operating temperature of the Harrowgate H2?", sources, sources, embedder=real_embedder, question_check=QuestionCheck(Recorded()))
+    assert Recorded.prompts[0].startswith("Text: Harrowgate H2 datasheet: The minimum operating temperature is minus 15 degrees Celsius.\n")
+    assert reviewed.found and reviewed.answer == answer and all(c.supported for c in reviewed.citations) and not reviewed.notices
