@@ -19,7 +19,7 @@ import numpy as np
 
 from .answers import prompts
 from .answers.followup import Turn, rewrite_followup
-from .answers.question_check import QuestionCheck
+from .answers.question_check import QuestionCheck, check_messages
 from .answers.review import review_answer
 from .answers.streaming import Streamed, missing_lines, not_found_answer, refuse, stream_answer
 from .clock import StageClock
@@ -96,7 +96,7 @@ class Pipeline:
         return Pipeline(self.store, self.index, self.embedder, self._generator, settings, self.tables, self.reading_speed)
 
     def warm_up(self) -> None:
-        """Read the fixed prefixes of the query and answer prompts once, so the first question does not.
+        """Read the fixed prefixes of the query, answer and question-check prompts once, so the first question does not.
 
         A generator that keeps per-prompt KV snapshots (LlamaGenerator) then restores them, so RAG-Fusion's
         alternation between the two prompts costs only the question's own tokens.
@@ -108,6 +108,8 @@ class Pipeline:
         styles = mode_named(self.settings.mode).query_styles or mode_named("fusion").query_styles
         warmed = [query_messages("Warm-up question", self.settings.n_queries, style) for style in styles]
         warmed.append(prompts.answer_messages("Warm-up question", [], self.settings.general_knowledge))
+        if self.settings.question_check:
+            warmed.append(check_messages("Warm-up question", "Warm-up text"))
         language = self.documents_language() if self.settings.document_language_queries else None
         if language in LANGUAGE_NAMES:  # a question in another language is written in the library's with this prompt
             warmed.append(translation_messages("Warm-up question", LANGUAGE_NAMES[language]))

@@ -144,9 +144,9 @@ def test_the_windows_first_question_after_a_restart_reads_no_prompt_prefix(real_
         library.close()
 
     assert warm_up and {u.source for u in warm_up} == {"disk"}
-    # The query prompt and the answer prompt, each with its instructions already in place. (The answer's question
-    # check has a prompt too short to keep: MIN_PREFIX_TOKENS; it reads its one-line instruction each time.)
-    assert len([u for u in asked if u.prefix_tokens > 0]) >= 2
+    # The query prompt, the answer prompt and the answer's question check, each with its instructions already in
+    # place: every call of the question reads only its own text.
+    assert len(asked) >= 3 and all(u.prefix_tokens > 0 for u in asked)
     assert sum(u.evaluated for u in warm_up + asked) == 0
 
 
@@ -160,6 +160,6 @@ def test_models_prepare_saves_the_prompts_for_later_processes(real_generator, re
         second = library.warm_prompt_prefixes()
     finally:
         library.close()
-    assert "2 read and saved, 0 already saved" in first
-    assert "0 read and saved, 2 already saved" in second
-    assert len(cache_files(data_home)) == 2
+    assert "3 read and saved, 0 already saved" in first  # the query, answer and question-check prompts
+    assert "0 read and saved, 3 already saved" in second
+    assert len(cache_files(data_home)) == 3

@@ -1,11 +1,9 @@
 """Does what the answer rests on answer the question? The local model, asked yes or no, once per answer.
 
-grounding.py cannot see a claim that copies a passage faithfully but answers another question (a region's
-population for the country's, a measure's definition for its value). The multilingual model can, shown only the
-sentence the answer's first grounded claim rests on (after its document's title, so "It has ..." keeps its subject)
-and the question. One short call after the answer streamed: no delay before the first token, about 0.6-0.9 s on two
-cores (the sentence and the question are read). Only a plain "no" counts, and it flags the claim's citations: it
-does not refuse the answer (the model says no to some right answers too).
+grounding.py cannot see a claim that copies a passage faithfully but answers another question (a region's population
+for the country's). The model can, shown the sentence the first grounded claim rests on (after its document's title,
+so "It has ..." keeps its subject) and the question, after the answer streamed (no delay before the first token). The
+prompt's fixed start stays read (models/prefix_snapshots.py). A plain "no" flags the claim's citations, never refuses.
 """
 
 from __future__ import annotations
@@ -20,9 +18,11 @@ class QuestionCheck:
     def __init__(self, generator: Generator):
         self.generator = generator
 
-    def answers(self, question: str, statement: str) -> bool:
-        """False only when the model says the statement does not answer the question."""
+    def answers(self, question: str, statement: str) -> bool:  # False only when the model says it does not
         text = " ".join(statement.split())[:MAX_CHARS]
-        asked = f"Text: {text}\n\nQuestion: {question}\n\nDoes the text answer the question?"
-        reply = self.generator.complete([{"role": "system", "content": SYSTEM}, {"role": "user", "content": asked}], max_tokens=1) if text else ""
+        reply = self.generator.complete(check_messages(question, text), max_tokens=1) if text else ""
         return not reply.strip().lower().startswith("no")
+
+
+def check_messages(question: str, text: str) -> list[dict[str, str]]:  # all before "Text:" is the kept prefix
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": f"Text: {text}\n\nQuestion: {question}\n\nDoes the text answer the question?"}]
