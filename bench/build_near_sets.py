@@ -1,6 +1,7 @@
 """Build sets (a) near hits and (b) near misses of issue 30 from the dev set's Wikipedia leads, already split.
 
     python -m bench.build_near_sets --devset .cache/devset [--out .cache/answer-trust] [--per-template 10]
+    python -m bench.build_near_sets --out .cache/answer-trust-fresh --seed 31 --exclude .cache/answer-trust  # a fresh set
 
 Both sets use the same eight templates: who, when, where born, how many, population, height, founder, capital.
 - Near hit: the script picks an article and a sentence of it that states a fact of one template (a regex finds
@@ -212,9 +213,10 @@ def near_miss(record: dict, template: str) -> Question | None:
     return Question(record["_id"], template, ASK_ABSENT[template][fitting[0]].format(e=entity(record["title"])), ())
 
 
-def build(corpus: list[dict], per_template: int, rng: random.Random) -> tuple[list[Question], list[Question]]:
-    """Near hits and near misses, up to `per_template` of each template, one question per article and set."""
-    order = rng.sample(corpus, len(corpus))
+def build(corpus: list[dict], per_template: int, rng: random.Random, excluded: frozenset[str] = frozenset()) -> tuple[list[Question], list[Question]]:
+    """Near hits and near misses, up to `per_template` of each template, one question per article and set, never
+    about an `excluded` article."""
+    order = [r for r in rng.sample(corpus, len(corpus)) if r["_id"] not in excluded]
     hits: list[Question] = []
     misses: list[Question] = []
     for template in TEMPLATES:
@@ -251,11 +253,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-template", type=int, default=10)
     parser.add_argument("--library-size", type=int, default=600)
     parser.add_argument("--seed", type=int, default=30)
+    parser.add_argument("--exclude", action="append", default=[], metavar="OUT",
+                        help="never ask about an article an earlier build (its OUT folder) asked about: a fresh set, no question of the old one's halves")
     args = parser.parse_args(argv)
     out = Path(args.out)
     corpus = [json.loads(line) for line in open(Path(args.devset) / "corpus.jsonl", encoding="utf-8")]
     rng = random.Random(args.seed)
-    hits, misses = build(corpus, args.per_template, rng)
+    excluded = frozenset(line.split("\t")[1] for old in map(Path, args.exclude) for qrels in old.glob("near-*/*/qrels.tsv")
+                         for line in qrels.read_text(encoding="utf-8").splitlines()[1:] if "\t" in line)
+    hits, misses = build(corpus, args.per_template, rng, excluded)
     articles = library(corpus, hits + misses, misses, args.library_size, rng)
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "wiki-library.jsonl", "w", encoding="utf-8") as f:
