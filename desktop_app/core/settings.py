@@ -79,7 +79,7 @@ class Settings:
     min_similarity: float = 0.25
     general_knowledge: bool = False
     # After the answer, the model is asked once whether the sentence it rests on answers the question, a no
-    # flagging its citation (answers/question_check.py); off saves that call (0.6-0.9 s on two cores).
+    # flagging its citation (answers/question_check.py); off saves that call (0.6-0.7 s on two cores).
     question_check: bool = True
     # Speed levers (issue 5); bench/ measures each. 0 means "pick for this machine".
     n_threads_batch: int = 0
