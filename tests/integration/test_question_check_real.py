@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_app.core.answers.question_check import QuestionCheck
+from desktop_app.core.answers.question_check import Doubt, QuestionCheck
 
 CASES = [
     # (question, the sentence the answer rests on, does it answer the question)
@@ -16,13 +16,24 @@ CASES = [
     ("Wie viele Einwohner hat Keltsbrück?", "Keltsbrück: In Keltsbrück leben 9.430 Menschen.", True),
     ("Wie viele Einwohner hat Keltsbrück?", "Keltsbrück: Die Stadt Keltsbrück liegt an der Orne.", False),
 ]
-# Not every miss is seen: asked "Wer hat die Pumpe Orvane entworfen?" over "Die Pumpe Orvane kostet 240 Euro." the
-# model says yes (the same pair in English: no). The check then keeps the answer, as it did before the check.
+# Some misses are only just seen: asked "Wer hat die Pumpe Orvane entworfen?" over "Die Pumpe Orvane kostet 240 Euro."
+# the model's odds of no are 0.55 (flagged, not refused); its reply, read without the odds, was yes.
 
 
 @pytest.mark.parametrize("question, sentence, answers", CASES)
 def test_the_model_tells_a_sentence_that_answers_from_one_that_does_not(real_generator, question, sentence, answers):
-    assert QuestionCheck(real_generator).answers(question, sentence) is answers
+    assert (QuestionCheck(real_generator).doubt(question, sentence) is Doubt.NONE) is answers
+
+
+def test_the_model_is_sure_when_the_sentence_is_about_something_else(real_generator):
+    # Refusing needs a sure "no", its odds above REFUSE_ABOVE (0.95 here); a right sentence stays far below FLAG_ABOVE.
+    from desktop_app.core.answers.question_check import check_messages
+
+    question, festival = "What is the population of Marrowdene?", "Marrowdene: The Marrowdene festival is held every June."
+    odds = real_generator.reply_odds(check_messages(question, festival), ("yes", "no"))
+    assert odds["yes"] + odds["no"] > 0.9 and odds["no"] / (odds["yes"] + odds["no"]) > 0.85
+    assert QuestionCheck(real_generator).doubt(question, festival) is Doubt.SURE
+    assert QuestionCheck(real_generator).doubt(*CASES[0][:2]) is Doubt.NONE
 
 
 def test_a_right_answer_is_checked_against_the_sentence_that_states_it_not_its_sibling(real_embedder, real_generator):
@@ -38,9 +49,9 @@ def test_a_right_answer_is_checked_against_the_sentence_that_states_it_not_its_s
     class Recorded:  # the real model, its prompts kept
         prompts: list[str] = []
 
-        def complete(self, messages, **kwargs):
+        def reply_odds(self, messages, words):
             Recorded.prompts.append(messages[-1]["content"])
-            return real_generator.complete(messages, **kwargs)
+            return real_generator.reply_odds(messages, words)
 
     answer = "The minimum operating temperature of the Harrowgate H2 is minus 15 degrees Celsius [1]."
     reviewed = review_answer(answer, True, "What is the minimum operating temperature of the Harrowgate H2?", sources, sources, embedder=real_embedder, question_check=QuestionCheck(Recorded()))

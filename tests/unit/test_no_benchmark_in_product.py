@@ -64,7 +64,8 @@ class Sets:
         # "Time (magazine)": the word alone is common; the name is the word with what it names, "Time magazine".
         text = re.sub(r"\s*\((.*?)\)\s*", r" \1 ", str(text)).strip()
         key = " ".join(re.findall(r"\w+", _joined_numbers(text))) if exact else " ".join(_words(text))
-        bare_number = key.isdigit()  # "500" species, "4000" inhabitants: a number alone names nothing ("every 500 records", a 4000-character sample)
+        # "500" species, "4000" inhabitants, "2.2" km: a number alone names nothing ("every 500 records", "round(x * 2) / 2")
+        bare_number = key.replace(" ", "").isdigit()
         if len(key) >= 3 and key not in PRODUCT_WORDS and not OWN_SAMPLE.search(text) and not bare_number:
             self.names.setdefault(key, where)
 

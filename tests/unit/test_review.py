@@ -158,12 +158,16 @@ def test_a_quote_is_labelled_with_a_name_only_when_the_document_states_it():
 
 
 class _Asked:
-    """A question check that records what it was shown and answers as told."""
+    """A question check that records what it was shown and answers as told (True: it answers; False: a doubtful no;
+    or a Doubt)."""
 
-    def __init__(self, verdict: bool):
-        self.verdict, self.shown = verdict, []
+    def __init__(self, verdict):
+        from desktop_app.core.answers.question_check import Doubt
 
-    def answers(self, question, statement):
+        self.verdict = verdict if isinstance(verdict, Doubt) else Doubt.NONE if verdict else Doubt.SOME
+        self.shown = []
+
+    def doubt(self, question, statement):
         self.shown.append((question, statement))
         return self.verdict
 
@@ -174,8 +178,8 @@ def test_a_grounded_answer_to_another_question_is_shown_with_its_citation_flagge
     sources = context(LIGHT, BUILT, title="Quillmoor lighthouse")
     reviewed = review_answer("The lighthouse was built in 1887 [2].", True, "Who keeps the lighthouse?", sources, sources, question_check=check)
     assert reviewed.found and reviewed.answer == "The lighthouse was built in 1887 [2]."
-    assert [(c.n, c.supported) for c in reviewed.citations] == [(2, False)] and "does not answer the question" in reviewed.citations[0].reason
-    assert any("[2] may not support" in n and "does not answer the question" in n for n in reviewed.notices)
+    assert [(c.n, c.supported) for c in reviewed.citations] == [(2, False)] and "doubts it answers the question" in reviewed.citations[0].reason
+    assert any("[2] may not support" in n and "doubts it answers the question" in n for n in reviewed.notices)
     # It was shown the sentence the claim rests on, after its document's title, and the question.
     assert check.shown == [("Who keeps the lighthouse?", "Quillmoor lighthouse: " + BUILT)]
 
@@ -190,12 +194,35 @@ def test_the_question_check_keeps_an_answer_it_confirms_and_is_not_asked_about_a
     assert not refused.found and never.shown == []
 
 
-@pytest.mark.parametrize("reply, kept", [("no", False), ("No.", False), ("yes", True), ("Yes, it does", True), ("", True), ("Ja", True)])
-def test_only_a_plain_no_from_the_model_refuses(reply, kept):
-    from desktop_app.core.answers.question_check import QuestionCheck
+def test_a_sure_no_refuses_the_answer_and_shows_the_models_reply():
+    from desktop_app.core.answers.question_check import Doubt
+
+    sources = context(LIGHT, BUILT, title="Quillmoor lighthouse")
+    reviewed = review_answer("The lighthouse was built in 1887 [2].", True, "Who keeps the lighthouse?", sources, sources, question_check=_Asked(Doubt.SURE))
+    assert not reviewed.found and reviewed.answer.startswith("Not found in your documents")
+    assert "The lighthouse was built in 1887 [2]." in reviewed.notices[0] and "does not answer the question" in reviewed.notices[0]
+
+
+@pytest.mark.parametrize("reply, doubt", [("no", "SOME"), ("No.", "SOME"), ("yes", "NONE"), ("Yes, it does", "NONE"), ("", "NONE"), ("Ja", "NONE")])
+def test_without_odds_only_a_plain_no_counts_and_it_only_flags(reply, doubt):
+    from desktop_app.core.answers.question_check import Doubt, QuestionCheck
     from tests.fakes import ScriptedGenerator
 
-    model = ScriptedGenerator()
+    model = ScriptedGenerator()  # a backend that gives no odds: its reply is read
     model.check_reply = reply
-    assert QuestionCheck(model).answers("Who built it?", "Lighthouse: It was built in 1887.") is kept
+    assert QuestionCheck(model).doubt("Who built it?", "Lighthouse: It was built in 1887.") is Doubt[doubt]
     assert "Who built it?" in model.checks[0][-1]["content"] and "built in 1887" in model.checks[0][-1]["content"]
+
+
+@pytest.mark.parametrize("no, yes, doubt", [(0.9, 0.1, "SURE"), (0.6, 0.3, "SOME"), (0.2, 0.7, "NONE"), (0.0, 0.0, "SOME")])
+def test_with_odds_a_sure_no_refuses_and_a_doubtful_one_flags(no, yes, doubt):
+    from desktop_app.core.answers.question_check import Doubt, QuestionCheck
+    from tests.fakes import ScriptedGenerator
+
+    class WithOdds(ScriptedGenerator):
+        def reply_odds(self, messages, words):
+            return {"no": no, "yes": yes}
+
+    model = WithOdds()
+    model.check_reply = "no"  # read only when the odds say nothing (neither word likely)
+    assert QuestionCheck(model).doubt("Who built it?", "Lighthouse: It was built in 1887.") is Doubt[doubt]

@@ -13,8 +13,7 @@ REWRITE_SYSTEM = (
     "conversation. Replace pronouns and vague references (it, its, they, that, this one) with the things they refer to. "
     "Write it in the same language as the follow-up question. Reply with the rewritten question only."
 )
-# Older turns rarely matter for resolving a pronoun and only cost prompt time.
-MAX_TURNS = 3
+MAX_TURNS = 3  # older turns rarely matter for resolving a pronoun and only cost prompt time
 MAX_ANSWER_CHARS = 400
 _LABEL = re.compile(r"^(standalone question|rewritten question|question|rewritten)\s*:\s*", re.IGNORECASE)
 

@@ -19,14 +19,10 @@ words: Unicode word tokens (`\\w+`), casefolded, accents dropped, numbers in one
    includes a number the cited passages state, or outnumbers its own words. Meaning vouches for wording, not for
    content: "X is painted purple with gold stripes" over a page that names no colour, or a name no passage holds as
    the answer to "Who ...?", stays flagged; a number, or a word another passage holds, is never credited.
-The claim is grounded when no number is missing and score >= THRESHOLD. The verdict is explained by the words
-the passages lack (`Grounding.missing`). Words first: cheap (well under a millisecond a claim) and the same in every
-language; the embedder (English-centred) only ranks the sentences read, as its cosines are not comparable across
-languages, and is asked only about a claim the words fail. It cannot see a negation, or the passage's own words in
-another relation, nor a name of its own in place of the passage's when the claim repeats the rest of its sentence
-(docs/grounding.md, bench/relation_swaps.py). (LangChain's
-citation fuzzy match has the model copy a quote per fact and locates it in the context; a quote copied word for word
-passes here too, as all its words are the passage's, and the claim's own words are judged as well.)
+The claim is grounded when no number is missing and score >= THRESHOLD; the words the passages lack explain a
+verdict (`Grounding.missing`). Words first: well under a millisecond a claim, the same in every language; the
+embedder (English-centred) only ranks the sentences read, and only for a claim the words fail. It cannot see a
+negation or the passage's words in another relation (docs/grounding.md, bench/relation_swaps.py).
 """
 
 from __future__ import annotations

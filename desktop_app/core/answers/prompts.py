@@ -1,5 +1,4 @@
 """The answer prompts the LLM sees. Fixed instructions come first so llama.cpp can reuse their KV cache.
-
 (The prompts that write search queries are in retrieval/query_styles.py.)"""
 
 from __future__ import annotations

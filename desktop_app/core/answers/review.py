@@ -5,14 +5,13 @@ against the passages it cites together:
 - grounded: kept as written;
 - not grounded, but one passage of the evidence states it: its citation moves there (the small model got the
   number wrong, or cited the next sentence's passage); else the passage that completes the cited ones is added;
-- not grounded anywhere: its citations are flagged, with the reason (what the passages lack); a list line says
-  "not found in your documents" under its name instead;
+- not grounded anywhere: its citations are flagged with what the passages lack (a list line: "not found");
 - citing nothing: it gets the passage that states it, unless the line's closing citation already does;
 - a list line saying nothing but its name ("- Name: [2]") quotes the passage sentence that names it.
-An answer of which no claim is grounded did not come from the documents: it becomes the not-found answer, with
-the model's reply in the notice. Nothing else vetoes an answer. When the model, asked once, says the sentence the
-first grounded claim rests on does not answer the question (question_check.py), that claim's citations are flagged:
-the passages state it, but it may answer another question.
+An answer of which no claim is grounded did not come from the documents, and one whose first grounded claim rests
+on a sentence the model surely finds does not answer the question (question_check.py) answers another question:
+either becomes the not-found answer, with the model's reply in the notice (a doubtful "no" flags that claim's
+citations). Nothing else vetoes an answer.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ import numpy as np
 from ..models.embedder import Embedder
 from ..types import Citation, Source
 from .grounding import MARK, NUMBER_WEIGHT, Grounding, Vocabulary, content, is_number, judge_claim
-from .question_check import QuestionCheck
+from .question_check import Doubt, QuestionCheck
 from .streaming import NOT_FOUND_LINE, not_found_answer
 
 # A claim: a list line ("- ...", "1. ..."), or a sentence with the citation marks that follow it, wherever they stand
@@ -160,8 +159,7 @@ def _head(line: str, names: Sequence[str]) -> str:
     return max(named, key=len) if named else text.partition(":")[0].strip() if ":" in text else " ".join(text.split()[:3])
 
 
-def _with_marks(claim: str, numbers: Sequence[int]) -> str:
-    """The claim with these citation marks in place of its own, before its closing full stop."""
+def _with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in place of its own, before its full stop
     body = MARK.sub("", claim).rstrip()
     stop = len(body.rstrip(".!?"))
     return body[:stop].rstrip() + "".join(f" [{n}]" for n in numbers) + body[stop:]
@@ -182,7 +180,7 @@ def review_answer(
     """`answered`: False when no answer was asked for (search only); `sources` name the closest pages of a refusal;
     `names`: the named things a list answer has a line each for (retrieval/evidence.py); `embedder`: the library's,
     for the grounding check's meaning signal (none: words only); `question_check`: asks the model whether the
-    sentence the first grounded claim rests on answers the question, a no flagging it (none: not asked)."""
+    sentence the first grounded claim rests on answers the question (none: not asked)."""
     if not (found and answer):
         return ReviewedAnswer(answer, found, (), ())
     evidence, notices, flagged = _Evidence(context, question, embedder), [], {}
@@ -224,13 +222,13 @@ def review_answer(
         else:
             for n in numbers:
                 flagged.setdefault(n, verdict.reason)
-    if answered and not general_knowledge and not grounded:
-        reply = answer.strip()[:300]
-        return ReviewedAnswer(not_found_answer(sources or context), False, (), (f"The model answered \u201c{reply}\u201d, but no passage it read states that: it did not come from your documents.",))
-    # A warning, not a refusal: on the report half the small model said no to 1 right answer in 5 (docs/grounding.md).
-    if answered and not general_knowledge and question_check is not None and not question_check.answers(question, evidence.statement(*grounded[-1])):
-        for n in grounded[-1][1]:  # the first grounded claim's passages
-            flagged.setdefault(n, "it states what the answer says, but the model finds it does not answer the question")
+    checked = answered and not general_knowledge
+    doubt = question_check.doubt(question, evidence.statement(*grounded[-1])) if checked and grounded and question_check else Doubt.NONE
+    if (checked and not grounded) or doubt is Doubt.SURE:
+        why = "the passage it rests on does not answer the question" if grounded else "no passage it read states that: it did not come from your documents"
+        return ReviewedAnswer(not_found_answer(sources or context), False, (), (f"The model answered \u201c{answer.strip()[:300]}\u201d, but {why}.",))
+    for n in grounded[-1][1] if doubt is Doubt.SOME else ():  # the first grounded claim's passages
+        flagged.setdefault(n, "it states what the answer says, but the model doubts it answers the question")
     citations = [dataclasses.replace(c, supported=c.n not in flagged, reason=flagged.get(c.n, "")) for c in citations_of(out, context)]
     if answered and not citations:
         notices.append("The answer cites no passage; check it against the sources.")

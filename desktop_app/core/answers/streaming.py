@@ -31,8 +31,7 @@ Streamed = tuple[str, bool, float | None]
 
 
 def not_found_answer(sources: Sequence[Source], limit: int = 3) -> str:
-    closest = []
-    seen = set()
+    closest, seen = [], set()
     for source in sorted(sources, key=lambda s: -s.similarity):
         key = (source.passage.file, source.passage.page, source.passage.kind)  # sections are numbered like pages
         if key in seen:

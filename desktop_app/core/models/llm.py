@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from ..errors import ModelError
-from .prefix_snapshots import PrefixSnapshots, PrefixUse
+from .prefix_snapshots import PrefixSnapshots, PrefixUse, common_length, prompt_tokens
 from .prefix_store import PrefixStore
 
 if TYPE_CHECKING:
@@ -44,6 +44,11 @@ class Generator(Protocol):
 
     def count_tokens(self, text: str) -> int:
         ...
+
+    def reply_odds(self, messages: Sequence[Message], words: Sequence[str]) -> dict[str, float] | None:
+        """How likely the reply is to start with each word (any case, with or without a leading space), read from the
+        model's next-token probabilities. None: this backend cannot tell (callers then read a reply instead)."""
+        return None
 
 
 def default_threads() -> int:
@@ -156,6 +161,25 @@ class LlamaGenerator:
                 if close:
                     close()
 
+    def reply_odds(self, messages: Sequence[Message], words: Sequence[str]) -> dict[str, float] | None:
+        llm = self.load()
+        with self._lock:
+            self._note(self._snapshots.prepare(llm, messages))
+            prompt = prompt_tokens(llm, messages)
+            if not prompt:
+                return None
+            # Read what the cache does not hold yet, and at least the last token: its logits are the answer.
+            kept = min(common_length(llm.input_ids[: llm.n_tokens].tolist(), prompt), len(prompt) - 1)
+            llm.n_tokens = kept
+            llm.eval(prompt[kept:])
+            logits = _last_logits(llm)
+            spellings = {word: _word_tokens(llm, word) for word in words}
+        import numpy as np
+
+        odds = np.exp(logits - logits.max())
+        odds /= odds.sum()
+        return {word: float(sum(odds[t] for t in tokens)) for word, tokens in spellings.items()}
+
     def warm_up(self, messages: Sequence[Message]) -> None:
         """Get this prompt's fixed prefix ready for the next call: loaded from the disk cache, or read once and saved."""
         llm = self.load()
@@ -184,3 +208,18 @@ class LlamaGenerator:
         with self._lock:
             if self._llm is not None:
                 self._llm.reset()
+
+
+def _last_logits(llm):
+    import llama_cpp
+    import numpy as np
+
+    pointer = llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1)  # the last token read, whatever logits_all says
+    return np.ctypeslib.as_array(pointer, shape=(llm.n_vocab(),)).astype(np.float64)
+
+
+def _word_tokens(llm, word: str) -> set[int]:
+    """The single tokens that spell the word: lower, Capitalised or UPPER, with or without a leading space."""
+    forms = {f"{space}{case}" for space in ("", " ") for case in (word.lower(), word.capitalize(), word.upper())}
+    spelled = (llm.tokenize(form.encode("utf-8"), add_bos=False, special=False) for form in forms)
+    return {ids[0] for ids in spelled if len(ids) == 1}

@@ -116,7 +116,7 @@ class PrefixSnapshots:
             except Exception as exc:  # noqa: BLE001 (any chat handler that cannot be driven this way: no snapshots, still correct)
                 log.debug("no prompt prefix for this chat handler: %s", exc)
                 one = other = []
-            prefix = one[: _common_length(one, other)]
+            prefix = one[: common_length(one, other)]
             if len(self._prefixes) > 64:
                 self._prefixes.clear()
             self._prefixes[family] = prefix
@@ -176,7 +176,7 @@ def state_context(llm) -> dict:
 
 def _evaluate(llm, prefix: list[int]) -> int:
     """Evaluate the prefix alone, reusing what the live cache already shares with it; returns tokens evaluated."""
-    kept = _common_length(llm.input_ids[: llm.n_tokens].tolist(), prefix)
+    kept = common_length(llm.input_ids[: llm.n_tokens].tolist(), prefix)
     llm.n_tokens = kept  # eval() drops the cache from n_tokens on before decoding
     llm.eval(prefix[kept:])
     return len(prefix) - kept
@@ -205,7 +205,7 @@ def _restore(llm, prefix: list[int], state: bytes) -> bool:
     return restored
 
 
-def _common_length(a: Sequence[int], b: Sequence[int]) -> int:
+def common_length(a: Sequence[int], b: Sequence[int]) -> int:
     n = 0
     for x, y in zip(a, b):
         if x != y:
