@@ -368,6 +368,10 @@ def main(argv: list[str] | None = None) -> int:
             if recorded is None:
                 missing += 1
                 continue
+            if question_check is not None:
+                # As after an answer in the app: the live cache holds another prompt (not this check, judged a moment
+                # ago for the other mode), the prompts' fixed starts are kept.
+                libraries.generator.forget_context()
             rows.append(row_of(item, recorded, record_names(item.set, out, Path(args.devset)), embedder, question_check))
     libraries.close()
 

@@ -16,8 +16,8 @@ CASES = [
     ("Wie viele Einwohner hat Keltsbrück?", "Keltsbrück: In Keltsbrück leben 9.430 Menschen.", True),
     ("Wie viele Einwohner hat Keltsbrück?", "Keltsbrück: Die Stadt Keltsbrück liegt an der Orne.", False),
 ]
-# Some misses are only just seen: asked "Wer hat die Pumpe Orvane entworfen?" over "Die Pumpe Orvane kostet 240 Euro."
-# the model's odds of no are 0.55 (flagged, not refused); its reply, read without the odds, was yes.
+# Not every miss is seen: asked "Wer hat die Pumpe Orvane entworfen?" over "Die Pumpe Orvane kostet 240 Euro." the
+# model's odds of no are 0.49 (the same pair in English: a no). The check then keeps the answer, as before the check.
 
 
 @pytest.mark.parametrize("question, sentence, answers", CASES)

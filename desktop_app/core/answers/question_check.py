@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..models.llm import Generator
 
-SYSTEM = "You check whether a text answers a question. Reply yes or no only."
+SYSTEM = "You check whether a text answers a question. Reply yes or no: does the text answer the question?"
 MAX_CHARS = 400  # a very long sentence (a table row read as one) is cut: the check must stay a small share of the answer
 # Chosen on the tune halves (docs/grounding.md): right answers there never passed 0.36, most near misses passed 0.75.
 REFUSE_ABOVE, FLAG_ABOVE = 0.75, 0.5
@@ -34,4 +34,4 @@ class QuestionCheck:
 
 
 def check_messages(question: str, text: str) -> list[dict[str, str]]:  # all before "Text:" is the kept prefix
-    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": f"Text: {text}\n\nQuestion: {question}\n\nDoes the text answer the question?"}]
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": f"Text: {text}\n\nQuestion: {question}"}]

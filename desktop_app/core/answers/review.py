@@ -224,10 +224,10 @@ def review_answer(
                 flagged.setdefault(n, verdict.reason)
     checked = answered and not general_knowledge
     doubt = question_check.doubt(question, evidence.statement(*grounded[-1])) if checked and grounded and question_check else Doubt.NONE
-    if (checked and not grounded) or doubt is Doubt.SURE:
+    if (checked and not grounded) or (doubt is Doubt.SURE and len(grounded) == 1):  # several claims may answer together
         why = "the passage it rests on does not answer the question" if grounded else "no passage it read states that: it did not come from your documents"
         return ReviewedAnswer(not_found_answer(sources or context), False, (), (f"The model answered \u201c{answer.strip()[:300]}\u201d, but {why}.",))
-    for n in grounded[-1][1] if doubt is Doubt.SOME else ():  # the first grounded claim's passages
+    for n in grounded[-1][1] if doubt is not Doubt.NONE else ():  # the first grounded claim's passages
         flagged.setdefault(n, "it states what the answer says, but the model doubts it answers the question")
     citations = [dataclasses.replace(c, supported=c.n not in flagged, reason=flagged.get(c.n, "")) for c in citations_of(out, context)]
     if answered and not citations:
