@@ -1,6 +1,6 @@
 """Can a person trust the answers? Issue 30's targets in one command, fusion beside plain RAG, with paired intervals.
 
-    python -m bench.answer_trust --half tune [--sample 12] [--multihop-sample 8] [--modes fusion,rag] [--judge-only]
+    python -m bench.answer_trust --half tune [--sample 12] [--multihop-sample 8] [--modes fusion,rag] [--judge-only] [--refuse-when-sure]
     make answer-trust HALF=tune
 
 Reads the sets built by bench/build_near_sets.py and bench/build_made_up_sets.py (OUT, default .cache/answer-trust)
@@ -315,6 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--judge-only", action="store_true", help="never ask the model: judge the cached answers only")
     parser.add_argument("--json", help="write every row here (default OUT/answer-trust-HALF.json)")
     parser.add_argument("--no-question-check", action="store_true", help="judge without asking the model whether the answer's sentences answer the question (the check before it)")
+    parser.add_argument("--refuse-when-sure", action="store_true", help="judge with the question check refusing when the model is sure (Settings: question_check_refuses)")
     args = parser.parse_args(argv)
     out = Path(args.out)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
@@ -339,15 +340,15 @@ def main(argv: list[str] | None = None) -> int:
         from desktop_app.core.answers.question_check import QuestionCheck
 
         libraries.generator = _default_generator()  # the pipelines answer with it too
-        question_check = QuestionCheck(libraries.generator)
-        judge_name += " and the question check"
+        question_check = QuestionCheck(libraries.generator, refuse_when_sure=args.refuse_when_sure)
+        judge_name += " and the question check" + (", refusing when sure" if args.refuse_when_sure else "")
     cache = AnswerCache(out / "answers")
     settings = _default_settings()  # a new library's settings: what every library here answers with
     rows, missing, pipelines, stale, rerouted = [], 0, {}, Counter(), 0
     for number, item in enumerate(items, start=1):
         for mode in modes:
             # The question check is re-run on every recording, so its switch does not make a new recording.
-            fingerprint = settings_fingerprint(mode_named(mode).settings_for(settings), settings.model, rejudged=("question_check",))
+            fingerprint = settings_fingerprint(mode_named(mode).settings_for(settings), settings.model, rejudged=("question_check", "question_check_refuses"))
             path = cache.path(item.set, mode, fingerprint, item.qid, item.question)
             recorded = cache.load(path)
             if recorded is None and args.judge_only and (older := cache.newest_recording(path)) is not None:

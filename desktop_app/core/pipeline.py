@@ -265,7 +265,7 @@ class Pipeline:
         answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices)) if generate_answer else ("", True, None)
         end = time.perf_counter()
         names = (*evidence.names, *evidence.missing) if evidence is not None else ()
-        check = QuestionCheck(self._generator()) if settings.question_check and generate_answer and ok and answer else None
+        check = QuestionCheck(self._generator(), settings.question_check_refuses) if settings.question_check and generate_answer and ok and answer else None
         reviewed = review_answer(answer, ok, question, context, found.sources, generate_answer, settings.general_knowledge, names, embedder=self.embedder, question_check=check)
         review_s = time.perf_counter() - end
         yield AnswerDone(

@@ -40,6 +40,7 @@ LABELS = {
     "min_similarity": "Closeness needed to answer",
     "general_knowledge": "Answer from general knowledge",
     "question_check": "Check that the answer answers the question",
+    "question_check_refuses": "Refuse answers the check is sure about",
     "n_threads_batch": "Cores for reading the passages",
     "n_batch": "Text read in one step (tokens)",
     "use_mmap": "Read the model file as needed",

@@ -25,14 +25,16 @@ def test_the_model_tells_a_sentence_that_answers_from_one_that_does_not(real_gen
     assert (QuestionCheck(real_generator).doubt(question, sentence) is Doubt.NONE) is answers
 
 
-def test_the_model_is_sure_when_the_sentence_is_about_something_else(real_generator):
-    # Refusing needs a sure "no", its odds above REFUSE_ABOVE (0.95 here); a right sentence stays far below FLAG_ABOVE.
+def test_the_model_is_sure_when_the_sentence_is_about_something_else_and_refuses_only_when_asked_to(real_generator):
+    # Refusing (Settings: question_check_refuses) needs a sure "no", its odds above REFUSE_ABOVE (0.95 here); a right
+    # sentence stays far below FLAG_ABOVE.
     from desktop_app.core.answers.question_check import check_messages
 
     question, festival = "What is the population of Marrowdene?", "Marrowdene: The Marrowdene festival is held every June."
     odds = real_generator.reply_odds(check_messages(question, festival), ("yes", "no"))
     assert odds["yes"] + odds["no"] > 0.9 and odds["no"] / (odds["yes"] + odds["no"]) > 0.85
-    assert QuestionCheck(real_generator).doubt(question, festival) is Doubt.SURE
+    assert QuestionCheck(real_generator, refuse_when_sure=True).doubt(question, festival) is Doubt.SURE
+    assert QuestionCheck(real_generator).doubt(question, festival) is Doubt.SOME  # by default a sure no only flags
     assert QuestionCheck(real_generator).doubt(*CASES[0][:2]) is Doubt.NONE
 
 

@@ -214,8 +214,10 @@ def test_without_odds_only_a_plain_no_counts_and_it_only_flags(reply, doubt):
     assert "Who built it?" in model.checks[0][-1]["content"] and "built in 1887" in model.checks[0][-1]["content"]
 
 
-@pytest.mark.parametrize("no, yes, doubt", [(0.9, 0.1, "SURE"), (0.6, 0.3, "SOME"), (0.2, 0.7, "NONE"), (0.0, 0.0, "SOME")])
-def test_with_odds_a_sure_no_refuses_and_a_doubtful_one_flags(no, yes, doubt):
+@pytest.mark.parametrize("no, yes, refusing, doubt", [
+    (0.9, 0.1, True, "SURE"), (0.9, 0.1, False, "SOME"), (0.6, 0.3, True, "SOME"), (0.2, 0.7, True, "NONE"), (0.0, 0.0, True, "SOME"),
+])
+def test_with_odds_a_sure_no_refuses_when_asked_to_and_a_doubtful_one_flags(no, yes, refusing, doubt):
     from desktop_app.core.answers.question_check import Doubt, QuestionCheck
     from tests.fakes import ScriptedGenerator
 
@@ -225,4 +227,4 @@ def test_with_odds_a_sure_no_refuses_and_a_doubtful_one_flags(no, yes, doubt):
 
     model = WithOdds()
     model.check_reply = "no"  # read only when the odds say nothing (neither word likely)
-    assert QuestionCheck(model).doubt("Who built it?", "Lighthouse: It was built in 1887.") is Doubt[doubt]
+    assert QuestionCheck(model, refuse_when_sure=refusing).doubt("Who built it?", "Lighthouse: It was built in 1887.") is Doubt[doubt]
