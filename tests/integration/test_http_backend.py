@@ -51,6 +51,9 @@ def test_streaming_arrives_in_pieces_that_add_up_to_the_non_streamed_reply(llama
     assert "".join(pieces) == whole
     assert whole.strip()  # what the model says is its business; the stream must add up to it
     assert generator.count_tokens("Paris is the capital of France.") >= 5  # the server's own tokenizer
+    # The question check's odds come from the server's logprobs, as from the local model's probabilities.
+    odds = generator.reply_odds([{"role": "user", "content": "Is Paris the capital of France? Reply yes or no."}], ("yes", "no"))
+    assert odds is not None and 0 < odds["yes"] + odds["no"] <= 1.0001  # the tiny model spreads its odds wide
 
 
 def test_closing_the_stream_early_disconnects_and_the_server_stops(llama_server):
@@ -113,7 +116,8 @@ def test_cli_ask_streams_the_servers_answer_and_explains_a_dead_address(llama_se
     assert "Fused passages (RRF):" in out.stdout and "Answer:" in out.stdout
     answer = out.stdout.split("Answer:", 1)[1]
     assert answer.strip() and "first token after" in answer
-    # Plain RAG writes no queries: the answer, then its question check (answers/question_check.py).
+    # Plain RAG writes no queries: the answer, then its question check (answers/question_check.py), one request for
+    # the first token's odds (logprobs).
     assert llama_server.log_text().count("POST /v1/chat/completions") == requests_before + 2
     assert llama_server.api_key not in out.stdout + out.stderr
 

@@ -96,6 +96,7 @@ class OpenAIHttpGenerator:
         self._checked = False
         self._lock = threading.Lock()
         self._tokenizer: str | None = None  # the tokenize endpoint that worked, "" when none does
+        self._gives_odds = True  # until the server answers a request for them without them, or refuses it
 
     def __repr__(self) -> str:  # never the API key
         return f"OpenAIHttpGenerator({self.base_url!r}, model={self.model!r})"
@@ -203,6 +204,22 @@ class OpenAIHttpGenerator:
         self.load()
         with self._request("POST", self.base_url + "/chat/completions", self._payload(messages, max_tokens, temperature, stop, False)) as response:
             return self._message_text(self._read(response))
+
+    def reply_odds(self, messages: Sequence[Message], words: Sequence[str]) -> dict[str, float] | None:
+        """The first token's probabilities, from the OpenAI API's `logprobs` (llama.cpp's server, vLLM, OpenAI). A server
+        that refuses them or leaves them out is not asked again: None, and the caller reads a reply instead."""
+        if not self._gives_odds:
+            return None
+        self.load()
+        payload = {**self._payload(messages, 1, 0.0, (), False), "logprobs": True, "top_logprobs": 20}
+        try:
+            with self._request("POST", self.base_url + "/chat/completions", payload) as response:
+                first = json.loads(self._read(response))["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
+            odds = [(str(t["token"]).strip().lower(), math.exp(float(t["logprob"]))) for t in first]
+        except (ModelError, ValueError, KeyError, IndexError, TypeError):
+            self._gives_odds = False
+            return None
+        return {word: sum(p for token, p in odds if token == word.lower()) for word in words}
 
     def _lines(self, response: httpx.Response) -> Iterator[bytes]:
         """The body's lines as they arrive, split on line ends only."""
