@@ -79,7 +79,7 @@ class Settings:
     min_similarity: float = 0.25
     general_knowledge: bool = False
     # After the answer, the model is asked once whether the sentence it rests on answers the question, a no
-    # flagging its citation (answers/question_check.py); off saves that call (0.6-0.7 s on two cores).
+    # flagging its citation (answers/question_check.py); off saves that call (0.5-0.6 s on two cores).
     question_check: bool = True
     # A sure no refuses the answer instead (more wrong answers refused, a few right ones too: docs/grounding.md).
     question_check_refuses: bool = False
