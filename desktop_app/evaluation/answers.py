@@ -60,6 +60,10 @@ class SearchCachedGenerator:
     def complete(self, messages, max_tokens: int, temperature: float = 0.0, stop: Sequence[str] = ()) -> str:
         return self._target().complete(messages, max_tokens, temperature, stop)
 
+    def reply_odds(self, messages, words: Sequence[str]) -> dict[str, float] | None:
+        # The answer's question check reads the live model's odds, as the app's does (a reply only without them).
+        return getattr(self._target(), "reply_odds", lambda *_: None)(messages, words)
+
     def count_tokens(self, text: str) -> int:
         return self._live().count_tokens(text)
 

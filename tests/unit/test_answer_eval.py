@@ -111,3 +111,21 @@ def test_a_not_found_answer_cites_nothing_and_has_no_precision(dev_folder, tmp_p
     assert row["cited_recall"] == 0.0 and row["citation_precision"] is None and row["supported_share"] is None
     # Its text names the closest files (oslo.txt, bergen.txt), but it answered nothing: accuracy 0.
     assert "oslo.txt" in row["answer"] and row["accuracy"] == 0.0 and row["all_correct"] is False
+
+
+def test_the_answer_eval_checks_answers_with_the_live_models_odds_as_the_app_does(tmp_path):
+    # The question check after the answer must read the live model's odds: through the router it would otherwise
+    # fall back to a reply, and the eval would measure a check the app does not run.
+    class Live:
+        name = "live"
+
+        def reply_odds(self, messages, words):
+            return {"yes": 0.2, "no": 0.8}
+
+    cache = CachedGenerator(lambda: Live(), tmp_path / "queries.sqlite", "live")
+    router = answers.SearchCachedGenerator(cache, lambda: Live())
+    router.answering = True
+    assert router.reply_odds([{"role": "user", "content": "?"}], ("yes", "no")) == {"yes": 0.2, "no": 0.8}
+    router.answering = False  # searching: the query cache keeps replies only
+    assert router.reply_odds([{"role": "user", "content": "?"}], ("yes", "no")) is None
+    cache.close()
