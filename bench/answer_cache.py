@@ -56,7 +56,7 @@ def _recording(sink: dict) -> Iterator[None]:
     def review(*args, **kwargs):
         started = time.perf_counter()
         result = original_review(*args, **kwargs)
-        kept = {k: v for k, v in kwargs.items() if k not in ("embedder", "question_check")}  # models: rejudge passes its own
+        kept = {k: v for k, v in kwargs.items() if k not in ("embedder", "question_check", "model_check")}  # models: rejudge passes its own
         sink["review"] = (args, kept, time.perf_counter() - started)
         return result
 
@@ -98,10 +98,10 @@ class Judged:
     seconds: float
 
 
-def rejudge(recorded: Recorded, embedder=None, question_check=None) -> Judged:
+def rejudge(recorded: Recorded, embedder=None, model_check=None) -> Judged:
     """The current answer check on the recorded inputs (looked up now, so an edited check is the one run), with the
-    library's embedder and the question check (the model asked whether the answer's sentences answer the question)
-    as the pipeline passes them (recordings made before the check took them lack them)."""
+    library's embedder and the model's checks (model_check.py) as the pipeline passes them (recordings made before
+    the check took them lack them)."""
     import inspect
 
     from desktop_app.core import pipeline as pipeline_module
@@ -110,8 +110,8 @@ def rejudge(recorded: Recorded, embedder=None, question_check=None) -> Judged:
     parameters = inspect.signature(pipeline_module.review_answer).parameters
     if embedder is not None and "embedder" in parameters:
         kwargs["embedder"] = embedder
-    if question_check is not None and "question_check" in parameters:
-        kwargs["question_check"] = question_check
+    if model_check is not None and "model_check" in parameters:
+        kwargs["model_check"] = model_check
     started = time.perf_counter()
     reviewed = pipeline_module.review_answer(*recorded.review_args, **kwargs)
     return Judged(reviewed.answer, reviewed.found, tuple(reviewed.citations), tuple(reviewed.notices), time.perf_counter() - started)

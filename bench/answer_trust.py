@@ -171,10 +171,10 @@ def repeats_a_sentence(text: str) -> bool:
     return any(n > 1 and len(key.split()) >= 4 for key, n in seen.items())
 
 
-def row_of(item: Item, recorded: Recorded, names: dict[str, str], embedder=None, question_check=None) -> dict:
+def row_of(item: Item, recorded: Recorded, names: dict[str, str], embedder=None, model_check=None) -> dict:
     from desktop_app.evaluation import answer_metrics as metrics
 
-    judged = rejudge(recorded, embedder, question_check)
+    judged = rejudge(recorded, embedder, model_check)
     said = judged.answer if judged.found else ""
     raw_answer, raw_found = unchecked(recorded)
     row = {
@@ -195,7 +195,7 @@ def row_of(item: Item, recorded: Recorded, names: dict[str, str], embedder=None,
 
 
 # -- (c): claims and citations, judged without a language model ---------------------------------------------------
-def claim_rows(folder: Path, embedder=None) -> tuple[str, list[dict]]:
+def claim_rows(folder: Path, embedder=None, model_check=None) -> tuple[str, list[dict]]:
     """Each labelled claim judged twice: as the app judges it (review.py's judged_claims: the claim citing its passages,
     the rest of its made-up document as the other passages the model read, the app's embedder) and alone (the claim
     against its cited passages only, no other passage, no embedder: what the table printed before)."""
@@ -212,7 +212,10 @@ def claim_rows(folder: Path, embedder=None) -> tuple[str, list[dict]]:
     documents: dict[str, list[dict]] = {}
     for r in records:
         documents.setdefault(r["_id"].rsplit("-p", 1)[0], []).append(r)
-    with_embedder = {"embedder": embedder} if embedder is not None and "embedder" in inspect.signature(judged_claims).parameters else {}
+    parameters = inspect.signature(judged_claims).parameters
+    with_embedder = {"embedder": embedder} if embedder is not None and "embedder" in parameters else {}
+    if model_check is not None and "model_check" in parameters:
+        with_embedder["model_check"] = model_check
     cited = read_qrels(folder / "qrels.tsv")
     rows = []
     for q in read_jsonl(folder / "queries.jsonl"):
@@ -223,7 +226,7 @@ def claim_rows(folder: Path, embedder=None) -> tuple[str, list[dict]]:
         judged = judged_claims(f"{claim} [{', '.join(map(str, numbers))}].", context, "", **with_embedder)
         alone = judge_claim(q["text"], [passages[p] for p in cited[q["_id"]]]).grounded
         rows.append({"lang": q["lang"], "label": q["label"], "joint": q["joint"], "grounded": bool(judged) and all(g.grounded for _, g in judged), "grounded_alone": alone})
-    return "grounding.judge_claim" + (" with the embedder" if with_embedder else ""), rows
+    return "grounding.judge_claim" + (" with the embedder" if "embedder" in with_embedder else ""), rows
 
 
 # -- the report ----------------------------------------------------------------------------------------------------
@@ -316,6 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="write every row here (default OUT/answer-trust-HALF.json)")
     parser.add_argument("--no-question-check", action="store_true", help="judge without asking the model whether the answer's sentences answer the question (the check before it)")
     parser.add_argument("--refuse-when-sure", action="store_true", help="judge with the question check refusing when the model is sure (Settings: question_check_refuses)")
+    parser.add_argument("--no-claim-check", action="store_true", help="judge without the model rereading claims whose words the passages lack (Settings: claim_check)")
     args = parser.parse_args(argv)
     out = Path(args.out)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
@@ -324,7 +328,6 @@ def main(argv: list[str] | None = None) -> int:
     from desktop_app.core.models.model_files import open_embedder
 
     embedder = open_embedder()  # the bundled default, as a new library's pipeline passes it to the check
-    judge_name, claims = claim_rows(out / "claims" / args.half, embedder)
     groups = []
     for set_name in wanted:
         folder = Path(args.devset) / args.half if set_name == "multihop" else out / set_name / args.half
@@ -335,20 +338,22 @@ def main(argv: list[str] | None = None) -> int:
     from desktop_app.evaluation.answers import settings_fingerprint
 
     libraries = Libraries(out, Path(args.devset), Path(args.devset_home))
-    question_check = None
-    if not args.no_question_check:
-        from desktop_app.core.answers.question_check import QuestionCheck
+    model_check, judged_by = None, ""
+    if not (args.no_question_check and args.no_claim_check):
+        from desktop_app.core.answers.model_check import ModelCheck
 
         libraries.generator = _default_generator()  # the pipelines answer with it too
-        question_check = QuestionCheck(libraries.generator, refuse_when_sure=args.refuse_when_sure)
-        judge_name += " and the question check" + (", refusing when sure" if args.refuse_when_sure else "")
+        model_check = ModelCheck(libraries.generator, args.refuse_when_sure, not args.no_question_check, not args.no_claim_check)
+        judged_by = "".join((" and the question check" * model_check.asks_question, ", refusing when sure" * args.refuse_when_sure, " and the claim check" * model_check.rereads_claims))
+    judge_name, claims = claim_rows(out / "claims" / args.half, embedder, model_check if model_check is not None and model_check.rereads_claims else None)
+    judge_name += judged_by
     cache = AnswerCache(out / "answers")
     settings = _default_settings()  # a new library's settings: what every library here answers with
     rows, missing, pipelines, stale, rerouted = [], 0, {}, Counter(), 0
     for number, item in enumerate(items, start=1):
         for mode in modes:
             # The question check is re-run on every recording, so its switch does not make a new recording.
-            fingerprint = settings_fingerprint(mode_named(mode).settings_for(settings), settings.model, rejudged=("question_check", "question_check_refuses"))
+            fingerprint = settings_fingerprint(mode_named(mode).settings_for(settings), settings.model, rejudged=("question_check", "question_check_refuses", "claim_check"))
             path = cache.path(item.set, mode, fingerprint, item.qid, item.question)
             recorded = cache.load(path)
             if recorded is None and args.judge_only and (older := cache.newest_recording(path)) is not None:
@@ -369,11 +374,11 @@ def main(argv: list[str] | None = None) -> int:
             if recorded is None:
                 missing += 1
                 continue
-            if question_check is not None:
+            if model_check is not None:
                 # As after an answer in the app: the live cache holds another prompt (not this check, judged a moment
                 # ago for the other mode), the prompts' fixed starts are kept.
                 libraries.generator.forget_context()
-            rows.append(row_of(item, recorded, record_names(item.set, out, Path(args.devset)), embedder, question_check))
+            rows.append(row_of(item, recorded, record_names(item.set, out, Path(args.devset)), embedder, model_check))
     libraries.close()
 
     model = _default_settings().model

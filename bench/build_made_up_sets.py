@@ -1,6 +1,6 @@
 """Build sets (c) and (d) of issue 30 from made-up documents (bench/made_up_world.py), already split.
 
-    python -m bench.build_made_up_sets [--out .cache/answer-trust]
+    python -m bench.build_made_up_sets [--out .cache/answer-trust] [--seed 30]
 
 (c) OUT/claims: labelled claim/citation pairs in English, German and Russian. For every fact of every document:
     the paraphrased claim cited to its own passage ("right") and to a similar passage of the same document that
@@ -105,16 +105,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=".cache/answer-trust")
     parser.add_argument("--per-kind", type=int, default=3, help="documents per kind (pump, town, person) and language for (c)")
     parser.add_argument("--german-per-kind", type=int, default=2, help="German documents per kind for (d)")
+    parser.add_argument("--seed", type=int, default=30, help="another seed gives other names and figures on the same templates (a fresh set)")
     args = parser.parse_args(argv)
     out = Path(args.out)
 
-    claims_docs = [doc for lang in LANGUAGES for doc in documents(lang, args.per_kind, seed=30, prefix="c")]
+    claims_docs = [doc for lang in LANGUAGES for doc in documents(lang, args.per_kind, seed=args.seed, prefix="c")]
     corpus, queries, qrels = claim_pairs(claims_docs)
     write_beir(out / "claims", corpus, queries, qrels)
     print(f"claims: {len(queries)} pairs over {len(corpus)} passages of {len(claims_docs)} made-up documents")
     split(out / "claims")
 
-    german_docs = documents("de", args.german_per_kind, seed=31, prefix="g")
+    german_docs = documents("de", args.german_per_kind, seed=args.seed + 1, prefix="g")
     corpus, queries, qrels = german_questions(german_docs)
     write_beir(out / "german", corpus, queries, qrels)
     write_pdfs(out / "german" / "pdfs", german_docs)

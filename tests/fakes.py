@@ -56,9 +56,15 @@ class GatedEmbedder(HashingEmbedder):
 
 
 def is_question_check(messages) -> bool:
-    from desktop_app.core.answers.question_check import SYSTEM
+    from desktop_app.core.answers.model_check import SYSTEM
 
     return bool(messages) and messages[0].get("content") == SYSTEM
+
+
+def is_claim_check(messages) -> bool:
+    from desktop_app.core.answers.model_check import CLAIM_SYSTEM
+
+    return bool(messages) and messages[0].get("content") == CLAIM_SYSTEM
 
 
 class ScriptedGenerator:
@@ -71,8 +77,10 @@ class ScriptedGenerator:
 
     def __init__(self, replies: Sequence[str] = (), delay: float = 0.0, hold: threading.Event | None = None):
         self.replies = list(replies)
-        # The answer's question check (answers/question_check.py) is answered apart, never from the queue.
+        # The answer's model checks (answers/model_check.py) are answered apart, never from the queue: the answer
+        # answers the question, and a claim the words fail is not said in other words.
         self.check_reply = "yes"
+        self.claim_reply = "no"
         self.checks: list[list[dict]] = []
         self.prompts: list[list[dict]] = []
         self.pieces_sent = 0  # pieces the callers actually took (an early stop takes fewer than the reply has)
@@ -83,9 +91,9 @@ class ScriptedGenerator:
         self.replies.extend(replies)
 
     def stream(self, messages, max_tokens: int, temperature: float = 0.0, stop=()) -> Iterator[str]:
-        if is_question_check(messages):
+        if is_question_check(messages) or is_claim_check(messages):
             self.checks.append(list(messages))
-            yield self.check_reply
+            yield self.check_reply if is_question_check(messages) else self.claim_reply
             return
         self.prompts.append(list(messages))
         reply = self.replies.pop(0) if self.replies else ""

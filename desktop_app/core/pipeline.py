@@ -19,7 +19,7 @@ import numpy as np
 
 from .answers import prompts
 from .answers.followup import Turn, rewrite_followup
-from .answers.question_check import QuestionCheck, check_messages
+from .answers.model_check import ModelCheck, check_messages, claim_messages
 from .answers.review import review_answer
 from .answers.streaming import Streamed, missing_lines, not_found_answer, refuse, stream_answer
 from .clock import StageClock
@@ -110,6 +110,8 @@ class Pipeline:
         warmed.append(prompts.answer_messages("Warm-up question", [], self.settings.general_knowledge))
         if self.settings.question_check:
             warmed.append(check_messages("Warm-up question", "Warm-up text"))
+        if self.settings.claim_check:
+            warmed.append(claim_messages("Warm-up claim", "Warm-up text"))
         language = self.documents_language() if self.settings.document_language_queries else None
         if language in LANGUAGE_NAMES:  # a question in another language is written in the library's with this prompt
             warmed.append(translation_messages("Warm-up question", LANGUAGE_NAMES[language]))
@@ -265,8 +267,9 @@ class Pipeline:
         answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices)) if generate_answer else ("", True, None)
         end = time.perf_counter()
         names = (*evidence.names, *evidence.missing) if evidence is not None else ()
-        check = QuestionCheck(self._generator(), settings.question_check_refuses) if settings.question_check and generate_answer and ok and answer else None
-        reviewed = review_answer(answer, ok, question, context, found.sources, generate_answer, settings.general_knowledge, names, embedder=self.embedder, question_check=check)
+        asks = (settings.question_check or settings.claim_check) and generate_answer and ok and answer
+        check = ModelCheck(self._generator(), settings.question_check_refuses, settings.question_check, settings.claim_check) if asks else None
+        reviewed = review_answer(answer, ok, question, context, found.sources, generate_answer, settings.general_knowledge, names, embedder=self.embedder, model_check=check)
         review_s = time.perf_counter() - end
         yield AnswerDone(
             AskResult(

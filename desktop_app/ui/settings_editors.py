@@ -41,6 +41,7 @@ LABELS = {
     "general_knowledge": "Answer from general knowledge",
     "question_check": "Check that the answer answers the question",
     "question_check_refuses": "Refuse answers the check is sure about",
+    "claim_check": "Let the model read sentences worded differently",
     "n_threads_batch": "Cores for reading the passages",
     "n_batch": "Text read in one step (tokens)",
     "use_mmap": "Read the model file as needed",

@@ -116,7 +116,7 @@ def test_cli_ask_streams_the_servers_answer_and_explains_a_dead_address(llama_se
     assert "Fused passages (RRF):" in out.stdout and "Answer:" in out.stdout
     answer = out.stdout.split("Answer:", 1)[1]
     assert answer.strip() and "first token after" in answer
-    # Plain RAG writes no queries: the answer, then its question check (answers/question_check.py), one request for
+    # Plain RAG writes no queries: the answer, then its question check (answers/model_check.py), one request for
     # the first token's odds (logprobs).
     assert llama_server.log_text().count("POST /v1/chat/completions") == requests_before + 2
     assert llama_server.api_key not in out.stdout + out.stderr

@@ -12,7 +12,7 @@ from desktop_app.core.library import Library
 from desktop_app.evaluation import answers
 from desktop_app.evaluation.harness import load_beir, parse_mode
 from desktop_app.evaluation.query_cache import CachedGenerator
-from tests.fakes import HashingEmbedder, ScriptedGenerator, is_question_check
+from tests.fakes import HashingEmbedder, ScriptedGenerator, is_claim_check, is_question_check
 
 RECORDS = [
     {"_id": "oslo", "title": "Oslo", "text": "Oslo is the capital of Norway and its largest city."},
@@ -30,8 +30,8 @@ class CitingGenerator(ScriptedGenerator):
         self.query_prompts = 0
 
     def stream(self, messages, max_tokens, temperature=0.0, stop=()):
-        if is_question_check(messages):
-            yield "yes"
+        if is_question_check(messages) or is_claim_check(messages):
+            yield "yes" if is_question_check(messages) else "no"
             return
         if messages[0]["content"] != ANSWER_SYSTEM:
             self.query_prompts += 1

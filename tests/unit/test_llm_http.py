@@ -177,7 +177,7 @@ def logprobs_reply(top: list[tuple[str, float]]) -> tuple:
 def test_a_server_that_gives_logprobs_gives_the_question_checks_odds_in_one_request(server):
     import math
 
-    from desktop_app.core.answers.question_check import Doubt, QuestionCheck
+    from desktop_app.core.answers.model_check import Doubt, ModelCheck
 
     server.reply = logprobs_reply([("No", math.log(0.8)), (" no", math.log(0.05)), ("Yes", math.log(0.1)), ("The", math.log(0.05))])
     generator = OpenAIHttpGenerator(server.url, "m", timeout=5)
@@ -187,16 +187,16 @@ def test_a_server_that_gives_logprobs_gives_the_question_checks_odds_in_one_requ
     assert body["logprobs"] is True and body["top_logprobs"] >= 5 and body["max_tokens"] == 1 and body["stream"] is False
     # A sure no (0.85 / 0.95 > REFUSE_ABOVE) refuses when asked to: the same as the local model, one request.
     before = len(server.requests)
-    assert QuestionCheck(generator, refuse_when_sure=True).doubt("Who built it?", "Lighthouse: It weighs 3 t.") is Doubt.SURE
+    assert ModelCheck(generator, refuse_when_sure=True).doubt("Who built it?", "Lighthouse: It weighs 3 t.") is Doubt.SURE
     assert len(server.requests) == before + 1
 
 
 def test_a_server_without_logprobs_is_asked_for_a_reply_and_not_for_odds_again(server):
-    from desktop_app.core.answers.question_check import Doubt, QuestionCheck
+    from desktop_app.core.answers.model_check import Doubt, ModelCheck
 
     server.reply = (200, "application/json", [json.dumps({"choices": [{"message": {"content": "No"}}]}).encode()])
     generator = OpenAIHttpGenerator(server.url, "m", timeout=5)
-    check = QuestionCheck(generator, refuse_when_sure=True)
+    check = ModelCheck(generator, refuse_when_sure=True)
     assert check.doubt("Who built it?", "Lighthouse: It weighs 3 t.") is Doubt.SOME  # a plain reply's no only flags
     asked = [body.get("logprobs") for _, _, body in server.requests if "messages" in body]
     assert asked == [True, None]  # odds asked once, then the reply

@@ -162,7 +162,7 @@ class _Asked:
     or a Doubt)."""
 
     def __init__(self, verdict):
-        from desktop_app.core.answers.question_check import Doubt
+        from desktop_app.core.answers.model_check import Doubt
 
         self.verdict = verdict if isinstance(verdict, Doubt) else Doubt.NONE if verdict else Doubt.SOME
         self.shown = []
@@ -171,12 +171,15 @@ class _Asked:
         self.shown.append((question, statement))
         return self.verdict
 
+    def states(self, claim, text):  # a claim the words fail is not said in other words either
+        return False
+
 
 def test_a_grounded_answer_to_another_question_is_shown_with_its_citation_flagged():
     # The passage states the claim word for word, but it is not what was asked: only the question check sees that.
     check = _Asked(False)
     sources = context(LIGHT, BUILT, title="Quillmoor lighthouse")
-    reviewed = review_answer("The lighthouse was built in 1887 [2].", True, "Who keeps the lighthouse?", sources, sources, question_check=check)
+    reviewed = review_answer("The lighthouse was built in 1887 [2].", True, "Who keeps the lighthouse?", sources, sources, model_check=check)
     assert reviewed.found and reviewed.answer == "The lighthouse was built in 1887 [2]."
     assert [(c.n, c.supported) for c in reviewed.citations] == [(2, False)] and "doubts it answers the question" in reviewed.citations[0].reason
     assert any("[2] may not support" in n and "doubts it answers the question" in n for n in reviewed.notices)
@@ -187,30 +190,30 @@ def test_a_grounded_answer_to_another_question_is_shown_with_its_citation_flagge
 def test_the_question_check_keeps_an_answer_it_confirms_and_is_not_asked_about_an_ungrounded_one():
     confirmed = _Asked(True)
     sources = context(LIGHT, BUILT)
-    kept = review_answer("The lighthouse was built in 1887 by Edda Tarrow [2].", True, "Who built the lighthouse?", sources, sources, question_check=confirmed)
+    kept = review_answer("The lighthouse was built in 1887 by Edda Tarrow [2].", True, "Who built the lighthouse?", sources, sources, model_check=confirmed)
     assert kept.found and kept.citations[0].supported and not kept.notices and len(confirmed.shown) == 1
     never = _Asked(True)
-    refused = review_answer("The keeper was Orla Venn [1].", True, "Who kept it?", sources, sources, question_check=never)
+    refused = review_answer("The keeper was Orla Venn [1].", True, "Who kept it?", sources, sources, model_check=never)
     assert not refused.found and never.shown == []
 
 
 def test_a_sure_no_refuses_the_answer_and_shows_the_models_reply():
-    from desktop_app.core.answers.question_check import Doubt
+    from desktop_app.core.answers.model_check import Doubt
 
     sources = context(LIGHT, BUILT, title="Quillmoor lighthouse")
-    reviewed = review_answer("The lighthouse was built in 1887 [2].", True, "Who keeps the lighthouse?", sources, sources, question_check=_Asked(Doubt.SURE))
+    reviewed = review_answer("The lighthouse was built in 1887 [2].", True, "Who keeps the lighthouse?", sources, sources, model_check=_Asked(Doubt.SURE))
     assert not reviewed.found and reviewed.answer.startswith("Not found in your documents")
     assert "The lighthouse was built in 1887 [2]." in reviewed.notices[0] and "does not answer the question" in reviewed.notices[0]
 
 
 @pytest.mark.parametrize("reply, doubt", [("no", "SOME"), ("No.", "SOME"), ("yes", "NONE"), ("Yes, it does", "NONE"), ("", "NONE"), ("Ja", "NONE")])
 def test_without_odds_only_a_plain_no_counts_and_it_only_flags(reply, doubt):
-    from desktop_app.core.answers.question_check import Doubt, QuestionCheck
+    from desktop_app.core.answers.model_check import Doubt, ModelCheck
     from tests.fakes import ScriptedGenerator
 
     model = ScriptedGenerator()  # a backend that gives no odds: its reply is read
     model.check_reply = reply
-    assert QuestionCheck(model).doubt("Who built it?", "Lighthouse: It was built in 1887.") is Doubt[doubt]
+    assert ModelCheck(model).doubt("Who built it?", "Lighthouse: It was built in 1887.") is Doubt[doubt]
     assert "Who built it?" in model.checks[0][-1]["content"] and "built in 1887" in model.checks[0][-1]["content"]
 
 
@@ -218,7 +221,7 @@ def test_without_odds_only_a_plain_no_counts_and_it_only_flags(reply, doubt):
     (0.9, 0.1, True, "SURE"), (0.9, 0.1, False, "SOME"), (0.6, 0.3, True, "SOME"), (0.2, 0.7, True, "NONE"), (0.0, 0.0, True, "SOME"),
 ])
 def test_with_odds_a_sure_no_refuses_when_asked_to_and_a_doubtful_one_flags(no, yes, refusing, doubt):
-    from desktop_app.core.answers.question_check import Doubt, QuestionCheck
+    from desktop_app.core.answers.model_check import Doubt, ModelCheck
     from tests.fakes import ScriptedGenerator
 
     class WithOdds(ScriptedGenerator):
@@ -227,4 +230,46 @@ def test_with_odds_a_sure_no_refuses_when_asked_to_and_a_doubtful_one_flags(no, 
 
     model = WithOdds()
     model.check_reply = "no"  # read only when the odds say nothing (neither word likely)
-    assert QuestionCheck(model, refuse_when_sure=refusing).doubt("Who built it?", "Lighthouse: It was built in 1887.") is Doubt[doubt]
+    assert ModelCheck(model, refuse_when_sure=refusing).doubt("Who built it?", "Lighthouse: It was built in 1887.") is Doubt[doubt]
+
+
+class _Reader:
+    """A model check that reads claims: says a claim is stated when told to, and records what it was shown."""
+
+    def __init__(self, stated: bool):
+        self.stated, self.read = stated, []
+
+    def doubt(self, question, statement):
+        from desktop_app.core.answers.model_check import Doubt
+
+        return Doubt.NONE
+
+    def states(self, claim, text):
+        self.read.append((claim, text))
+        return self.stated
+
+
+RIVER = "Krenholm lies on the banks of the river Vessa. A weekly market is held on Saturdays."
+
+
+def test_a_claim_in_other_words_is_kept_when_the_model_reads_it_in_the_cited_sentence():
+    # The words fail ("flows", "through" are in no passage); the model, shown the cited sentence, reads it there.
+    sources = context(RIVER, BUILT, title="Krenholm")
+    reader = _Reader(True)
+    reviewed = review_answer("The Vessa flows through Krenholm [1].", True, "Which river is at Krenholm?", sources, sources, model_check=reader)
+    assert reviewed.found and reviewed.citations[0].supported and not reviewed.notices
+    assert reader.read == [("The Vessa flows through Krenholm.", "Krenholm: Krenholm lies on the banks of the river Vessa.")]
+    # Without the model, or when it does not read it there, the same answer is refused.
+    for check in (None, _Reader(False)):
+        assert not review_answer("The Vessa flows through Krenholm [1].", True, "Which river is at Krenholm?", sources, sources, model_check=check).found
+
+
+def test_a_claim_with_a_number_no_passage_holds_is_never_read_by_the_model_and_at_most_three_claims_are():
+    sources = context(LIGHT, BUILT)
+    reader = _Reader(True)
+    reviewed = review_answer("The lighthouse flashes green every 12 seconds [1].", True, "How often does it flash?", sources, sources, model_check=reader)
+    assert not reviewed.found and reader.read == []  # a changed figure is a wrong fact, whatever the model says
+    many = " ".join(f"The {word} tower glows softly [1]." for word in ("north", "south", "east", "west", "high"))
+    reader = _Reader(False)
+    review_answer(many, True, "Tell me about the towers.", sources, sources, model_check=reader)
+    assert len(reader.read) == 3

@@ -1,28 +1,22 @@
 """Does what a passage says state a claim? The one grounding check of an answer, in any language and script.
 
-A claim (a sentence or a list line of the answer) is compared with the passages it cites, together, by their
-words: Unicode word tokens (`\\w+`), casefolded, accents dropped, numbers in one spelling ("2,000", "2 000" and
-"2000" are one number; "1,5" is 1.5). Three signals, one threshold:
-1. every number of the claim must be in the passages (a changed figure is a wrong fact);
-2. score = the weighted share of the claim's content words (MIN_LETTERS letters or more: no word list, in any
-   language) that the passages hold. A word matches a passage word of the same stem: equal, or sharing all but
-   the last few letters (`_same_word`: "flashes"/"flash", "Москва"/"Москве", "Bäume"/"Baum"), so no
-   language's stemmer is needed. The words the claim adds to the question are what it asserts and count
-   NEW_WEIGHT; words it repeats from the question count 1 (a page says "formed in" where a question asks
-   "origin"). Each weight is multiplied by the word's rarity among all the passages the model read (their IDF,
-   `_rarity`): "write" tells a page about writing tables from one about reading them, "table" does not; and a
-   number counts NUMBER_WEIGHT times a word.
-3. meaning (`agrees`, computed by review.py with the app's embedder): of all the sentences the model read, the one
-   nearest the claim (cosine) is in the cited passages. Then the claim's own wording, the words that no passage read
-   and not the question holds ("people live in" for "has ... inhabitants"), counts as held: it says in other words
-   what the cited sentence says, provided its answer is the passages': what it adds to the question that they hold
-   includes a number the cited passages state, or outnumbers its own words. Meaning vouches for wording, not for
-   content: "X is painted purple with gold stripes" over a page that names no colour, or a name no passage holds as
-   the answer to "Who ...?", stays flagged; a number, or a word another passage holds, is never credited.
-The claim is grounded when no number is missing and score >= THRESHOLD; the words the passages lack explain a
-verdict (`Grounding.missing`). Words first: well under a millisecond a claim, the same in every language; the
-embedder (English-centred) only ranks the sentences read, and only for a claim the words fail. It cannot see a
-negation or the passage's words in another relation (docs/grounding.md, bench/relation_swaps.py).
+A claim (a sentence or a list line) is compared with the passages it cites, together, by their words: Unicode word
+tokens (`\\w+`), casefolded, accents dropped, numbers in one spelling ("2,000", "2 000", "2000"; "1,5" is 1.5).
+1. Every number of the claim must be in the passages (a changed figure is a wrong fact).
+2. score = the weighted share of the claim's content words (MIN_LETTERS letters or more: no word list) the passages
+   hold. A word matches one of the same stem: equal, or sharing all but the last few letters (`_same_word`:
+   "flashes"/"flash", "Москва"/"Москве", "Bäume"/"Baum"), so no stemmer is needed. Words the claim adds to the
+   question count NEW_WEIGHT, words it repeats 1 (a page says "formed in" where a question asks "origin"); each
+   weight times the word's rarity among the passages read (`_rarity`, their IDF: "write" tells a page about writing
+   tables from one about reading them, "table" does not); a number counts NUMBER_WEIGHT times a word.
+3. Meaning (`agrees`, from review.py's embedder): when the sentence nearest the claim, of all those read, is in the
+   cited passages, the claim's own wording (words no passage read nor the question holds: "people live in" for "has
+   ... inhabitants") counts as held, provided what it adds that the passages hold includes a number they state or
+   outnumbers its own words. Meaning vouches for wording, not content: a colour or a name no passage holds stays
+   missing; a number, or a word another passage holds, is never credited.
+Grounded: no number missing and score >= THRESHOLD; the words the passages lack explain a verdict (`missing`). Well
+under a millisecond a claim. It cannot see a negation or words in another relation (docs/grounding.md,
+bench/relation_swaps.py); review.py asks the model about a claim the words fail (model_check.py).
 """
 
 from __future__ import annotations
@@ -34,9 +28,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-# On the tune half of tests/data/citation_support.jsonl (claims judged alone, no question; bench/citation_check_quality.py)
-# 0.7 flags 2 of 35 right sentences and passes 18 of 35 wrong ones, 0.75 the same 2 and 16; 0.7 was kept because the
-# made-up answers of tests/unit/test_review.py, judged with their question and the other passages, need it.
+# Tune half of tests/data/citation_support.jsonl (claims alone; bench/citation_check_quality.py): 0.7 flags 2 of 35 right
+# and passes 18 of 35 wrong, 0.75 2 and 16; 0.7 is kept for tests/unit/test_review.py's answers, judged in context.
 THRESHOLD = 0.7
 NEW_WEIGHT = 4.0  # a word the claim adds to the question's (the fact it states) counts 4 times one it repeats
 NUMBER_WEIGHT = 2.0  # a number (or code with digits) is the most specific thing a claim states: it counts twice a word

@@ -28,11 +28,9 @@ def answer_system(general_knowledge: bool = False) -> str:
 
 
 def passage_block(source_number: int, source: Source) -> str:
-    """"[3]" on its own line, then the text: no page number (small models then cite "[3]" for "page 3"), no file
-    name (file_line says it once for all of a file's passages: repeated on every passage it was a sixth of a
-    short prompt). The mark on a line of its own costs no more tokens than "[3] text", and with the mark run into
-    the text the 1.5B model cited the first passage for a fact of the second (the follow-up test of
-    tests/integration/test_conversation.py, on the sample datasheet)."""
+    """"[3]" on its own line, then the text: no page number (small models cite "[3]" for "page 3"), no file name
+    (file_line says it once per file). Run into the text, the mark made the 1.5B model cite the first passage for
+    a fact of the second (tests/integration/test_conversation.py, on the sample datasheet)."""
     if source.passage.kind == "table":  # a Markdown table keeps its line breaks: one row per line is how the model reads which value is whose
         return f"[{source_number}] (a table)\n{source.passage.text}"
     return f"[{source_number}]\n{' '.join(source.passage.text.split())}"
@@ -43,12 +41,9 @@ def file_line(file: str) -> str:
 
 
 def list_instruction(names: Sequence[str]) -> str:
-    """For a question about several named things: one cited sentence per name, each on its own line.
-
-    Chosen among six wordings on two questions of our own over the dev corpus (not dev questions), with the
-    default 1.5B model: given a skeleton ("- Tarrow Works:") or a pattern ("- name: the answer [n]") it wrote
-    citations without facts or echoed the pattern; asked for one sentence per name it stated each fact,
-    and naming the passage number at the line's end made it cite. A small sample: measure before changing."""
+    """For a question about several named things: one cited sentence per name, each on its own line. Of six wordings
+    (two questions of our own, the 1.5B model), a skeleton ("- Tarrow Works:") or a pattern got citations without
+    facts or the pattern echoed; one sentence per name, its passage number at the end, stated and cited each fact."""
     return (
         f"Answer with one short sentence per name ({', '.join(names)}), each on its own line starting with \"- \" "
         "and ending with the number of the passage that says it, like [1]."

@@ -1,17 +1,13 @@
 """After the answer: each claim checked against what it cites (grounding.py), and the citations it ends up with.
 
-A claim is a sentence of the answer (cut again after citation marks inside it), or a whole list line. Judged
-against the passages it cites together:
-- grounded: kept as written;
-- not grounded, but one passage of the evidence states it: its citation moves there (the small model got the
-  number wrong, or cited the next sentence's passage); else the passage that completes the cited ones is added;
-- not grounded anywhere: its citations are flagged with what the passages lack (a list line: "not found");
-- citing nothing: it gets the passage that states it, unless the line's closing citation already does;
-- a list line saying nothing but its name ("- Name: [2]") quotes the passage sentence that names it.
-An answer of which no claim is grounded did not come from the documents, and one whose first grounded claim rests
-on a sentence the model surely finds does not answer the question (question_check.py) answers another question:
-either becomes the not-found answer, with the model's reply in the notice (a doubtful "no" flags that claim's
-citations). Nothing else vetoes an answer.
+A claim is a sentence of the answer (cut again after citation marks inside it), or a whole list line, judged against
+the passages it cites together. Grounded: kept. Not, but a passage states it: its citation moves there (or the
+passage completing the cited ones is added). Not anywhere, no number missing: the model reads the cited sentences for
+it in other words (model_check.py). Else its citations are flagged with what they lack (a list line: "not found").
+Citing nothing: it gets the passage that states it, unless the line's closing citation does. A list line saying only
+its name ("- Name: [2]") quotes the sentence that names it. An answer no claim of which is grounded, or whose first
+grounded claim rests on a sentence the model is sure does not answer the question, becomes the not-found answer, the
+model's reply in the notice (a doubtful "no" flags that claim's citations). Nothing else vetoes an answer.
 """
 
 from __future__ import annotations
@@ -25,14 +21,15 @@ import numpy as np
 
 from ..models.embedder import Embedder
 from ..types import Citation, Source
-from .grounding import MARK, NUMBER_WEIGHT, Grounding, Vocabulary, content, is_number, judge_claim
-from .question_check import Doubt, QuestionCheck
+from .grounding import MARK, NUMBER_WEIGHT, Grounding, Vocabulary, content, is_number, judge_claim, tokens
+from .model_check import Doubt, ModelCheck
 from .streaming import NOT_FOUND_LINE, not_found_answer
 
 # A claim: a list line ("- ...", "1. ..."), or a sentence with the citation marks that follow it, wherever they stand
 # ("... 9 s [2].", "... 9 s. [2]"); a full stop between letters or digits ("10.4", "help.start") ends none.
 _LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S.*$")
 _MARKS_INSIDE = re.compile(r"(?:\s*\[\d+(?:\s*,\s*\d+)*\])+(?=\s*[^\s\[.!?])")  # marks with more of the sentence after them
+MAX_REREADS = 3  # claims of one answer the model rereads (model_check.py): each costs a fraction of a second
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\w))+(?:[.!?]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")
 
 
@@ -55,9 +52,8 @@ def citations_of(answer: str, context: Sequence[Source]) -> list[Citation]:
 
 
 def claim_spans(answer: str) -> list[tuple[int, int]]:
-    """(start, end) of each claim of the answer: its list lines whole; its other lines sentence by sentence, and a
-    sentence again after each group of citation marks inside it ("It needs 24 V [1] and seals every 2,000 h [2].":
-    two claims, each citing what states it)."""
+    """(start, end) of each claim: list lines whole; other lines by sentence, cut again after marks inside one ("It
+    needs 24 V [1] and seals every 2,000 h [2]." is two claims)."""
     spans, offset = [], 0
     for line in answer.split("\n"):
         if _LIST_LINE.match(line):
@@ -85,6 +81,7 @@ class _Evidence:
         self.each = tuple(self._vocabularies.values())
         self._sentences = [(n, m.group(0)) for n, s in enumerate(context, 1) for m in _SENTENCE.finditer(s.passage.text) if content(m.group(0))]
         self._vectors, self._nearest = {}, {}  # sentence index -> vector; claim -> vector
+        self.rereads = MAX_REREADS
 
     def _closeness(self, claim: str, among: Sequence[int]) -> list[float] | None:
         """The cosine of each of these sentences to the claim (None without an embedder); each embedded once, on need."""
@@ -122,6 +119,14 @@ class _Evidence:
             return verdict
         return judge_claim(claim, self._vocabularies[key], self.asked, self.each, agrees=True)
 
+    def reread(self, claim: str, numbers: Sequence[int], verdict: Grounding, check: ModelCheck | None) -> Grounding:
+        """A claim whose words the cited passages lack, no number among them, asked of the model (model_check.py)."""
+        if verdict.grounded or check is None or not numbers or self.rereads <= 0 or any(is_number(t) for w in verdict.missing for t in tokens(w)):
+            return verdict
+        self.rereads -= 1
+        stated = check.states(re.sub(r"\s*" + MARK.pattern, "", claim).strip(), " ".join(self.statement(claim, [n]) for n in dict.fromkeys(numbers)))
+        return Grounding(True, verdict.score, "the model reads it in the cited passages", verdict.missing) if stated else verdict
+
     def quote(self, claim: str, cited: Sequence[int]) -> tuple[int, str] | None:
         """(n, sentence): the first sentence of the passages (those cited first) that holds every word of the claim
         and says more than the question."""
@@ -145,11 +150,11 @@ class _Evidence:
         return None
 
 
-def judged_claims(answer: str, context: Sequence[Source], question: str = "", embedder: Embedder | None = None) -> list[tuple[str, Grounding]]:
+def judged_claims(answer: str, context: Sequence[Source], question: str = "", embedder: Embedder | None = None, model_check: ModelCheck | None = None) -> list[tuple[str, Grounding]]:
     """Each claim of the answer that cites a passage, with its verdict against what it cites (for the evaluation)."""
     evidence = _Evidence(context, question, embedder)
-    claims = [answer[start:end] for start, end in claim_spans(answer)]
-    return [(MARK.sub("", c).strip(), evidence.judge(c, cited_numbers(c))) for c in claims if cited_numbers(c)]
+    claims = [(c, cited_numbers(c)) for c in (answer[start:end] for start, end in claim_spans(answer))]
+    return [(MARK.sub("", c).strip(), evidence.reread(c, n, evidence.judge(c, n), model_check)) for c, n in claims if n]
 
 
 def _head(line: str, names: Sequence[str]) -> str:
@@ -166,21 +171,13 @@ def _with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in pl
 
 
 def review_answer(
-    answer: str,
-    found: bool,
-    question: str,
-    context: Sequence[Source],
-    sources: Sequence[Source],
-    answered: bool = True,
-    general_knowledge: bool = False,
-    names: Sequence[str] = (),
-    embedder: Embedder | None = None,
-    question_check: QuestionCheck | None = None,
+    answer: str, found: bool, question: str, context: Sequence[Source], sources: Sequence[Source], answered: bool = True,
+    general_knowledge: bool = False, names: Sequence[str] = (), embedder: Embedder | None = None, model_check: ModelCheck | None = None,
 ) -> ReviewedAnswer:
     """`answered`: False when no answer was asked for (search only); `sources` name the closest pages of a refusal;
     `names`: the named things a list answer has a line each for (retrieval/evidence.py); `embedder`: the library's,
-    for the grounding check's meaning signal (none: words only); `question_check`: asks the model whether the
-    sentence the first grounded claim rests on answers the question (none: not asked)."""
+    for the grounding check's meaning signal (none: words only); `model_check`: asks the model whether a claim the
+    words fail is stated anyway, and whether the sentence the first grounded claim rests on answers the question."""
     if not (found and answer):
         return ReviewedAnswer(answer, found, (), ())
     evidence, notices, flagged = _Evidence(context, question, embedder), [], {}
@@ -207,10 +204,12 @@ def review_answer(
                 grounded.append((claim, later))
                 continue
         verdict = evidence.judge(claim, numbers)
+        better = None if verdict.grounded else evidence.stating(claim, numbers)
+        if better is None:
+            verdict = evidence.reread(claim, numbers, verdict, model_check)
         if verdict.grounded:
             grounded.append((claim, numbers))
             continue
-        better = evidence.stating(claim, numbers)
         if better is not None:
             grounded.append((claim, better))
             out = out[:start] + _with_marks(claim, better) + out[end:]
@@ -223,7 +222,7 @@ def review_answer(
             for n in numbers:
                 flagged.setdefault(n, verdict.reason)
     checked = answered and not general_knowledge
-    doubt = question_check.doubt(question, evidence.statement(*grounded[-1])) if checked and grounded and question_check else Doubt.NONE
+    doubt = model_check.doubt(question, evidence.statement(*grounded[-1])) if checked and grounded and model_check else Doubt.NONE
     if (checked and not grounded) or (doubt is Doubt.SURE and len(grounded) == 1):  # several claims may answer together
         why = "the passage it rests on does not answer the question" if grounded else "no passage it read states that: it did not come from your documents"
         return ReviewedAnswer(not_found_answer(sources or context), False, (), (f"The model answered \u201c{answer.strip()[:300]}\u201d, but {why}.",))

@@ -85,11 +85,8 @@ class RepeatWatch:
 def stream_answer(
     pieces: Iterable[str], refusal: Callable[[], str], cancel: threading.Event | None = None, notices: list[str] | None = None
 ) -> Generator[Token, None, Streamed]:
-    """Yields the model's tokens; holds back the first few characters to catch its NOT FOUND reply.
-
-    `refusal` gives the not-found answer that replaces a NOT FOUND (or empty) reply. A reply that repeats itself is
-    stopped, and REPEAT_NOTICE goes to `notices`.
-    """
+    """Yields the model's tokens, the first few held back to catch a NOT FOUND reply (`refusal` gives the answer that
+    replaces it, or an empty reply); a reply that repeats itself is stopped, with REPEAT_NOTICE in `notices`."""
     pending = ""
     text = ""
     decided = False

@@ -1,11 +1,13 @@
-"""The answer's question check with the real default model: a sentence that states the fact asked is confirmed, one
-about something else of the same document is not, in English and German. Made-up documents."""
+"""The answer's model checks with the real default model. The question check: a sentence that states the fact asked
+is confirmed, one about something else of the same document is not, in English and German. The claim check: a claim
+in other words than its passage is read there, in English, German and Russian; a sibling passage is not. Made-up
+documents."""
 
 from __future__ import annotations
 
 import pytest
 
-from desktop_app.core.answers.question_check import Doubt, QuestionCheck
+from desktop_app.core.answers.model_check import Doubt, ModelCheck
 
 CASES = [
     # (question, the sentence the answer rests on, does it answer the question)
@@ -22,20 +24,20 @@ CASES = [
 
 @pytest.mark.parametrize("question, sentence, answers", CASES)
 def test_the_model_tells_a_sentence_that_answers_from_one_that_does_not(real_generator, question, sentence, answers):
-    assert (QuestionCheck(real_generator).doubt(question, sentence) is Doubt.NONE) is answers
+    assert (ModelCheck(real_generator).doubt(question, sentence) is Doubt.NONE) is answers
 
 
 def test_the_model_is_sure_when_the_sentence_is_about_something_else_and_refuses_only_when_asked_to(real_generator):
     # Refusing (Settings: question_check_refuses) needs a sure "no", its odds above REFUSE_ABOVE (0.95 here); a right
     # sentence stays far below FLAG_ABOVE.
-    from desktop_app.core.answers.question_check import check_messages
+    from desktop_app.core.answers.model_check import check_messages
 
     question, festival = "What is the population of Marrowdene?", "Marrowdene: The Marrowdene festival is held every June."
     odds = real_generator.reply_odds(check_messages(question, festival), ("yes", "no"))
     assert odds["yes"] + odds["no"] > 0.9 and odds["no"] / (odds["yes"] + odds["no"]) > 0.85
-    assert QuestionCheck(real_generator, refuse_when_sure=True).doubt(question, festival) is Doubt.SURE
-    assert QuestionCheck(real_generator).doubt(question, festival) is Doubt.SOME  # by default a sure no only flags
-    assert QuestionCheck(real_generator).doubt(*CASES[0][:2]) is Doubt.NONE
+    assert ModelCheck(real_generator, refuse_when_sure=True).doubt(question, festival) is Doubt.SURE
+    assert ModelCheck(real_generator).doubt(question, festival) is Doubt.SOME  # by default a sure no only flags
+    assert ModelCheck(real_generator).doubt(*CASES[0][:2]) is Doubt.NONE
 
 
 def test_a_right_answer_is_checked_against_the_sentence_that_states_it_not_its_sibling(real_embedder, real_generator):
@@ -56,6 +58,22 @@ def test_a_right_answer_is_checked_against_the_sentence_that_states_it_not_its_s
             return real_generator.reply_odds(messages, words)
 
     answer = "The minimum operating temperature of the Harrowgate H2 is minus 15 degrees Celsius [1]."
-    reviewed = review_answer(answer, True, "What is the minimum operating temperature of the Harrowgate H2?", sources, sources, embedder=real_embedder, question_check=QuestionCheck(Recorded()))
+    reviewed = review_answer(answer, True, "What is the minimum operating temperature of the Harrowgate H2?", sources, sources, embedder=real_embedder, model_check=ModelCheck(Recorded()))
     assert Recorded.prompts[0].startswith("Text: Harrowgate H2 datasheet: The minimum operating temperature is minus 15 degrees Celsius.\n")
     assert reviewed.found and reviewed.answer == answer and all(c.supported for c in reviewed.citations) and not reviewed.notices
+
+
+CLAIMS = [
+    # (claim, the cited sentence, does it state the claim): the claims' words are not the sentences'
+    ("The Vessa flows through Krenholm.", "Krenholm: Krenholm lies on the banks of the river Vessa.", True),
+    ("The Vessa flows through Krenholm.", "Krenholm: A weekly market is held in Krenholm on Saturdays.", False),
+    ("Taldorf ist eine Partnerstadt von Meringen.", "Meringen: Seit 1974 ist Meringen mit Taldorf verschwistert.", True),
+    ("Taldorf ist eine Partnerstadt von Meringen.", "Meringen: Meringen liegt am Ufer der Selm.", False),
+    ("В Ворсани живут 5 212 человек.", "Ворсань: Население Ворсани составляет 5 212 жителей.", True),
+    ("В Ворсани живут 5 212 человек.", "Ворсань: Старая площадь Ворсани вымощена булыжником.", False),
+]
+
+
+@pytest.mark.parametrize("claim, sentence, stated", CLAIMS)
+def test_the_model_reads_a_claim_in_other_words_in_the_sentence_that_says_it_in_any_language(real_generator, claim, sentence, stated):
+    assert ModelCheck(real_generator).states(claim, sentence) is stated
