@@ -160,6 +160,6 @@ def test_models_prepare_saves_the_prompts_for_later_processes(real_generator, re
         second = library.warm_prompt_prefixes()
     finally:
         library.close()
-    assert "3 read and saved, 0 already saved" in first  # the query, answer and question-check prompts
-    assert "0 read and saved, 3 already saved" in second
-    assert len(cache_files(data_home)) == 3
+    assert "4 read and saved, 0 already saved" in first  # the query, answer, question-check and claim-check prompts
+    assert "0 read and saved, 4 already saved" in second
+    assert len(cache_files(data_home)) == 4

@@ -264,12 +264,14 @@ def test_a_claim_in_other_words_is_kept_when_the_model_reads_it_in_the_cited_sen
         assert not review_answer("The Vessa flows through Krenholm [1].", True, "Which river is at Krenholm?", sources, sources, model_check=check).found
 
 
-def test_a_claim_with_a_number_no_passage_holds_is_never_read_by_the_model_and_at_most_three_claims_are():
+def test_the_model_never_vouches_for_a_changed_number_or_a_claim_adding_nothing_and_reads_at_most_two_claims():
     sources = context(LIGHT, BUILT)
     reader = _Reader(True)
     reviewed = review_answer("The lighthouse flashes green every 12 seconds [1].", True, "How often does it flash?", sources, sources, model_check=reader)
     assert not reviewed.found and reader.read == []  # a changed figure is a wrong fact, whatever the model says
+    empty = review_answer("To see how the lighthouse flashes, use the command [1].", True, "How does the lighthouse flash?", sources, sources, model_check=reader)
+    assert not empty.found and reader.read == []  # it adds one word to the question: nothing for the model to vouch for
     many = " ".join(f"The {word} tower glows softly [1]." for word in ("north", "south", "east", "west", "high"))
     reader = _Reader(False)
     review_answer(many, True, "Tell me about the towers.", sources, sources, model_check=reader)
-    assert len(reader.read) == 3
+    assert len(reader.read) == 2

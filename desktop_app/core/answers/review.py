@@ -29,7 +29,7 @@ from .streaming import NOT_FOUND_LINE, not_found_answer
 # ("... 9 s [2].", "... 9 s. [2]"); a full stop between letters or digits ("10.4", "help.start") ends none.
 _LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S.*$")
 _MARKS_INSIDE = re.compile(r"(?:\s*\[\d+(?:\s*,\s*\d+)*\])+(?=\s*[^\s\[.!?])")  # marks with more of the sentence after them
-MAX_REREADS = 3  # claims of one answer the model rereads (model_check.py): each costs a fraction of a second
+MAX_REREADS = 2  # claims of one answer the model rereads (model_check.py): each costs 0.3-0.5 s
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\w))+(?:[.!?]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")
 
 
@@ -120,8 +120,9 @@ class _Evidence:
         return judge_claim(claim, self._vocabularies[key], self.asked, self.each, agrees=True)
 
     def reread(self, claim: str, numbers: Sequence[int], verdict: Grounding, check: ModelCheck | None) -> Grounding:
-        """A claim whose words the cited passages lack, no number among them, asked of the model (model_check.py)."""
-        if verdict.grounded or check is None or not numbers or self.rereads <= 0 or any(is_number(t) for w in verdict.missing for t in tokens(w)):
+        """A claim the words fail, no number missing, adding 2+ words to the question, asked of the model (model_check.py)."""
+        adds = [t for t in content(MARK.sub(" ", claim)) if not self.asked.holds(t)]
+        if verdict.grounded or check is None or not numbers or self.rereads <= 0 or len(adds) < 2 or any(is_number(t) for w in verdict.missing for t in tokens(w)):
             return verdict
         self.rereads -= 1
         stated = check.states(re.sub(r"\s*" + MARK.pattern, "", claim).strip(), " ".join(self.statement(claim, [n]) for n in dict.fromkeys(numbers)))
