@@ -108,3 +108,28 @@ def test_removed_document_is_gone_from_results(library):
     library.remove_document(doc.id)
     result, _ = ask(library, "Who was the chief inspector at Harbour Plant?", mode="rag", generate_answer=False)
     assert all("harbour" not in s.passage.file for s in result.sources)
+
+
+def test_a_page_of_many_topics_answers_a_question_one_of_its_sentences_answers(tmp_path, real_embedder, real_generator):
+    # The "not found" gate judges what the model reads: the page as a whole is far from the question (one topic of
+    # eight), its sentence about the town hall is close. A stricter "Closeness needed to answer" than the default
+    # puts the page below it and the sentence above it; the page alone refused without asking the model.
+    guide = (
+        "Brelholt lies on the banks of the river Vessa, in the hills north of Talbrook. A weekly market is held in the old square on Saturdays. "
+        "The ferry crosses the Vessa every twenty minutes between April and October. Since 1971 Brelholt has been twinned with the coastal town of Ardesse. "
+        "The town hall was built in 1894 by the mason Orwin Pell. The local football club plays in green shirts. "
+        "Winters are mild, and snow rarely stays for more than a week. The library lends bicycles to visitors in summer."
+    )
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_textbox(pymupdf.Rect(56, 56, page.rect.width - 56, page.rect.height - 56), guide, fontsize=11, fontname="helv")
+    doc.save(tmp_path / "brelholt-guide.pdf")
+    lib = Library(tmp_path / "home", embedder=real_embedder, generator=real_generator)
+    try:
+        assert [e.stage for e in lib.import_paths([tmp_path / "brelholt-guide.pdf"])].count("ready") == 1
+        lib.update_settings(lib.settings.replace(min_similarity=0.45))
+        result, _ = ask(lib, "Which mason built the town hall?", "rag")
+        assert max(s.similarity for s in result.sources) < 0.45  # the whole page is below the bar
+        assert result.found and "Pell" in result.answer, (result.answer, result.notices)
+    finally:
+        lib.close()

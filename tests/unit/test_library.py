@@ -144,9 +144,15 @@ def test_model_saying_not_found_gives_the_plain_refusal_with_closest_pages(libra
     assert result.citations == ()
 
 
-def test_nothing_close_enough_is_refused_without_asking_the_model(library, datasheet, generator):
-    list(library.import_paths([datasheet]))
-    _, result = run(library.ask("zebra giraffe savanna", "rag"))
+def test_nothing_close_enough_is_refused_without_asking_the_model(tmp_path, datasheet, generator):
+    # The gate judges the closest sentence the model would read; words hashed into 64 buckets collide with some
+    # short sentence of any page, so this fake spreads them over 4,096 as a real model keeps unrelated words apart.
+    library = Library(tmp_path / "wide", embedder=HashingEmbedder(dimension=4096), generator=generator)
+    try:
+        list(library.import_paths([datasheet]))
+        _, result = run(library.ask("zebra giraffe savanna", "rag"))
+    finally:
+        library.close()
     assert not result.found
     assert generator.prompts == []
 

@@ -218,7 +218,9 @@ def select_evidence(
         spent += price
         chosen[i] = ""
 
-    context, number_of = _regroup(sentences, chosen, overall)
+    # A shortened passage is as close to the question as its closest sentence (the "not found" gate judges what the
+    # model reads: a page of many topics is far from a question that one of its sentences answers).
+    context, number_of = _regroup(sentences, chosen, overall, to_question if max_sentences > 0 else None)
     by_score = sorted(chosen, key=lambda i: -float(overall[i]))
     if len(found_names) >= 2:  # a list question: one quote per name first, in the order named
         firsts = [next(i for i in chosen if chosen[i] == n) for n in found_names if n in chosen.values()]
@@ -227,9 +229,10 @@ def select_evidence(
     return Evidence(tuple(context), quotes, tuple(n for n in found_names if n in chosen.values()), missing)
 
 
-def _regroup(sentences: list[_Sentence], chosen: dict[int, str], overall: np.ndarray) -> tuple[list[Source], dict[int, int]]:
+def _regroup(sentences: list[_Sentence], chosen: dict[int, str], overall: np.ndarray, to_question: np.ndarray | None = None) -> tuple[list[Source], dict[int, int]]:
     """The chosen sentences as shortened passages, best passage first but a file's passages together (the
-    prompt names each file once, answer_messages), each passage's sentences in page order."""
+    prompt names each file once, answer_messages), each passage's sentences in page order; with `to_question` (the
+    sentences' cosines to it), a passage's similarity is at least its closest sentence's."""
     groups: dict[int, list[int]] = {}
     for i in sorted(chosen, key=lambda i: -float(overall[i])):
         groups.setdefault(id(sentences[i].source), []).append(i)
@@ -249,7 +252,9 @@ def _regroup(sentences: list[_Sentence], chosen: dict[int, str], overall: np.nda
         passage = dataclasses.replace(
             source.passage, text=" ".join(pieces), start=source.passage.start + start, end=source.passage.start + end
         )
-        context.append(dataclasses.replace(source, n=number, passage=passage) if source.passage.kind != "table" else dataclasses.replace(source, n=number))
+        similarity = max(source.similarity, *(float(to_question[i]) for i in members)) if to_question is not None else source.similarity
+        kept = passage if source.passage.kind != "table" else source.passage
+        context.append(dataclasses.replace(source, n=number, passage=kept, similarity=similarity))
         number_of.update({i: number for i in members})
     return context, number_of
 
