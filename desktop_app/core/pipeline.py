@@ -20,7 +20,7 @@ import numpy as np
 from .answers import prompts
 from .answers.followup import Turn, rewrite_followup
 from .answers.model_check import ModelCheck, check_messages, claim_messages
-from .answers.review import review_answer
+from .answers.review import cited_numbers, claim_spans, review_answer
 from .answers.streaming import Streamed, missing_lines, not_found_answer, refuse, stream_answer
 from .clock import StageClock
 from .events import (
@@ -275,7 +275,7 @@ class Pipeline:
             AskResult(
                 question=asked, mode=chosen.name, queries=found.generated.queries, dropped_queries=found.generated.dropped,
                 lists=found.lists, rrf_k=settings.rrf_k, sources=found.sources, context=tuple(context),
-                answer=reviewed.answer, citations=on_the_page(reviewed.citations, found.sources), found=reviewed.found,
+                answer=reviewed.answer, citations=on_the_page(reviewed.citations, found.sources, _said_by_citation(reviewed.answer), question), found=reviewed.found,
                 timings=Timings.with_answer(started, answer_started, first_token_at, end, review=review_s, **clock.seconds,
                     first_evidence=clock.moments.get("first_evidence", 0.0), fused_evidence=clock.moments.get("fused_evidence", 0.0),
                 ),
@@ -459,3 +459,12 @@ class Pipeline:
                 yield Token(lines)
             answer += lines
         return answer, found, first_at
+
+
+def _said_by_citation(answer: str) -> dict[int, str]:
+    """What the answer's sentences citing [n] say, per n: the page then highlights the sentence they rest on."""
+    said: dict[int, str] = {}
+    for start, end in claim_spans(answer):
+        for n in cited_numbers(answer[start:end]):
+            said[n] = f"{said.get(n, '')} {answer[start:end]}"
+    return said

@@ -133,3 +133,13 @@ def test_a_page_of_many_topics_answers_a_question_one_of_its_sentences_answers(t
         assert result.found and "Pell" in result.answer, (result.answer, result.notices)
     finally:
         lib.close()
+
+
+def test_a_citation_highlights_the_sentence_the_answer_rests_on_not_its_whole_passage(library):
+    # The model read three sentences of page 3; the page highlights the one that says IP67, not the temperatures.
+    result, _ = ask(library, "What is the IP rating of the PX-40?")
+    assert result.found and "IP67" in result.answer, result.answer
+    cited = [c for c in result.citations if "IP67" in c.text]
+    assert cited and all("temperature" not in c.text for c in cited), [c.text for c in result.citations]
+    page = library.passage(cited[0].chunk_id)
+    assert page.text[cited[0].start - page.start : cited[0].end - page.start] == cited[0].text  # exactly where it stands

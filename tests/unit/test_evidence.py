@@ -152,3 +152,22 @@ def test_the_model_reads_a_sentence_two_overlapping_passages_share_once_and_each
     # Each number still cites the passage whose text the model read under it.
     for number, cited in enumerate(evidence.context, start=1):
         assert f"[{number}]\n{cited.passage.text}" in prompt
+
+
+def test_a_citation_is_narrowed_to_the_sentence_the_answer_rests_on():
+    from desktop_app.core.retrieval.evidence import on_the_page
+    from desktop_app.core.types import Citation, Passage, Source
+
+    page = "Operating limits. The maximum temperature is 85 °C. The enclosure is rated IP67, so it may be immersed. The pressure is 6 bar."
+    passage = Passage(7, 1, "/docs/px.pdf", "PX", 3, 100, 100 + len(page), page)
+    sources = [Source(1, passage, 0.1, {}, 0.5)]
+    whole = Citation.from_passage(1, passage)
+    narrowed = on_the_page([whole], sources, {1: "The PX is rated IP67 [1]."})[0]
+    assert narrowed.text == "The enclosure is rated IP67, so it may be immersed."
+    assert page[narrowed.start - 100 : narrowed.end - 100] == narrowed.text  # the page highlights exactly it
+    # The words the question holds count less than what the answer adds to it.
+    asked = on_the_page([whole], sources, {1: "The maximum IP rating is IP67 [1]."}, "What is the maximum IP rating?")[0]
+    assert asked.text == "The enclosure is rated IP67, so it may be immersed."
+    # Nothing shared, or nothing said: the whole citation, as before.
+    assert on_the_page([whole], sources, {1: "It is blue [1]."})[0].text == page
+    assert on_the_page([whole], sources)[0].text == page

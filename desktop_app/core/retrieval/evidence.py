@@ -279,14 +279,34 @@ def _quote(sentence: _Sentence, number: int, score: float, names: Sequence[str])
     return Quote(sentence_citation(sentence, number), round(score, 4), label)
 
 
-def on_the_page(citations: Sequence[Citation], sources: Sequence[Source]) -> tuple[Citation, ...]:
+def on_the_page(citations: Sequence[Citation], sources: Sequence[Source], said: dict[int, str] | None = None, question: str = "") -> tuple[Citation, ...]:
     """Citations of shortened passages with their span's own page text (the model read the chosen sentences,
-    whitespace collapsed): the page and text views check a citation's text against the page to highlight it."""
+    whitespace collapsed): the page and text views check a citation's text against the page to highlight it.
+    `said`: what the answer's sentences citing [n] say; a citation spanning several sentences is narrowed to the
+    one that holds the most of it, so the page highlights the sentence the answer rests on (`_narrowed`)."""
     originals = {s.passage.chunk_id: s.passage for s in sources}
     out = []
     for citation in citations:
         passage = originals.get(citation.chunk_id)
         if passage is not None and passage.kind != "table" and passage.start <= citation.start < citation.end <= passage.end:
             citation = dataclasses.replace(citation, text=passage.text[citation.start - passage.start : citation.end - passage.start])
+            if said and said.get(citation.n):
+                citation = _narrowed(citation, said[citation.n], question)
         out.append(citation)
     return tuple(out)
+
+
+def _narrowed(citation: Citation, said: str, question: str = "") -> Citation:
+    """The citation's sentence holding the most of what `said` says: its words (numbers, or 4 letters or more, in any
+    script), each counting 4 when the question does not hold it (what the answer adds: "IP67", not "PX-40", for
+    "What is the IP rating of the PX-40?"), as in answers/grounding.py. The whole citation when none holds any."""
+    spans = sentence_spans(citation.text)
+    if len(spans) < 2:
+        return citation
+    asked = {w.casefold() for w in _WORD.findall(question)}
+    wanted = {w.casefold() for w in _WORD.findall(said) if len(w) >= 4 or any(c.isdigit() for c in w)}
+    held = [sum(1 if w in asked else 4 for w in wanted & {x.casefold() for x in _WORD.findall(citation.text[a:b])}) for a, b in spans]
+    if max(held) == 0:
+        return citation
+    a, b = spans[held.index(max(held))]
+    return dataclasses.replace(citation, start=citation.start + a, end=citation.start + b, text=citation.text[a:b])
