@@ -213,9 +213,9 @@ def claim_rows(folder: Path, embedder=None, model_check=None) -> tuple[str, list
     for r in records:
         documents.setdefault(r["_id"].rsplit("-p", 1)[0], []).append(r)
     parameters = inspect.signature(judged_claims).parameters
-    with_embedder = {"embedder": embedder} if embedder is not None and "embedder" in parameters else {}
+    judge_kwargs = {"embedder": embedder} if embedder is not None and "embedder" in parameters else {}
     if model_check is not None and "model_check" in parameters:
-        with_embedder["model_check"] = model_check
+        judge_kwargs["model_check"] = model_check
     cited = read_qrels(folder / "qrels.tsv")
     rows = []
     for q in read_jsonl(folder / "queries.jsonl"):
@@ -223,10 +223,10 @@ def claim_rows(folder: Path, embedder=None, model_check=None) -> tuple[str, list
         context = [Source(i, Passage(i, 1, "made-up.txt", r.get("title", ""), 1, 0, len(r["text"]), r["text"]), 0.0, {}, 1.0) for i, r in enumerate(read, 1)]
         numbers = [next(i for i, r in enumerate(read, 1) if r["_id"] == p) for p in cited[q["_id"]]]
         claim = q["text"].rstrip(".")
-        judged = judged_claims(f"{claim} [{', '.join(map(str, numbers))}].", context, "", **with_embedder)
+        judged = judged_claims(f"{claim} [{', '.join(map(str, numbers))}].", context, "", **judge_kwargs)
         alone = judge_claim(q["text"], [passages[p] for p in cited[q["_id"]]]).grounded
         rows.append({"lang": q["lang"], "label": q["label"], "joint": q["joint"], "grounded": bool(judged) and all(g.grounded for _, g in judged), "grounded_alone": alone})
-    return "grounding.judge_claim" + (" with the embedder" if "embedder" in with_embedder else ""), rows
+    return "grounding.judge_claim" + (" with the embedder" if "embedder" in judge_kwargs else ""), rows
 
 
 # -- the report ----------------------------------------------------------------------------------------------------

@@ -121,16 +121,16 @@ class _Evidence:
 
     def reread(self, claim: str, numbers: Sequence[int], verdict: Grounding, check: ModelCheck | None) -> Grounding:
         """A claim the words fail, no number missing, adding 2+ words to the question, asked of the model (model_check.py)."""
-        adds = [t for t in content(MARK.sub(" ", claim)) if not self.asked.holds(t)]
-        if verdict.grounded or check is None or not numbers or self.rereads <= 0 or len(adds) < 2 or any(is_number(t) for w in verdict.missing for t in tokens(w)):
+        if verdict.grounded or check is None or not numbers or self.rereads <= 0 or any(is_number(t) for w in verdict.missing for t in tokens(w)):
+            return verdict  # asked for every claim: the cheap answers first
+        if sum(not self.asked.holds(t) for t in content(MARK.sub(" ", claim))) < 2:  # "you can use the command" adds one
             return verdict
         self.rereads -= 1
         stated = check.states(re.sub(r"\s*" + MARK.pattern, "", claim).strip(), " ".join(self.statement(claim, [n]) for n in dict.fromkeys(numbers)))
         return Grounding(True, verdict.score, "the model reads it in the cited passages", verdict.missing) if stated else verdict
 
     def quote(self, claim: str, cited: Sequence[int]) -> tuple[int, str] | None:
-        """(n, sentence): the first sentence of the passages (those cited first) that holds every word of the claim
-        and says more than the question."""
+        """(n, sentence): the first sentence (cited passages first) holding every word of the claim, saying more than the question."""
         said = content(MARK.sub(" ", claim))
         for n in [*cited, *range(1, len(self.texts) + 1)]:
             for m in _SENTENCE.finditer(self.texts[n - 1] if 1 <= n <= len(self.texts) else ""):
