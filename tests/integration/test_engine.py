@@ -115,8 +115,8 @@ def test_a_page_of_many_topics_answers_a_question_one_of_its_sentences_answers(t
     # eight), its sentence about the town hall is close. A stricter "Closeness needed to answer" than the default
     # puts the page below it and the sentence above it; the page alone refused without asking the model.
     guide = (
-        "Brelholt lies on the banks of the river Vessa, in the hills north of Talbrook. A weekly market is held in the old square on Saturdays. "
-        "The ferry crosses the Vessa every twenty minutes between April and October. Since 1971 Brelholt has been twinned with the coastal town of Ardesse. "
+        "Brelholt sits in a valley below the Kessel hills, north of Talbrook. A weekly market is held in the old square on Saturdays. "
+        "The ferry crosses the lake every twenty minutes between April and October. A narrow-gauge railway once linked Brelholt with the coast. "
         "The town hall was built in 1894 by the mason Orwin Pell. The local football club plays in green shirts. "
         "Winters are mild, and snow rarely stays for more than a week. The library lends bicycles to visitors in summer."
     )

@@ -65,12 +65,12 @@ def test_a_right_answer_is_checked_against_the_sentence_that_states_it_not_its_s
 
 CLAIMS = [
     # (claim, the cited sentence, does it state the claim): the claims' words are not the sentences'
-    ("The Vessa flows through Krenholm.", "Krenholm: Krenholm lies on the banks of the river Vessa.", True),
-    ("The Vessa flows through Krenholm.", "Krenholm: A weekly market is held in Krenholm on Saturdays.", False),
-    ("Taldorf ist eine Partnerstadt von Meringen.", "Meringen: Seit 1974 ist Meringen mit Taldorf verschwistert.", True),
-    ("Taldorf ist eine Partnerstadt von Meringen.", "Meringen: Meringen liegt am Ufer der Selm.", False),
-    ("В Ворсани живут 5 212 человек.", "Ворсань: Население Ворсани составляет 5 212 жителей.", True),
-    ("В Ворсани живут 5 212 человек.", "Ворсань: Старая площадь Ворсани вымощена булыжником.", False),
+    ("Ilse Varga is in charge of the lab at Tamsin.", "Tamsin laboratory: The Tamsin laboratory is headed by the chemist Ilse Varga.", True),
+    ("Ilse Varga is in charge of the lab at Tamsin.", "Tamsin laboratory: Its freezers keep samples at minus 80 degrees.", False),
+    ("Die Brücke von Selmtal ist für Lastwagen gesperrt.", "Selmtal: Lastwagen dürfen die Brücke von Selmtal nicht befahren.", True),
+    ("Die Brücke von Selmtal ist für Lastwagen gesperrt.", "Selmtal: Die Brücke von Selmtal wurde aus Sandstein gebaut.", False),
+    ("Музей в Ракове закрыт по понедельникам.", "Раков: По понедельникам музей в Ракове не работает.", True),
+    ("Музей в Ракове закрыт по понедельникам.", "Раков: Музей в Ракове находится в старой мельнице.", False),
 ]
 
 

@@ -249,19 +249,20 @@ class _Reader:
         return self.stated
 
 
-RIVER = "Krenholm lies on the banks of the river Vessa. A weekly market is held on Saturdays."
+LAB = "The Tamsin laboratory is headed by the chemist Ilse Varga. Its freezers keep samples at minus 80 degrees."
 
 
 def test_a_claim_in_other_words_is_kept_when_the_model_reads_it_in_the_cited_sentence():
-    # The words fail ("flows", "through" are in no passage); the model, shown the cited sentence, reads it there.
-    sources = context(RIVER, BUILT, title="Krenholm")
+    # The words fail ("charge" is in no passage); the model, shown the cited sentence, reads it there.
+    sources = context(LAB, BUILT, title="Tamsin laboratory")
+    answer, question = "Ilse Varga is in charge of the lab at Tamsin [1].", "Who leads the Tamsin laboratory?"
     reader = _Reader(True)
-    reviewed = review_answer("The Vessa flows through Krenholm [1].", True, "Which river is at Krenholm?", sources, sources, model_check=reader)
+    reviewed = review_answer(answer, True, question, sources, sources, model_check=reader)
     assert reviewed.found and reviewed.citations[0].supported and not reviewed.notices
-    assert reader.read == [("The Vessa flows through Krenholm.", "Krenholm: Krenholm lies on the banks of the river Vessa.")]
+    assert reader.read == [("Ilse Varga is in charge of the lab at Tamsin.", "Tamsin laboratory: The Tamsin laboratory is headed by the chemist Ilse Varga.")]
     # Without the model, or when it does not read it there, the same answer is refused.
     for check in (None, _Reader(False)):
-        assert not review_answer("The Vessa flows through Krenholm [1].", True, "Which river is at Krenholm?", sources, sources, model_check=check).found
+        assert not review_answer(answer, True, question, sources, sources, model_check=check).found
 
 
 def test_the_model_never_vouches_for_a_changed_number_or_a_claim_adding_nothing_and_reads_at_most_two_claims():

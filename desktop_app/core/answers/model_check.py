@@ -3,7 +3,7 @@
   subject) answer the question? grounding.py cannot see a faithful copy answering another question (a region's
   population for the country's);
 - `states`: does the cited sentence say what a claim the words fail (grounding.py) says, in other words, in any
-  language the model reads ("X lies on the river Y" states "Y flows through X")?
+  language the model reads ("X is headed by Y" states "Y is in charge of X")?
 The prompts' fixed starts stay read. A backend giving no odds is read as a one-token reply."""
 
 from __future__ import annotations

@@ -123,7 +123,7 @@ class _Evidence:
         """A claim the words fail, no number missing, adding 2+ words to the question, asked of the model (model_check.py)."""
         if verdict.grounded or check is None or not numbers or self.rereads <= 0 or any(is_number(t) for w in verdict.missing for t in tokens(w)):
             return verdict  # asked for every claim: the cheap answers first
-        if sum(not self.asked.holds(t) for t in content(MARK.sub(" ", claim))) < 2:  # "you can use the command" adds one
+        if sum(not self.asked.holds(t) for t in content(MARK.sub(" ", claim))) < 2:  # it adds one word: nothing to vouch for
             return verdict
         self.rereads -= 1
         stated = check.states(re.sub(r"\s*" + MARK.pattern, "", claim).strip(), " ".join(self.statement(claim, [n]) for n in dict.fromkeys(numbers)))
