@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,10 +28,7 @@ class Turn:
 def rewrite_messages(history: Sequence[Turn], question: str) -> list[dict[str, str]]:
     lines = []
     for turn in history[-MAX_TURNS:]:
-        answer = " ".join(turn.answer.split())
-        if len(answer) > MAX_ANSWER_CHARS:
-            answer = answer[:MAX_ANSWER_CHARS] + "..."
-        lines.append(f"User: {turn.question}\nAssistant: {answer}")
+        lines.append(f"User: {turn.question}\nAssistant: {textwrap.shorten(turn.answer, MAX_ANSWER_CHARS, placeholder='...')}")
     conversation = "\n".join(lines)
     return [
         {"role": "system", "content": REWRITE_SYSTEM},

@@ -31,15 +31,8 @@ Streamed = tuple[str, bool, float | None]
 
 
 def not_found_answer(sources: Sequence[Source], limit: int = 3) -> str:
-    closest, seen = [], set()
-    for source in sorted(sources, key=lambda s: -s.similarity):
-        key = (source.passage.file, source.passage.page, source.passage.kind)  # sections are numbered like pages
-        if key in seen:
-            continue
-        seen.add(key)
-        closest.append(f"{Path(source.passage.file).name} {place_of(source.passage)}")
-        if len(closest) >= limit:
-            break
+    # Each page (or section) once, closest first.
+    closest = list(dict.fromkeys(f"{Path(s.passage.file).name} {place_of(s.passage)}" for s in sorted(sources, key=lambda s: -s.similarity)))[:limit]
     if not closest:
         return NOT_FOUND_TEXT + " Your library has no passages to search yet."
     return f"{NOT_FOUND_TEXT} The closest pages are: {'; '.join(closest)}."
@@ -52,8 +45,7 @@ def missing_lines(missing: Sequence[str]) -> str:
 
 def refuse(sources: Sequence[Source]) -> Generator[Token, None, Streamed]:
     """The not-found answer as one token, without asking the model."""
-    answer = not_found_answer(sources)
-    first_token_at = time.perf_counter()
+    answer, first_token_at = not_found_answer(sources), time.perf_counter()
     yield Token(answer)
     return answer, False, first_token_at
 
@@ -87,9 +79,7 @@ def stream_answer(
 ) -> Generator[Token, None, Streamed]:
     """Yields the model's tokens, the first few held back to catch a NOT FOUND reply (`refusal` gives the answer that
     replaces it, or an empty reply); a reply that repeats itself is stopped, with REPEAT_NOTICE in `notices`."""
-    pending = ""
-    text = ""
-    decided = False
+    pending, text, decided = "", "", False
     watch = RepeatWatch()
     with TokenStream(pieces, cancel) as stream:
         for piece in stream:
