@@ -1,7 +1,7 @@
 """The answer's model checks with the real default model. The question check: a sentence that states the fact asked
-is confirmed, one about something else of the same document is not, in English and German. The claim check: a claim
-in other words than its passage is read there, in English, German and Russian; a sibling passage is not. Made-up
-documents."""
+is confirmed, one about something else of the same document is not, in English and German; a sibling model's figure
+is a sure no. The claim check: a claim in other words than its passage is read there, in English, German and
+Russian; a sibling passage is not. Made-up documents."""
 
 from __future__ import annotations
 
@@ -38,6 +38,21 @@ def test_the_model_is_sure_when_the_sentence_is_about_something_else_and_refuses
     assert ModelCheck(real_generator, refuse_when_sure=True).doubt(question, festival) is Doubt.SURE
     assert ModelCheck(real_generator).doubt(question, festival) is Doubt.SOME  # by default a sure no only flags
     assert ModelCheck(real_generator).doubt(*CASES[0][:2]) is Doubt.NONE
+
+
+SIBLINGS = [
+    # (question, a sibling's fact, the sentence that answers): without the worked examples the model's no to the sibling
+    # was 0.71 and 0.65, not sure enough to refuse
+    ("What is the wingspan of the Kestrel K2 glider?", "Kestrel gliders: The K1 glider has a wingspan of 15 metres.", "Kestrel K2 glider: Its wings measure 18 metres from tip to tip."),
+    ("Wie schwer ist der Kran K40?", "Kräne: Der Kran K30 wiegt 12 Tonnen.", "Kran K40: Der K40 bringt 14 Tonnen auf die Waage."),
+]
+
+
+@pytest.mark.parametrize("question, sibling, answer", SIBLINGS)
+def test_the_model_is_sure_a_sibling_models_figure_does_not_answer_and_keeps_the_right_one(real_generator, question, sibling, answer):
+    check = ModelCheck(real_generator, refuse_when_sure=True)
+    assert check.doubt(question, sibling) is Doubt.SURE
+    assert check.doubt(question, answer) is Doubt.NONE
 
 
 def test_a_right_answer_is_checked_against_the_sentence_that_states_it_not_its_sibling(real_embedder, real_generator):
