@@ -206,6 +206,42 @@ def test_a_sure_no_refuses_the_answer_and_shows_the_models_reply():
     assert "The lighthouse was built in 1887 [2]." in reviewed.notices[0] and "does not answer the question" in reviewed.notices[0]
 
 
+class _AnswersIn:
+    """A question check that is sure every sentence is no answer but those holding `word`, recording what it read."""
+
+    def __init__(self, word: str):
+        self.word, self.shown = word, []
+
+    def doubt(self, question, statement):
+        from desktop_app.core.answers.model_check import Doubt
+
+        self.shown.append(statement)
+        return Doubt.NONE if self.word in statement else Doubt.SURE
+
+    def states(self, claim, text):
+        return False
+
+
+def test_an_answer_that_sets_the_scene_first_is_kept_when_a_later_sentence_answers():
+    # The first sentence only introduces the lighthouse; the second says what was asked. The check reads on to it.
+    check = _AnswersIn("Tarrow")
+    sources = context(LIGHT, BUILT, title="Quillmoor lighthouse")
+    answer = "The Quillmoor lighthouse flashes green every 9 seconds [1]. It was built in 1887 by Edda Tarrow [2]."
+    reviewed = review_answer(answer, True, "Who built the lighthouse?", sources, sources, model_check=check)
+    assert reviewed.found and all(c.supported for c in reviewed.citations) and not reviewed.notices
+    assert check.shown == ["Quillmoor lighthouse: " + LIGHT, "Quillmoor lighthouse: " + BUILT]
+
+
+def test_an_answer_none_of_whose_sentences_answers_is_refused_however_many_it_copies():
+    # A copy of the article's opening sentences, none saying what was asked: before, a second sentence saved it.
+    check = _AnswersIn("keeper")
+    sources = context(LIGHT, BUILT, title="Quillmoor lighthouse")
+    answer = "The Quillmoor lighthouse flashes green every 9 seconds [1]. The lighthouse was built in 1887 by Edda Tarrow [2]."
+    reviewed = review_answer(answer, True, "Who keeps the lighthouse?", sources, sources, model_check=check)
+    assert not reviewed.found and reviewed.answer.startswith("Not found in your documents") and "does not answer the question" in reviewed.notices[0]
+    assert len(check.shown) == 2  # each sentence read once
+
+
 @pytest.mark.parametrize("reply, doubt", [("no", "SOME"), ("No.", "SOME"), ("yes", "NONE"), ("Yes, it does", "NONE"), ("", "NONE"), ("Ja", "NONE")])
 def test_without_odds_only_a_plain_no_counts_and_it_only_flags(reply, doubt):
     from desktop_app.core.answers.model_check import Doubt, ModelCheck
@@ -218,7 +254,7 @@ def test_without_odds_only_a_plain_no_counts_and_it_only_flags(reply, doubt):
 
 
 @pytest.mark.parametrize("no, yes, refusing, doubt", [
-    (0.9, 0.1, True, "SURE"), (0.9, 0.1, False, "SOME"), (0.6, 0.3, True, "SOME"), (0.2, 0.7, True, "NONE"), (0.0, 0.0, True, "SOME"),
+    (0.9, 0.1, True, "SURE"), (0.9, 0.1, False, "SOME"), (0.55, 0.4, True, "SOME"), (0.2, 0.7, True, "NONE"), (0.0, 0.0, True, "SOME"),
 ])
 def test_with_odds_a_sure_no_refuses_when_asked_to_and_a_doubtful_one_flags(no, yes, refusing, doubt):
     from desktop_app.core.answers.model_check import Doubt, ModelCheck

@@ -95,10 +95,8 @@ class Vocabulary:
                 self._by_start.setdefault(token[:_STEM_START], []).append(token)
 
     def holds(self, token: str) -> bool:
-        if token in self.tokens:
-            return True
-        if is_number(token) or len(token) < MIN_LETTERS:
-            return False
+        if token in self.tokens or is_number(token) or len(token) < MIN_LETTERS:
+            return token in self.tokens
         if token not in self._stems:  # a review asks about the same words many times
             self._stems[token] = any(_same_word(token, other) for other in self._by_start.get(token[:_STEM_START], ()))
         return self._stems[token]
@@ -118,12 +116,8 @@ def _same_word(a: str, b: str) -> bool:
     """One word in two forms: they share all but the last _STEM_SLACK letters of the shorter and at least
     _STEM_START letters, a short stem only with a short ending ("lie"/"lies", not "cat"/"catalog"); or the shorter,
     of MIN_LETTERS or more, starts the longer (an abbreviation: "temp", "temperature")."""
-    shared = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        shared += 1
     short, long = sorted((len(a), len(b)))
+    shared = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), short)
     if shared == short >= MIN_LETTERS:
         return True
     return shared >= max(_STEM_START, short - _STEM_SLACK) and (shared >= 5 or long - shared <= _STEM_SLACK)
@@ -153,10 +147,5 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
     missing = tuple(dict.fromkeys(written.get(t, t) for t, h in zip(said, held) if not h))
     numbers = [t for t, h in zip(said, held) if not h and is_number(t)]
     grounded = not numbers and score >= THRESHOLD
-    if grounded:
-        reason = "the cited passages state it"
-    elif numbers:
-        reason = f"the cited passages do not contain {', '.join(numbers)}"
-    else:
-        reason = f"the cited passages do not say {', '.join(missing[:6])}"
-    return Grounding(grounded, round(score, 3), reason, missing)
+    lack = f"contain {', '.join(numbers)}" if numbers else f"say {', '.join(missing[:6])}"
+    return Grounding(grounded, round(score, 3), "the cited passages state it" if grounded else f"the cited passages do not {lack}", missing)

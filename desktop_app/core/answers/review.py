@@ -5,16 +5,16 @@ the passages it cites together. Grounded: kept. Not, but a passage states it: it
 passage completing the cited ones is added). Not anywhere, no number missing: the model reads the cited sentences for
 it in other words (model_check.py). Else its citations are flagged with what they lack (a list line: "not found").
 Citing nothing: it gets the passage that states it, unless the line's closing citation does. A list line saying only
-its name ("- Name: [2]") quotes the sentence that names it. An answer no claim of which is grounded, or whose first
-grounded claim rests on a sentence the model is sure does not answer the question, becomes the not-found answer, the
-model's reply in the notice (a doubtful "no" flags that claim's citations). Nothing else vetoes an answer.
+its name ("- Name: [2]") quotes the sentence that names it. An answer no claim of which is grounded, or whose grounded
+claims (the first DOUBTED) rest on sentences the model is sure do not answer the question, becomes the not-found answer,
+the model's reply in the notice (doubtful "no"s flag the first claim's citations). Nothing else vetoes an answer.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +30,7 @@ from .streaming import NOT_FOUND_LINE, not_found_answer
 _LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S.*$")
 _MARKS_INSIDE = re.compile(r"(?:\s*\[\d+(?:\s*,\s*\d+)*\])+(?=\s*[^\s\[.!?])")  # marks with more of the sentence after them
 MAX_REREADS = 2  # claims of one answer the model rereads (model_check.py): each costs 0.3-0.5 s
+DOUBTED = 3  # grounded claims' sentences the question check reads at most, when the first ones do not answer
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\w))+(?:[.!?]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")
 
 
@@ -158,6 +159,19 @@ def judged_claims(answer: str, context: Sequence[Source], question: str = "", em
     return [(MARK.sub("", c).strip(), evidence.reread(c, n, evidence.judge(c, n), model_check)) for c, n in claims if n]
 
 
+def _least_doubt(check: ModelCheck, question: str, statements: Iterator[str]) -> Doubt:
+    """The question check's doubt of the grounded claims' sentences, first claim first, asked until one answers (up to
+    DOUBTED): a first sentence that sets the scene ("X is a city in Y.") may come before the one that answers."""
+    asked, doubts = set(), set()
+    for statement in statements:
+        if statement not in asked:
+            asked.add(statement)
+            doubts.add(check.doubt(question, statement))
+        if Doubt.NONE in doubts or len(asked) == DOUBTED:
+            break
+    return min(doubts, key=lambda d: d.value)
+
+
 def _head(line: str, names: Sequence[str]) -> str:
     """What a list line is about: the named thing it names, else the words before its colon, else its first words."""
     text = re.sub(r"^\s*(?:[-*\u2022]|\d+[.)])\s+", "", MARK.sub("", line)).strip()
@@ -183,8 +197,7 @@ def review_answer(
         return ReviewedAnswer(answer, found, (), ())
     evidence, notices, flagged = _Evidence(context, question, embedder), [], {}
     grounded: list[tuple[str, list[int]]] = []  # each grounded claim and the passages it ends up citing, last first
-    out = answer
-    spans = claim_spans(answer)
+    out, spans = answer, claim_spans(answer)
     for index in range(len(spans) - 1, -1, -1):  # backwards, so the earlier spans stay valid as claims change
         start, end = spans[index]
         claim = out[start:end]
@@ -223,8 +236,8 @@ def review_answer(
             for n in numbers:
                 flagged.setdefault(n, verdict.reason)
     checked = answered and not general_knowledge
-    doubt = model_check.doubt(question, evidence.statement(*grounded[-1])) if checked and grounded and model_check else Doubt.NONE
-    if (checked and not grounded) or (doubt is Doubt.SURE and len(grounded) == 1):  # several claims may answer together
+    doubt = _least_doubt(model_check, question, (evidence.statement(*g) for g in reversed(grounded))) if checked and grounded and model_check else Doubt.NONE
+    if (checked and not grounded) or doubt is Doubt.SURE:
         why = "the passage it rests on does not answer the question" if grounded else "no passage it read states that: it did not come from your documents"
         return ReviewedAnswer(not_found_answer(sources or context), False, (), (f"The model answered \u201c{answer.strip()[:300]}\u201d, but {why}.",))
     for n in grounded[-1][1] if doubt is not Doubt.NONE else ():  # the first grounded claim's passages
@@ -232,6 +245,5 @@ def review_answer(
     citations = [dataclasses.replace(c, supported=c.n not in flagged, reason=flagged.get(c.n, "")) for c in citations_of(out, context)]
     if answered and not citations:
         notices.append("The answer cites no passage; check it against the sources.")
-    for n, reason in sorted(flagged.items()):
-        notices.append(f"Citation [{n}] may not support the sentence that cites it: {reason}.")
+    notices += [f"Citation [{n}] may not support the sentence that cites it: {reason}." for n, reason in sorted(flagged.items())]
     return ReviewedAnswer(out, True, tuple(citations), tuple(notices))

@@ -33,9 +33,7 @@ Streamed = tuple[str, bool, float | None]
 def not_found_answer(sources: Sequence[Source], limit: int = 3) -> str:
     # Each page (or section) once, closest first.
     closest = list(dict.fromkeys(f"{Path(s.passage.file).name} {place_of(s.passage)}" for s in sorted(sources, key=lambda s: -s.similarity)))[:limit]
-    if not closest:
-        return NOT_FOUND_TEXT + " Your library has no passages to search yet."
-    return f"{NOT_FOUND_TEXT} The closest pages are: {'; '.join(closest)}."
+    return f"{NOT_FOUND_TEXT} The closest pages are: {'; '.join(closest)}." if closest else f"{NOT_FOUND_TEXT} Your library has no passages to search yet."
 
 
 def missing_lines(missing: Sequence[str]) -> str:
