@@ -168,6 +168,10 @@ def test_a_citation_is_narrowed_to_the_sentence_the_answer_rests_on():
     # The words the question holds count less than what the answer adds to it.
     asked = on_the_page([whole], sources, {1: "The maximum IP rating is IP67 [1]."}, "What is the maximum IP rating?")[0]
     assert asked.text == "The enclosure is rated IP67, so it may be immersed."
+    # A sentence joining two facts of the passage highlights both sentences (and what stands between them).
+    joined = on_the_page([whole], sources, {1: "The PX works up to 85 °C and holds a pressure of 6 bar [1]."})[0]
+    assert joined.text == "The maximum temperature is 85 °C. The enclosure is rated IP67, so it may be immersed. The pressure is 6 bar."
+    assert page[joined.start - 100 : joined.end - 100] == joined.text
     # Nothing shared, or nothing said: the whole citation, as before.
     assert on_the_page([whole], sources, {1: "It is blue [1]."})[0].text == page
     assert on_the_page([whole], sources)[0].text == page
