@@ -275,7 +275,7 @@ class Pipeline:
             AskResult(
                 question=asked, mode=chosen.name, queries=found.generated.queries, dropped_queries=found.generated.dropped,
                 lists=found.lists, rrf_k=settings.rrf_k, sources=found.sources, context=tuple(context),
-                answer=reviewed.answer, citations=on_the_page(reviewed.citations, found.sources, _said_by_citation(reviewed.answer), question), found=reviewed.found,
+                answer=reviewed.answer, citations=on_the_page(reviewed.citations, found.sources, said_by_citation(reviewed.answer), question), found=reviewed.found,
                 timings=Timings.with_answer(started, answer_started, first_token_at, end, review=review_s, **clock.seconds,
                     first_evidence=clock.moments.get("first_evidence", 0.0), fused_evidence=clock.moments.get("fused_evidence", 0.0),
                 ),
@@ -461,10 +461,15 @@ class Pipeline:
         return answer, found, first_at
 
 
-def _said_by_citation(answer: str) -> dict[int, str]:
-    """What the answer's sentences citing [n] say, per n: the page then highlights the sentence they rest on."""
+def said_by_citation(answer: str) -> dict[int, str]:
+    """What the answer's sentences citing [n] say, per n: the page then highlights the sentences they rest on. A
+    sentence with no mark of its own counts for the marks that next close its line ("A. B [1]": [1] says both)."""
     said: dict[int, str] = {}
-    for start, end in claim_spans(answer):
-        for n in cited_numbers(answer[start:end]):
-            said[n] = f"{said.get(n, '')} {answer[start:end]}"
+    for line in answer.split("\n"):
+        waiting = ""
+        for start, end in claim_spans(line):
+            claim, numbers = line[start:end], cited_numbers(line[start:end])
+            for n in numbers:
+                said[n] = f"{said.get(n, '')} {waiting} {claim}"
+            waiting = "" if numbers else f"{waiting} {claim}"
     return said

@@ -172,6 +172,11 @@ def test_a_citation_is_narrowed_to_the_sentence_the_answer_rests_on():
     joined = on_the_page([whole], sources, {1: "The PX works up to 85 °C and holds a pressure of 6 bar [1]."})[0]
     assert joined.text == "The maximum temperature is 85 °C. The enclosure is rated IP67, so it may be immersed. The pressure is 6 bar."
     assert page[joined.start - 100 : joined.end - 100] == joined.text
+    # A sentence with no mark of its own rests on the marks closing its line: both sentences are highlighted.
+    from desktop_app.core.pipeline import said_by_citation
+
+    closing = on_the_page([whole], sources, said_by_citation("It works up to 85 °C. Its pressure is 6 bar [1].\n- Other: nothing [2]"))[0]
+    assert closing.text == joined.text
     # Nothing shared, or nothing said: the whole citation, as before.
     assert on_the_page([whole], sources, {1: "It is blue [1]."})[0].text == page
     assert on_the_page([whole], sources)[0].text == page

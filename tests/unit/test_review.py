@@ -32,6 +32,13 @@ def test_a_claim_joining_two_facts_is_judged_against_both_passages_it_cites():
     assert reviewed.found and all(c.supported for c in reviewed.citations) and not reviewed.notices
 
 
+def test_a_passage_cited_beside_the_one_that_says_it_all_is_dropped_from_that_sentence():
+    # [2] is about something else: nothing of the sentence is in it. Judged together the claim passed, [2] unflagged.
+    reviewed = review("The lighthouse was built in 1887 by Edda Tarrow [1][2].", "Who built the lighthouse?", context(BUILT, EXPORT))
+    assert reviewed.found and reviewed.answer == "The lighthouse was built in 1887 by Edda Tarrow [1]."
+    assert [c.n for c in reviewed.citations] == [1] and any("[2] added nothing" in n for n in reviewed.notices)
+
+
 def test_a_right_claim_citing_the_wrong_passage_moves_to_the_one_that_states_it():
     reviewed = review("Use the write.grid() function to save a table to a file [2].", "How do I save a table?", context(EXPORT, IMPORT))
     assert reviewed.found and reviewed.answer == "Use the write.grid() function to save a table to a file [1]."

@@ -26,10 +26,7 @@ class Turn:
 
 
 def rewrite_messages(history: Sequence[Turn], question: str) -> list[dict[str, str]]:
-    lines = []
-    for turn in history[-MAX_TURNS:]:
-        lines.append(f"User: {turn.question}\nAssistant: {textwrap.shorten(turn.answer, MAX_ANSWER_CHARS, placeholder='...')}")
-    conversation = "\n".join(lines)
+    conversation = "\n".join(f"User: {t.question}\nAssistant: {textwrap.shorten(t.answer, MAX_ANSWER_CHARS, placeholder='...')}" for t in history[-MAX_TURNS:])
     return [
         {"role": "system", "content": REWRITE_SYSTEM},
         {"role": "user", "content": f"Conversation:\n{conversation}\n\nFollow-up question: {question}\n\nStandalone question:"},
@@ -46,7 +43,4 @@ def parse_rewrite(raw: str, question: str) -> str:
 
 
 def rewrite_followup(generator: Generator, history: Sequence[Turn], question: str) -> str:
-    if not history:
-        return question
-    raw = generator.complete(rewrite_messages(history, question), max_tokens=96, temperature=0.0)
-    return parse_rewrite(raw, question)
+    return parse_rewrite(generator.complete(rewrite_messages(history, question), max_tokens=96, temperature=0.0), question) if history else question

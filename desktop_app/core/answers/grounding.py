@@ -107,9 +107,7 @@ def _rarity(token: str, among: tuple[Vocabulary, ...]) -> float:
     """1 + log((N + 1) / (df + 1)) over the N passages read, df of which hold the word: the passages' own IDF. A word
     that tells the passages apart counts more. One none of them holds counts as one only one holds: it may be a
     name the model brought, or its paraphrase ("last" for "are replaced every"); only the claim's numbers are sure."""
-    if not among:
-        return 1.0
-    return 1.0 + math.log((len(among) + 1) / (max(1, sum(v.holds(token) for v in among)) + 1))
+    return 1.0 + math.log((len(among) + 1) / (max(1, sum(v.holds(token) for v in among)) + 1)) if among else 1.0
 
 
 def _same_word(a: str, b: str) -> bool:

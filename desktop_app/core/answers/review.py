@@ -13,8 +13,9 @@ the model's reply in the notice (doubtful "no"s flag the first claim's citations
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -76,13 +77,11 @@ class _Evidence:
     def __init__(self, context: Sequence[Source], question: str, embedder: Embedder | None = None):
         self.texts = [f"{s.passage.title}\n{s.passage.text}" for s in context]
         self.titles = [s.passage.title for s in context]
-        self.question, self.embedder = question, embedder
-        self.asked = Vocabulary([question])
+        self.embedder, self.asked = embedder, Vocabulary([question])
         self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
         self.each = tuple(self._vocabularies.values())
         self._sentences = [(n, m.group(0)) for n, s in enumerate(context, 1) for m in _SENTENCE.finditer(s.passage.text) if content(m.group(0))]
-        self._vectors, self._nearest = {}, {}  # sentence index -> vector; claim -> vector
-        self.rereads = MAX_REREADS
+        self._vectors, self._nearest, self.rereads = {}, {}, MAX_REREADS  # sentence index -> vector; claim -> vector
 
     def _closeness(self, claim: str, among: Sequence[int]) -> list[float] | None:
         """The cosine of each of these sentences to the claim (None without an embedder); each embedded once, on need."""
@@ -130,6 +129,14 @@ class _Evidence:
         stated = check.states(re.sub(r"\s*" + MARK.pattern, "", claim).strip(), " ".join(self.statement(claim, [n]) for n in dict.fromkeys(numbers)))
         return Grounding(True, verdict.score, "the model reads it in the cited passages", verdict.missing) if stated else verdict
 
+    def needed(self, claim: str, cited: Sequence[int]) -> list[int]:
+        """The cited passages less each adding none of the claim's words to the others ("6 bar [1][2]", [1] says it)."""
+        said, kept = content(MARK.sub(" ", claim)), [n for n in dict.fromkeys(cited) if 1 <= n <= len(self.texts)]
+        for n in reversed(kept):
+            others = Vocabulary(self.texts[m - 1] for m in kept if m != n)
+            kept = [m for m in kept if m != n] if len(kept) > 1 and not any(self.each[n - 1].holds(t) and not others.holds(t) for t in said) else kept
+        return kept
+
     def quote(self, claim: str, cited: Sequence[int]) -> tuple[int, str] | None:
         """(n, sentence): the first sentence (cited passages first) holding every word of the claim, saying more than the question."""
         said = content(MARK.sub(" ", claim))
@@ -159,16 +166,14 @@ def judged_claims(answer: str, context: Sequence[Source], question: str = "", em
     return [(MARK.sub("", c).strip(), evidence.reread(c, n, evidence.judge(c, n), model_check)) for c, n in claims if n]
 
 
-def _least_doubt(check: ModelCheck, question: str, statements: Iterator[str]) -> Doubt:
+def _least_doubt(check: ModelCheck, question: str, statements: Iterable[str]) -> Doubt:
     """The question check's doubt of the grounded claims' sentences, first claim first, asked until one answers (up to
     DOUBTED): a first sentence that sets the scene ("X is a city in Y.") may come before the one that answers."""
-    asked, doubts = set(), set()
-    for statement in statements:
-        if statement not in asked:
-            asked.add(statement)
-            doubts.add(check.doubt(question, statement))
-        if Doubt.NONE in doubts or len(asked) == DOUBTED:
-            break
+    doubts = []
+    for statement in dict.fromkeys(itertools.islice(statements, DOUBTED)):  # claims resting on one sentence ask it once
+        if (doubt := check.doubt(question, statement)) is Doubt.NONE:
+            return doubt
+        doubts.append(doubt)
     return min(doubts, key=lambda d: d.value)
 
 
@@ -222,7 +227,10 @@ def review_answer(
         if better is None:
             verdict = evidence.reread(claim, numbers, verdict, model_check)
         if verdict.grounded:
-            grounded.append((claim, numbers))
+            if len(needed := evidence.needed(claim, numbers)) < len(numbers):  # a passage cited for nothing it says
+                out = out[:start] + _with_marks(claim, needed) + out[end:]
+                notices.append(f"Citation {', '.join(f'[{n}]' for n in numbers if n not in needed)} added nothing to what its sentence says; it was dropped there.")
+            grounded.append((claim, needed))
             continue
         if better is not None:
             grounded.append((claim, better))
