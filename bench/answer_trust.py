@@ -202,7 +202,7 @@ def claim_rows(folder: Path, embedder=None, model_check=None) -> tuple[str, list
     import inspect
 
     from desktop_app.core.answers.grounding import judge_claim
-    from desktop_app.core.answers.review import judged_claims
+    from desktop_app.core.answers.review import judged_claims, review_answer
     from desktop_app.core.types import Passage, Source
 
     if not (folder / "queries.jsonl").exists():
@@ -226,6 +226,12 @@ def claim_rows(folder: Path, embedder=None, model_check=None) -> tuple[str, list
         judged = judged_claims(f"{claim} [{', '.join(map(str, numbers))}].", context, "", **judge_kwargs)
         alone = judge_claim(q["text"], [passages[p] for p in cited[q["_id"]]]).grounded
         rows.append({"lang": q["lang"], "label": q["label"], "joint": q["joint"], "grounded": bool(judged) and all(g.grounded for _, g in judged), "grounded_alone": alone})
+        padding = next((i for i in range(1, len(read) + 1) if i not in numbers), None)
+        if q["label"] == "right" and padding:  # its right pages and one page of the document it does not cite, as marks
+            padded = review_answer(f"{claim} {''.join(f'[{n}]' for n in [*numbers, padding])}.", True, "", context, context, embedder=embedder)
+            if padded.found:  # no model here: a claim only the model reads in other words is refused, and not counted
+                kept = {c.n for c in padded.citations}
+                rows[-1].update(padding_dropped=padding not in kept, right_kept=set(numbers) <= kept)
     return "grounding.judge_claim" + (" with the embedder" if "embedder" in judge_kwargs else ""), rows
 
 
@@ -392,6 +398,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n(c) claims cited to made-up passages, {args.half} half; check: {judge_name}")
         headers = ["language", "N right", "right citation flagged (<= 0.05)", "N wrong", "wrong citation passed (<= 0.10)", "joined claims flagged"]
         print(table(headers, claim_lines(claims)))
+        for lang in dict.fromkeys(r["lang"] for r in claims):  # review.py drops a cited page that adds nothing to the others
+            padded = [r for r in claims if r["lang"] == lang and "padding_dropped" in r]
+            if padded:
+                print(f"    {lang}: a right claim its words ground, citing one more page of its document: that page dropped {sum(r['padding_dropped'] for r in padded)} of {len(padded)}, "
+                      f"its right pages kept {sum(r['right_kept'] for r in padded)} of {len(padded)}")
     target = Path(args.json) if args.json else out / f"answer-trust-{args.half}.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps({"half": args.half, "modes": modes, "check": judge_name, "rows": rows, "claims": claims}, indent=1))
