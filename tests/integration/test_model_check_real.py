@@ -78,6 +78,23 @@ def test_a_right_answer_is_checked_against_the_sentence_that_states_it_not_its_s
     assert reviewed.found and reviewed.answer == answer and all(c.supported for c in reviewed.citations) and not reviewed.notices
 
 
+def test_an_answer_is_kept_when_its_second_sentence_answers_and_refused_when_none_does(real_embedder, real_generator):
+    # A small model often copies an article's opening. Refusing on, the check reads on past a first sentence that
+    # only sets the scene; before, a sure no refused only one-claim answers, so a copied opening was shown, flagged.
+    from desktop_app.core.answers.review import review_answer
+    from desktop_app.core.types import Passage, Source
+
+    lead = "Quarvik is a harbour town on the west coast of Solvara. It has a population of 31,400 people. Its ferry crosses to Tenholm twice a day."
+    sources = [Source(1, Passage(1, 1, "/docs/quarvik.pdf", "Quarvik", 1, 0, len(lead), lead), 0.1, {}, 0.5)]
+    check = ModelCheck(real_generator, refuse_when_sure=True)
+    answer = "Quarvik is a harbour town on the west coast of Solvara [1]. It has a population of 31,400 people [1]."
+    kept = review_answer(answer, True, "What is the population of Quarvik?", sources, sources, embedder=real_embedder, model_check=check)
+    assert kept.found and all(c.supported for c in kept.citations)
+    copied = "Quarvik is a harbour town on the west coast of Solvara [1]. Its ferry crosses to Tenholm twice a day [1]."
+    refused = review_answer(copied, True, "Who founded Quarvik?", sources, sources, embedder=real_embedder, model_check=check)
+    assert not refused.found and "does not answer the question" in refused.notices[0]
+
+
 CLAIMS = [
     # (claim, the cited sentence, does it state the claim): the claims' words are not the sentences'
     ("Ilse Varga is in charge of the lab at Tamsin.", "Tamsin laboratory: The Tamsin laboratory is headed by the chemist Ilse Varga.", True),
