@@ -300,7 +300,7 @@ def _narrowed(citation: Citation, said: str, question: str = "") -> Citation:
     """The citation's sentence holding the most of what `said` says: its words (numbers, or 4 letters or more, in any
     script), each counting 4 when the question does not hold it (what the answer adds: "IP67", not "PX-40", for
     "What is the IP rating of the PX-40?"), as in answers/grounding.py, widened to the sentences holding the numbers it
-    lacks (a sentence joining two facts: "85 °C at 6 bar"). The whole citation when none holds any."""
+    lacks that the question does not hold (a sentence joining two facts: "85 °C at 6 bar"). The whole citation when none holds any."""
     spans = sentence_spans(citation.text)
     if len(spans) < 2:
         return citation
@@ -310,8 +310,8 @@ def _narrowed(citation: Citation, said: str, question: str = "") -> Citation:
     if max(held) == 0:
         return citation
     a, b = spans[held.index(max(held))]
-    numbers = {w for w in wanted if any(c.isdigit() for c in w)}
-    for x, y in spans:  # every number the answer took from here is highlighted
+    numbers = {w for w in wanted - asked if any(c.isdigit() for c in w)}
+    for x, y in spans:  # every number the answer took from here is highlighted (not the question's own: "PX-40")
         if numbers & {w.casefold() for w in _WORD.findall(citation.text[x:y])} - {w.casefold() for w in _WORD.findall(citation.text[a:b])}:
             a, b = min(a, x), max(b, y)
     return dataclasses.replace(citation, start=citation.start + a, end=citation.start + b, text=citation.text[a:b])
