@@ -88,8 +88,7 @@ class _Evidence:
         if self.embedder is None:
             return None
         new = [i for i in among if i not in self._vectors]
-        for i, vector in zip(new, self.embedder.embed([self._sentences[i][1] for i in new]) if new else ()):
-            self._vectors[i] = vector
+        self._vectors.update(zip(new, self.embedder.embed([self._sentences[i][1] for i in new]) if new else ()))
         if claim not in self._nearest:
             self._nearest[claim] = self.embedder.embed([MARK.sub(" ", claim)])[0]
         return [float(self._vectors[i] @ self._nearest[claim]) for i in among]
@@ -112,12 +111,15 @@ class _Evidence:
         key = tuple(sorted(n for n in set(numbers) if 1 <= n <= len(self.texts)))
         if not key:
             return Grounding(False, 0.0, "it cites no passage the model read")
-        if key not in self._vocabularies:
-            self._vocabularies[key] = Vocabulary(self.texts[n - 1] for n in key)
-        verdict = judge_claim(claim, self._vocabularies[key], self.asked, self.each)
+        verdict = judge_claim(claim, self.vocabulary(key), self.asked, self.each)
         if verdict.grounded or self.nearest(claim) not in key:
             return verdict
-        return judge_claim(claim, self._vocabularies[key], self.asked, self.each, agrees=True)
+        return judge_claim(claim, self.vocabulary(key), self.asked, self.each, agrees=True)
+
+    def vocabulary(self, key: tuple[int, ...]) -> Vocabulary:  # these passages' words together, built once however often asked
+        if key not in self._vocabularies:
+            self._vocabularies[key] = Vocabulary(self.texts[n - 1] for n in key)
+        return self._vocabularies[key]
 
     def reread(self, claim: str, numbers: Sequence[int], verdict: Grounding, check: ModelCheck | None) -> Grounding:
         """A claim the words fail, no number missing, adding 2+ words to the question, asked of the model (model_check.py)."""
@@ -133,8 +135,9 @@ class _Evidence:
         """The cited passages less each adding none of the claim's words to the others ("6 bar [1][2]", [1] says it)."""
         said, kept = content(MARK.sub(" ", claim)), [n for n in dict.fromkeys(cited) if 1 <= n <= len(self.texts)]
         for n in reversed(kept):
-            others = Vocabulary(self.texts[m - 1] for m in kept if m != n)
-            kept = [m for m in kept if m != n] if len(kept) > 1 and not any(self.each[n - 1].holds(t) and not others.holds(t) for t in said) else kept
+            rest = [m for m in kept if m != n]
+            others = self.vocabulary(tuple(sorted(rest))) if rest else None
+            kept = rest if others is not None and all(others.holds(t) or not self.each[n - 1].holds(t) for t in said) else kept
         return kept
 
     def quote(self, claim: str, cited: Sequence[int]) -> tuple[int, str] | None:
@@ -169,12 +172,11 @@ def judged_claims(answer: str, context: Sequence[Source], question: str = "", em
 def _least_doubt(check: ModelCheck, question: str, statements: Iterable[str]) -> Doubt:
     """The question check's doubt of the grounded claims' sentences, first claim first, asked until one answers (up to
     DOUBTED): a first sentence that sets the scene ("X is a city in Y.") may come before the one that answers."""
-    doubts = []
-    for statement in dict.fromkeys(itertools.islice(statements, DOUBTED)):  # claims resting on one sentence ask it once
-        if (doubt := check.doubt(question, statement)) is Doubt.NONE:
-            return doubt
-        doubts.append(doubt)
-    return min(doubts, key=lambda d: d.value)
+    doubts: dict[str, Doubt] = {}  # claims resting on one sentence ask it once
+    for statement in itertools.islice(statements, DOUBTED):  # each statement found only when the ones before it are doubted
+        if statement not in doubts and doubts.setdefault(statement, check.doubt(question, statement)) is Doubt.NONE:
+            return Doubt.NONE
+    return min(doubts.values(), key=lambda d: d.value)
 
 
 def _head(line: str, names: Sequence[str]) -> str:
@@ -217,8 +219,7 @@ def review_answer(
                 notices.append(f"The line \u201c{MARK.sub('', claim).strip()}\u201d said nothing about its name; it now quotes the passage that does.")
                 continue
         if not numbers and not listed:  # the line's closing citation may cite it ("A. B. C [1].")
-            line_end = out.find("\n", end)
-            later = cited_numbers(out[end : None if line_end < 0 else line_end])
+            later = cited_numbers(out[end:].split("\n", 1)[0])
             if later and evidence.judge(claim, later).grounded:
                 grounded.append((claim, later))
                 continue

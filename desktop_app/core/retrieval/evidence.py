@@ -306,12 +306,14 @@ def _narrowed(citation: Citation, said: str, question: str = "") -> Citation:
         return citation
     asked = {w.casefold() for w in _WORD.findall(question)}
     wanted = {w.casefold() for w in _WORD.findall(said) if len(w) >= 4 or any(c.isdigit() for c in w)}
-    held = [sum(1 if w in asked else 4 for w in wanted & {x.casefold() for x in _WORD.findall(citation.text[a:b])}) for a, b in spans]
+    words = [{w.casefold() for w in _WORD.findall(citation.text[a:b])} for a, b in spans]
+    held = [sum(1 if w in asked else 4 for w in wanted & said_here) for said_here in words]
     if max(held) == 0:
         return citation
-    a, b = spans[held.index(max(held))]
+    first = last = held.index(max(held))
     numbers = {w for w in wanted - asked if any(c.isdigit() for c in w)}
-    for x, y in spans:  # every number the answer took from here is highlighted (not the question's own: "PX-40")
-        if numbers & {w.casefold() for w in _WORD.findall(citation.text[x:y])} - {w.casefold() for w in _WORD.findall(citation.text[a:b])}:
-            a, b = min(a, x), max(b, y)
+    for i, said_here in enumerate(words):  # every number the answer took from here is highlighted (not the question's own: "PX-40")
+        if numbers & said_here - set().union(*words[first : last + 1]):
+            first, last = min(first, i), max(last, i)
+    a, b = spans[first][0], spans[last][1]
     return dataclasses.replace(citation, start=citation.start + a, end=citation.start + b, text=citation.text[a:b])
