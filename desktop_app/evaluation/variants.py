@@ -61,8 +61,21 @@ def query_tops(lists: Sequence[RankedList], k: float, window: int = 10, reserved
     return first + [h for h in fused if h not in first]
 
 
+def question_first(lists: Sequence[RankedList], k: float, agreed: bool = False) -> list[FusedHit]:
+    """RRF, then the question's own best passage (its vector list's first hit) put first: a single-hop question's
+    answer is usually that passage, and agreeing queries can push it down."""
+    fused = reciprocal_rank_fusion(lists, k)
+    own = lists[0].hits[0].chunk_id if lists and lists[0].kind == "vector" and lists[0].hits else None
+    if agreed:  # only when the question's keyword list has the same passage first
+        words = [r for r in lists if r.kind == "keyword" and r.query == lists[0].query and r.hits]
+        own = own if words and words[0].hits[0].chunk_id == own else None
+    return [h for h in fused if h.chunk_id == own] + [h for h in fused if h.chunk_id != own]
+
+
 INTERLEAVE = Merge("interleave", lambda lists, settings: interleave(lists))
-MERGES = {"rrf": mode_named("fusion").merge, "interleave": INTERLEAVE, "query-tops": Merge("query-tops", lambda lists, settings: query_tops(lists, settings.rrf_k))}
+MERGES = {"rrf": mode_named("fusion").merge, "interleave": INTERLEAVE, "query-tops": Merge("query-tops", lambda lists, settings: query_tops(lists, settings.rrf_k)),
+          "question-first": Merge("question-first", lambda lists, settings: question_first(lists, settings.rrf_k)),
+          "question-agreed-first": Merge("question-agreed-first", lambda lists, settings: question_first(lists, settings.rrf_k, True))}
 
 
 @dataclass(frozen=True)
