@@ -65,7 +65,11 @@ def test_the_grammar_reads_files_pages_types_and_dates_and_leaves_them_out_of_th
     assert filters.parts[0].label == label
 
 
-@pytest.mark.parametrize("question", ["What is the price of paper in R?", "How many pages does a report need?", "Name a word for joy.", "Which step comes after 2026?"])
+@pytest.mark.parametrize("question", [
+    "What is the price of paper in R?", "How many pages does a report need?", "Name a word for joy.", "Which step comes after 2026?",
+    # A file the question is about, not the library's files: searched as words.
+    "How do I save a data frame to a text file?", "Can I export an HTML file from it?", "Wie speichere ich die Tabelle in einer Textdatei?",
+])
 def test_ordinary_words_are_no_filters(question):
     assert read_filters(question, LIBRARY, now=NOW).parts == ()
 

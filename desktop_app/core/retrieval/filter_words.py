@@ -29,6 +29,8 @@ class FilterWords:
     # ("my PDFs"); a singular needs a file noun after it ("the Word files"), since "word" is also a word.
     formats_alone: dict[str, tuple[str, ...]] = field(default_factory=dict)
     formats_before_noun: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Before a file type, a file the question talks about rather than the library's files: "save it to a text file".
+    indefinite: tuple[str, ...] = ()
     added: tuple[str, ...] = ()  # "documents added this week"
     since: tuple[str, ...] = ()  # with or without "added": "since 2026-11-01"
     after: tuple[str, ...] = ()  # only after "added": "added after 2026-11-01"
@@ -52,6 +54,7 @@ ENGLISH = FilterWords(
     range_joiners=("to", "through", "until", "and"),
     formats_alone={"PDF": ("pdfs",), "EPUB": ("epubs",), "HTML": ("web pages",)},
     formats_before_noun=_FORMAT_NOUNS,
+    indefinite=("a", "an", "another", "one"),
     added=("added", "imported", "uploaded"),
     since=("since",),
     after=("after", "on or after"),
@@ -78,6 +81,7 @@ GERMAN = FilterWords(
     range_joiners=("bis",),
     formats_alone={"PDF": ("pdfs",)},
     formats_before_noun={"PDF": ("pdf",), "Word": ("word",), "HTML": ("html",), "EPUB": ("epub",), "text": ("text",), "Markdown": ("markdown",)},
+    indefinite=("eine[mnrs]?", "ein"),
     added=("hinzugefügt(?:en)?", "importiert(?:en)?"),
     since=("seit",),
     after=("nach",),

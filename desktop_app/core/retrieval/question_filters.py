@@ -63,6 +63,7 @@ def _format_pattern(alone: str, before: str) -> re.Pattern:
 
 
 _FORMATS = [(name, _format_pattern(alone, before)) for name, alone, before in _FORMAT_WORDS if alone or before]
+_INDEFINITE = re.compile(rf"(?<!\w)(?:{_joined(lambda w: w.indefinite)})\s+$", re.IGNORECASE)  # "to a text file": no filter
 _SUFFIXES = _alternatives(s.lstrip(".") for s in suffixes())
 # A file name with an importable extension: "report.docx", "R-data.pdf" (no spaces: a spaced name is matched
 # only when the library has it).
@@ -159,7 +160,7 @@ def _spans(text: str, library: Sequence[DocumentName], now: datetime) -> list[tu
         if part:
             found.append((match.start(), match.end(), part))
     for name, pattern in _FORMATS:
-        for match in pattern.finditer(text):
+        for match in (m for m in pattern.finditer(text) if not _INDEFINITE.search(text[: m.start()])):
             found.append((match.start(), match.end(), FilterPart(FORMAT, match.group(0), f"{name} files", format=name)))
     for match in _DATED.finditer(text):
         day = _date(match, now)
