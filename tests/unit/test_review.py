@@ -32,6 +32,12 @@ def test_a_claim_joining_two_facts_is_judged_against_both_passages_it_cites():
     assert reviewed.found and all(c.supported for c in reviewed.citations) and not reviewed.notices
 
 
+def test_a_claim_joining_two_facts_citing_one_gets_the_other_added_and_says_so():
+    reviewed = review("It flashes green every 9 seconds and was built in 1887 [1].", "Tell me about the lighthouse.", context(LIGHT, BUILT))
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True), (2, True)]
+    assert reviewed.notices == ("Citation [1] says only part of this; [2], which says the rest, was added.",)
+
+
 def test_a_passage_cited_beside_the_one_that_says_it_all_is_dropped_from_that_sentence():
     # [2] is about something else: nothing of the sentence is in it. Judged together the claim passed, [2] unflagged.
     reviewed = review("The lighthouse was built in 1887 by Edda Tarrow [1][2].", "Who built the lighthouse?", context(BUILT, EXPORT))
@@ -247,6 +253,17 @@ def test_an_answer_none_of_whose_sentences_answers_is_refused_however_many_it_co
     reviewed = review_answer(answer, True, "Who keeps the lighthouse?", sources, sources, model_check=check)
     assert not reviewed.found and reviewed.answer.startswith("Not found in your documents") and "does not answer the question" in reviewed.notices[0]
     assert len(check.shown) == 2  # each sentence read once
+
+
+def test_a_passage_cited_beside_the_one_that_answers_does_not_cast_doubt_on_the_answer():
+    # The sentence joins both passages' words; the one holding more of them (how to save a table) is not what was
+    # asked, the other (how to read one) is. The check reads each cited passage's sentence until one answers.
+    check = _AnswersIn("reads")
+    sources = context(EXPORT, IMPORT, title="Grid manual")
+    answer = "To read a table from a file, call read.grid() with the table and a file name [1][2]."
+    reviewed = review_answer(answer, True, "How do I read a table from a file?", sources, sources, model_check=check)
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True), (2, True)] and not reviewed.notices
+    assert check.shown == ["Grid manual: " + EXPORT, "Grid manual: " + IMPORT]
 
 
 @pytest.mark.parametrize("reply, doubt", [("no", "SOME"), ("No.", "SOME"), ("yes", "NONE"), ("Yes, it does", "NONE"), ("", "NONE"), ("Ja", "NONE")])

@@ -6,7 +6,7 @@ passage completing the cited ones is added). Not anywhere, no number missing: th
 it in other words (model_check.py). Else its citations are flagged with what they lack (a list line: "not found").
 Citing nothing: it gets the passage that states it, unless the line's closing citation does. A list line saying only
 its name ("- Name: [2]") quotes the sentence that names it. An answer no claim of which is grounded, or whose grounded
-claims (the first DOUBTED) rest on sentences the model is sure do not answer the question, becomes the not-found answer,
+claims (the first DOUBTED sentences, each cited passage's) rest on sentences the model is sure do not answer the question, becomes the not-found answer,
 the model's reply in the notice (doubtful "no"s flag the first claim's citations). Nothing else vetoes an answer.
 """
 
@@ -98,14 +98,16 @@ class _Evidence:
         closeness = self._closeness(claim, range(len(self._sentences)))
         return self._sentences[int(np.argmax(closeness))][0] if closeness else 0
 
-    def statement(self, claim: str, cited: Sequence[int]) -> str:
-        """The cited sentence holding most of the claim's words (numbers twice; nearest in meaning among equals: "the
-        maximum ..." is often nearer than "the minimum ..."), after its document's title ("It has ..." keeps its subject)."""
+    def statements(self, claim: str, cited: Sequence[int]) -> list[str]:
+        """Each cited passage's sentence holding most of the claim's words (numbers twice; nearest in meaning among equals),
+        best first, after its document's title ("It has ..." keeps its subject)."""
         candidates = [i for i, (n, _) in enumerate(self._sentences) if n in cited]
         said, closeness = content(MARK.sub(" ", claim)), self._closeness(claim, candidates) or [0.0] * len(candidates)
         held = [sum((NUMBER_WEIGHT if is_number(t) else 1) * Vocabulary([self._sentences[i][1]]).holds(t) for t in said) for i in candidates]
-        n, sentence = self._sentences[candidates[max(range(len(candidates)), key=lambda k: (held[k], closeness[k]))]] if candidates else (0, "")
-        return f"{self.titles[n - 1]}: {sentence.strip()}" if n and self.titles[n - 1] else sentence.strip()
+        best: dict[int, str] = {}  # passage -> its best sentence, the best passage first
+        for k in sorted(range(len(candidates)), key=lambda k: (held[k], closeness[k], -k), reverse=True):
+            best.setdefault(self._sentences[candidates[k]][0], self._sentences[candidates[k]][1].strip())
+        return [f"{self.titles[n - 1]}: {sentence}" if self.titles[n - 1] else sentence for n, sentence in best.items()]
 
     def judge(self, claim: str, numbers: Sequence[int]) -> Grounding:
         key = tuple(sorted(n for n in set(numbers) if 1 <= n <= len(self.texts)))
@@ -128,7 +130,7 @@ class _Evidence:
         if sum(not self.asked.holds(t) for t in content(MARK.sub(" ", claim))) < 2:  # it adds one word: nothing to vouch for
             return verdict
         self.rereads -= 1
-        stated = check.states(re.sub(r"\s*" + MARK.pattern, "", claim).strip(), " ".join(self.statement(claim, [n]) for n in dict.fromkeys(numbers)))
+        stated = check.states(re.sub(r"\s*" + MARK.pattern, "", claim).strip(), " ".join(s for n in dict.fromkeys(numbers) for s in self.statements(claim, [n])))
         return Grounding(True, verdict.score, "the model reads it in the cited passages", verdict.missing) if stated else verdict
 
     def needed(self, claim: str, cited: Sequence[int]) -> list[int]:
@@ -145,8 +147,7 @@ class _Evidence:
         said = content(MARK.sub(" ", claim))
         for n in [*cited, *range(1, len(self.texts) + 1)]:
             for m in _SENTENCE.finditer(self.texts[n - 1] if 1 <= n <= len(self.texts) else ""):
-                sentence = " ".join(m.group(0).split())
-                words = Vocabulary([sentence])
+                words = Vocabulary([sentence := " ".join(m.group(0).split())])
                 if all(words.holds(t) for t in said) and not all(self.asked.holds(t) for t in content(sentence)):
                     return n, sentence
         return None
@@ -170,8 +171,8 @@ def judged_claims(answer: str, context: Sequence[Source], question: str = "", em
 
 
 def _least_doubt(check: ModelCheck, question: str, statements: Iterable[str]) -> Doubt:
-    """The question check's doubt of the grounded claims' sentences, first claim first, asked until one answers (up to
-    DOUBTED): a first sentence that sets the scene ("X is a city in Y.") may come before the one that answers."""
+    """The question check's doubt of the grounded claims' sentences (first claim first; each cited passage's, best first), asked
+    until one answers (up to DOUBTED): a scene-setting first sentence, or a passage cited beside the one that answers."""
     doubts: dict[str, Doubt] = {}  # claims resting on one sentence ask it once
     for statement in itertools.islice(statements, DOUBTED):  # each statement found only when the ones before it are doubted
         if statement not in doubts and doubts.setdefault(statement, check.doubt(question, statement)) is Doubt.NONE:
@@ -187,8 +188,7 @@ def _head(line: str, names: Sequence[str]) -> str:
 
 
 def _with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in place of its own, before its full stop
-    body = MARK.sub("", claim).rstrip()
-    stop = len(body.rstrip(".!?"))
+    stop = len((body := MARK.sub("", claim).rstrip()).rstrip(".!?"))
     return body[:stop].rstrip() + "".join(f" [{n}]" for n in numbers) + body[stop:]
 
 
@@ -236,16 +236,16 @@ def review_answer(
         if better is not None:
             grounded.append((claim, better))
             out = out[:start] + _with_marks(claim, better) + out[end:]
-            was, now = ", ".join(f"[{n}]" for n in numbers), ", ".join(f"[{n}]" for n in better)
-            notices.append(f"Citation {was} pointed at a passage that does not say this; it now points at {now}." if numbers else f"A claim cited no passage; it now cites {now}, which says it.")
+            was, now, added = (", ".join(f"[{n}]" for n in ns) for ns in (numbers, better, [n for n in better if n not in numbers]))
+            notices.append(f"Citation {was} says only part of this; {added}, which says the rest, was added." if numbers and set(numbers) < set(better)
+                           else f"Citation {was} pointed at a passage that does not say this; it now points at {now}." if numbers else f"A claim cited no passage; it now cites {now}, which says it.")
         elif listed:
             out = out[:start] + f"- {_head(claim, names)}: {NOT_FOUND_LINE}" + out[end:]
             notices.append(f"No passage states \u201c{MARK.sub('', claim).strip()[:120]}\u201d: the line now says not found.")
         else:
-            for n in numbers:
-                flagged.setdefault(n, verdict.reason)
+            flagged.update({n: verdict.reason for n in numbers if n not in flagged})
     checked = answered and not general_knowledge
-    doubt = _least_doubt(model_check, question, (evidence.statement(*g) for g in reversed(grounded))) if checked and grounded and model_check else Doubt.NONE
+    doubt = _least_doubt(model_check, question, (s for g in reversed(grounded) for s in evidence.statements(*g))) if checked and grounded and model_check else Doubt.NONE
     if (checked and not grounded) or doubt is Doubt.SURE:
         why = "the passage it rests on does not answer the question" if grounded else "no passage it read states that: it did not come from your documents"
         return ReviewedAnswer(not_found_answer(sources or context), False, (), (f"The model answered \u201c{answer.strip()[:300]}\u201d, but {why}.",))
