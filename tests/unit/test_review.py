@@ -266,6 +266,27 @@ def test_a_passage_cited_beside_the_one_that_answers_does_not_cast_doubt_on_the_
     assert check.shown == ["Grid manual: " + EXPORT, "Grid manual: " + IMPORT]
 
 
+class _MeaningOf:
+    """An embedder for which only the texts holding `word` are alike (a stand-in for meaning)."""
+
+    def __init__(self, word: str):
+        self.word = word
+
+    def embed(self, texts):
+        return np.array([[1.0, 0.0] if self.word in t.lower() else [0.0, 1.0] for t in texts])
+
+
+def test_a_sentence_sharing_more_filler_words_does_not_hide_the_one_that_answers():
+    # The other sentence of the passage holds more of the claim's words ("from", "objects") but is about printing;
+    # the check reads it first, doubts it, then reads the sentence nearest the claim in meaning, which answers.
+    check = _AnswersIn("created")
+    sources = context("The show() function prints grids differently from other objects. A grid is created with the grid() function.", title="Grid manual")
+    answer = "The grid() function creates a grid object from a list of values [1]."
+    reviewed = review_answer(answer, True, "What does the grid() function do?", sources, sources, embedder=_MeaningOf("creat"), model_check=check)
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)] and not reviewed.notices
+    assert check.shown == ["Grid manual: The show() function prints grids differently from other objects.", "Grid manual: A grid is created with the grid() function."]
+
+
 @pytest.mark.parametrize("reply, doubt", [("no", "SOME"), ("No.", "SOME"), ("yes", "NONE"), ("Yes, it does", "NONE"), ("", "NONE"), ("Ja", "NONE")])
 def test_without_odds_only_a_plain_no_counts_and_it_only_flags(reply, doubt):
     from desktop_app.core.answers.model_check import Doubt, ModelCheck

@@ -99,15 +99,18 @@ class _Evidence:
         return self._sentences[int(np.argmax(closeness))][0] if closeness else 0
 
     def statements(self, claim: str, cited: Sequence[int]) -> list[str]:
-        """Each cited passage's sentence holding most of the claim's words (numbers twice; nearest in meaning among equals),
-        best first, after its document's title ("It has ..." keeps its subject)."""
+        """Each cited passage's sentence holding most of the claim's words (numbers twice), best passage first, then its sentence
+        nearest the claim in meaning ("from", "object" can make another hold more), after the title ("It has ..." keeps its subject)."""
         candidates = [i for i, (n, _) in enumerate(self._sentences) if n in cited]
-        said, closeness = content(MARK.sub(" ", claim)), self._closeness(claim, candidates) or [0.0] * len(candidates)
+        said, closeness = content(MARK.sub(" ", claim)), self._closeness(claim, candidates)
         held = [sum((NUMBER_WEIGHT if is_number(t) else 1) * Vocabulary([self._sentences[i][1]]).holds(t) for t in said) for i in candidates]
-        best: dict[int, str] = {}  # passage -> its best sentence, the best passage first
-        for k in sorted(range(len(candidates)), key=lambda k: (held[k], closeness[k], -k), reverse=True):
-            best.setdefault(self._sentences[candidates[k]][0], self._sentences[candidates[k]][1].strip())
-        return [f"{self.titles[n - 1]}: {sentence}" if self.titles[n - 1] else sentence for n, sentence in best.items()]
+        picked: dict[int, list[int]] = {}  # passage -> its sentences to read
+        for k in sorted(range(len(candidates)), key=lambda k: (held[k], closeness[k] if closeness else 0.0, -k), reverse=True):
+            picked.setdefault(self._sentences[candidates[k]][0], [k])
+        for k in sorted(range(len(candidates)), key=lambda k: -closeness[k]) if closeness else ():
+            (ks := picked[self._sentences[candidates[k]][0]]).extend([k] if len(ks) == 1 else [])
+        sentences = [(n, self._sentences[candidates[k]][1].strip()) for n, ks in picked.items() for k in dict.fromkeys(ks)]
+        return [f"{self.titles[n - 1]}: {sentence}" if self.titles[n - 1] else sentence for n, sentence in sentences]
 
     def judge(self, claim: str, numbers: Sequence[int]) -> Grounding:
         key = tuple(sorted(n for n in set(numbers) if 1 <= n <= len(self.texts)))
@@ -130,7 +133,7 @@ class _Evidence:
         if sum(not self.asked.holds(t) for t in content(MARK.sub(" ", claim))) < 2:  # it adds one word: nothing to vouch for
             return verdict
         self.rereads -= 1
-        stated = check.states(re.sub(r"\s*" + MARK.pattern, "", claim).strip(), " ".join(s for n in dict.fromkeys(numbers) for s in self.statements(claim, [n])))
+        stated = check.states(re.sub(r"\s*" + MARK.pattern, "", claim).strip(), " ".join(s for n in dict.fromkeys(numbers) for s in self.statements(claim, [n])[:1]))
         return Grounding(True, verdict.score, "the model reads it in the cited passages", verdict.missing) if stated else verdict
 
     def needed(self, claim: str, cited: Sequence[int]) -> list[int]:
@@ -218,11 +221,9 @@ def review_answer(
                 out = out[:start] + f"- {_head(claim, names)}: \u201c{quoted[1]}\u201d [{quoted[0]}]" + out[end:]
                 notices.append(f"The line \u201c{MARK.sub('', claim).strip()}\u201d said nothing about its name; it now quotes the passage that does.")
                 continue
-        if not numbers and not listed:  # the line's closing citation may cite it ("A. B. C [1].")
-            later = cited_numbers(out[end:].split("\n", 1)[0])
-            if later and evidence.judge(claim, later).grounded:
-                grounded.append((claim, later))
-                continue
+        if not numbers and not listed and (later := cited_numbers(out[end:].split("\n", 1)[0])) and evidence.judge(claim, later).grounded:
+            grounded.append((claim, later))  # the line's closing citation cites it ("A. B. C [1].")
+            continue
         verdict = evidence.judge(claim, numbers)
         better = None if verdict.grounded else evidence.stating(claim, numbers)
         if better is None:
@@ -252,7 +253,6 @@ def review_answer(
     for n in grounded[-1][1] if doubt is not Doubt.NONE else ():  # the first grounded claim's passages
         flagged.setdefault(n, "it states what the answer says, but the model doubts it answers the question")
     citations = [dataclasses.replace(c, supported=c.n not in flagged, reason=flagged.get(c.n, "")) for c in citations_of(out, context)]
-    if answered and not citations:
-        notices.append("The answer cites no passage; check it against the sources.")
+    notices += ["The answer cites no passage; check it against the sources."] if answered and not citations else []
     notices += [f"Citation [{n}] may not support the sentence that cites it: {reason}." for n, reason in sorted(flagged.items())]
     return ReviewedAnswer(out, True, tuple(citations), tuple(notices))
