@@ -101,16 +101,16 @@ class _Evidence:
     def statements(self, claim: str, cited: Sequence[int]) -> list[str]:
         """Each cited passage's sentence holding most of the claim's words (numbers twice), best passage first, then its sentence
         nearest the claim in meaning ("from", "object" can make another hold more), after the title ("It has ..." keeps its subject)."""
-        candidates = [i for i, (n, _) in enumerate(self._sentences) if n in cited]
-        said, closeness = content(MARK.sub(" ", claim)), self._closeness(claim, candidates)
-        held = [sum((NUMBER_WEIGHT if is_number(t) else 1) * Vocabulary([self._sentences[i][1]]).holds(t) for t in said) for i in candidates]
-        picked: dict[int, list[int]] = {}  # passage -> its sentences to read
-        for k in sorted(range(len(candidates)), key=lambda k: (held[k], closeness[k] if closeness else 0.0, -k), reverse=True):
-            picked.setdefault(self._sentences[candidates[k]][0], [k])
-        for k in sorted(range(len(candidates)), key=lambda k: -closeness[k]) if closeness else ():
-            (ks := picked[self._sentences[candidates[k]][0]]).extend([k] if len(ks) == 1 else [])
-        sentences = [(n, self._sentences[candidates[k]][1].strip()) for n, ks in picked.items() for k in dict.fromkeys(ks)]
-        return [f"{self.titles[n - 1]}: {sentence}" if self.titles[n - 1] else sentence for n, sentence in sentences]
+        indices = [i for i, (n, _) in enumerate(self._sentences) if n in cited]
+        said, closeness = content(MARK.sub(" ", claim)), self._closeness(claim, indices) or [0.0] * len(indices)
+        held = [sum((NUMBER_WEIGHT if is_number(t) else 1) * Vocabulary([self._sentences[i][1]]).holds(t) for t in said) for i in indices]
+        most, nearest = {}, {}  # passage -> its sentence holding most of the claim's words / nearest it in meaning
+        for k in sorted(range(len(indices)), key=lambda k: (held[k], closeness[k], -k), reverse=True):
+            most.setdefault(self._sentences[indices[k]][0], indices[k])
+        for k in sorted(range(len(indices)), key=lambda k: -closeness[k]) if self.embedder else ():
+            nearest.setdefault(self._sentences[indices[k]][0], indices[k])
+        read = [(n, self._sentences[j][1].strip()) for n, i in most.items() for j in dict.fromkeys((i, nearest.get(n, i)))]
+        return [f"{self.titles[n - 1]}: {sentence}" if self.titles[n - 1] else sentence for n, sentence in read]
 
     def judge(self, claim: str, numbers: Sequence[int]) -> Grounding:
         key = tuple(sorted(n for n in set(numbers) if 1 <= n <= len(self.texts)))
