@@ -38,6 +38,7 @@ from .events import (
     Token,
 )
 from .models.embedder import Embedder
+from .models.embedding_memo import EmbeddingMemo
 from .models.llm import Generator as LLM
 from .models.reading_speed import ReadingSpeed
 from .models.rerank import rerank, reranker_named
@@ -83,10 +84,10 @@ class Pipeline:
         self._counted: tuple[str, int] = ("", 0)  # the last prompt whose tokens were counted, and their number
         self.store = store
         self.index = index
-        self.embedder = embedder
+        self.embedder = EmbeddingMemo.around(embedder)  # the review re-reads the evidence's sentences: embedded once
         self._generator = generator  # loaded on first use: the window opens before the model loads
         self.settings = settings
-        self.searcher = Searcher(store, index, embedder, settings)
+        self.searcher = Searcher(store, index, self.embedder, settings)
 
     def llm(self) -> LLM:
         """The language model, loaded on first use."""
