@@ -180,3 +180,25 @@ def test_a_citation_is_narrowed_to_the_sentence_the_answer_rests_on():
     # Nothing shared, or nothing said: the whole citation, as before.
     assert on_the_page([whole], sources, {1: "It is blue [1]."})[0].text == page
     assert on_the_page([whole], sources)[0].text == page
+
+
+@pytest.mark.parametrize(
+    ("lead_in", "what_follows"),
+    [
+        ("To reset the controller to its factory settings, type in a terminal", "pumpctl reset --factory --port 2"),
+        ("Der Bausatz wird in drei Größen geliefert:", "klein, mittel und groß."),
+        ("Комплект поставляется в трёх размерах:", "малый, средний и большой."),
+    ],
+)
+def test_a_lead_in_is_quoted_and_read_with_the_command_or_list_it_introduces(lead_in, what_follows):
+    import numpy as np
+
+    from desktop_app.core.retrieval.evidence import select_evidence
+    from desktop_app.core.types import Passage, Source
+
+    text = f"The pump has two ports on its back panel.\n\n{lead_in}\n\n{what_follows}\n\nThe manual ends with a list of spare parts."
+    sources = [Source(1, Passage(1, 1, "/docs/pump.pdf", "pump", 1, 0, len(text), text), 1.0, {}, 0.5)]
+    evidence = select_evidence(lead_in, np.zeros(1), (), sources, None, budget_tokens=400, max_sentences=0)
+    best = evidence.quotes[0].citation
+    assert lead_in in best.text and what_follows in best.text
+    assert text[best.start : best.end].split() == best.text.split()  # the page highlight covers both

@@ -41,6 +41,8 @@ MIN_WORDS = 4  # shorter pieces are headings, captions, page numbers: they match
 SENTENCE_CHARS = 400  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
 LEXICAL_POOL = 48  # sentences scored when none is embedded (scoring by words costs next to nothing)
 _WORD = re.compile(r"[^\W_][\w'-]*")  # a word in any script ("Москва", "Malmö")
+_FULL_STOPS = frozenset(".!?;\u2026\u3002\uff01\uff1f\u061f\u0964")  # what ends a sentence, in Latin, CJK, Arabic and Devanagari text
+_CLOSING = "\"')]\u00bb\u201d\u2019"  # closing quotes and brackets after a full stop
 
 
 @dataclass(frozen=True)
@@ -92,13 +94,31 @@ def split_sentences(source: Source) -> list[_Sentence]:
     if passage.kind == "table":  # a table is read whole: its rows mean nothing apart
         return [_Sentence(source, 0, len(passage.text), passage.text)]
     out = []
-    for s, e in sentence_spans(passage.text):
+    for s, e in _joined_lead_ins(passage.text, sentence_spans(passage.text)):
         text = " ".join(passage.text[s:e].split())
         if len(text) > SENTENCE_CHARS:
             cut = text.rfind(" ", 0, SENTENCE_CHARS)
             text = text[: cut if cut > 0 else SENTENCE_CHARS] + " ..."
         if len(text.split()) >= MIN_WORDS:
             out.append(_Sentence(source, s, e, text))
+    return out
+
+
+def _joined_lead_ins(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans with each lead-in joined to the piece after it. The splitter cuts at a colon and at a blank line, so
+    "The kit comes in three sizes:" and "To reset the pump, type in a terminal" stood apart from the list or command
+    they introduce: each half said nothing without the other, in any language. A lead-in is a piece of
+    MIN_WORDS or more ending in no full stop (a colon, or a word before a blank line); it takes one piece."""
+    out: list[tuple[int, int]] = []
+    joining = False
+    for start, end in spans:
+        if joining:
+            out[-1] = (out[-1][0], end)
+            joining = False
+            continue
+        out.append((start, end))
+        piece = text[start:end].rstrip(_CLOSING)
+        joining = bool(piece) and piece[-1] not in _FULL_STOPS and len(piece.split()) >= MIN_WORDS
     return out
 
 
