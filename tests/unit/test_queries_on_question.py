@@ -48,3 +48,22 @@ def test_the_pipeline_drops_echoes_and_searches_the_key_terms_when_nothing_is_le
     assert generated.queries == ("cheeses member farms alpenrose dairy cooperative make",)
     assert "searched the question and its key terms" in generated.notice
     assert result.sources and result.sources[0].passage.file == "/docs/alpenrose.txt"
+
+
+def test_a_query_of_a_single_letter_or_of_numbers_the_question_does_not_state_says_nothing():
+    from desktop_app.core.retrieval.on_question import says_nothing
+
+    question = "How do I make a sequence from 1 to 30 in the Q language?"
+    assert says_nothing("Q", question) and says_nothing("10", question) and says_nothing("Q: 10", question)
+    assert not says_nothing("30", question)  # the question's own figure
+    assert not says_nothing("Q sequence", question) and not says_nothing("GCC", question) and not says_nothing("Москва", question)
+
+
+def test_the_pipeline_drops_queries_that_say_nothing_and_shows_them_dropped(empty_library, generator):
+    records = [("/docs/kettle.txt", "Kettle", "The Q kettle switches itself off when the water boils.")]
+    list(Importer(empty_library.store, empty_library.index, empty_library.embedder).import_texts(records))
+    generator.enqueue("Q: switch off\n10\nQ kettle: boiling")
+    events = list(empty_library.pipeline().search("When does the Q kettle switch itself off?", "fusion"))
+    [generated] = [e for e in events if isinstance(e, QueriesGenerated)]
+    assert set(generated.dropped) == {"Q", "10"}, generated
+    assert "Q switch off" in generated.queries and "Q kettle boiling" in generated.queries

@@ -4,6 +4,7 @@
   query prompt's examples (a drone range, a wine cooperative) into its queries for an unrelated question. A query
   holding a word of those names that neither the question nor the library mentions searches for the example,
   not for the question. A name the library does mention is kept: a person may own a document about it.
+- A query that says nothing (a single letter, or a number the question does not state) is dropped too.
 - A question left with no usable query (the model wrote none, failed, or wrote only echoes) is searched by its own
   key terms too: its content words, stop words out, as one more query beside the whole question.
 """
@@ -60,11 +61,20 @@ def key_terms(question: str) -> str:
     return terms if terms and normalize(terms) != normalize(question) else ""
 
 
+def says_nothing(query: str, question: str) -> bool:
+    """A query with nothing to search by: no content word (a single letter, "R"), or only numbers the question does not
+    state ("10"). Keyword search finds no word of it or every passage holding a number; meaning search, whatever is
+    nearest to a letter or a figure. A name alone of the shared-fact format ("R; CSV: reading files") can be one."""
+    words = content_words(query)
+    return all(w.isdigit() and w not in _words(question) for w in words)
+
+
 def stay_on_question(generated: GeneratedQueries, question: str, styles: Sequence[str], mentioned: Mentioned) -> GeneratedQueries:
-    """`generated` without echoes of the prompt's examples; with no query left, the question's key terms."""
-    echoes = example_echoes(generated.queries, question, styles, mentioned)
-    queries = tuple(q for q in generated.queries if q not in echoes)
-    dropped = (*generated.dropped, *(q for q in generated.queries if q in echoes))
+    """`generated` without echoes of the prompt's examples nor queries saying nothing; with no query left, the
+    question's key terms."""
+    unusable = example_echoes(generated.queries, question, styles, mentioned) | {q for q in generated.queries if says_nothing(q, question)}
+    queries = tuple(q for q in generated.queries if q not in unusable)
+    dropped = (*generated.dropped, *(q for q in generated.queries if q in unusable))
     notice = generated.notice
     if not queries:
         terms = key_terms(question)
