@@ -103,7 +103,7 @@ class _Evidence:
         nearest the claim in meaning ("from", "object" can make another hold more), after the title ("It has ..." keeps its subject)."""
         indices = [i for i, (n, _) in enumerate(self._sentences) if n in cited]
         said, closeness = content(MARK.sub(" ", claim)), self._closeness(claim, indices) or [0.0] * len(indices)
-        held = [sum((NUMBER_WEIGHT if is_number(t) else 1) * Vocabulary([self._sentences[i][1]]).holds(t) for t in said) for i in indices]
+        held = [sum((NUMBER_WEIGHT if is_number(t) else 1) * words.holds(t) for t in said) for words in (Vocabulary([self._sentences[i][1]]) for i in indices)]
         most, nearest = {}, {}  # passage -> its sentence holding most of the claim's words / nearest it in meaning
         for k in sorted(range(len(indices)), key=lambda k: (held[k], closeness[k], -k), reverse=True):
             most.setdefault(self._sentences[indices[k]][0], indices[k])
