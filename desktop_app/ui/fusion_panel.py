@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from PySide6.QtCore import QSize, QSortFilterProxyModel, QStringListModel, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QListView, QTableView, QToolButton, QVBoxLayout, QWidget
@@ -95,6 +96,14 @@ class FusionPanel(QWidget):
         )
         self.query_list.setToolTip("Generated search queries. Double-click to edit; re-run searches with the edited list.")
         self.query_list.setMaximumHeight(74)  # three queries; more scroll
+        # The model's queries the app did not search (saying nothing, echoing the prompt's examples, off the question):
+        # a person reading the list sees why a query they expected is missing.
+        self.not_searched = QLabel()
+        self.not_searched.setObjectName("notSearched")
+        self.not_searched.setWordWrap(True)
+        self.not_searched.setToolTip("Queries the model wrote that were not searched: a single letter or a number the question does not state, "
+                                     "a name from the prompt's made-up examples, or a query far from the question")
+        self.not_searched.hide()
         self.add_query = tool_button(self, Pixmap.SP_FileDialogNewFolder, "Add a query", self._add_query)
         self.remove_query = tool_button(self, Pixmap.SP_TrashIcon, "Remove the selected query", self._remove_query)
         self.rerun = push_button(self, Pixmap.SP_BrowserReload, "Re-run search", "Search again with the edited queries and fuse the results", self._rerun)
@@ -141,6 +150,7 @@ class FusionPanel(QWidget):
         passages.setContentsMargins(0, 0, 0, 0)
         passages.addLayout(query_buttons)
         passages.addWidget(self.query_list)
+        passages.addWidget(self.not_searched)
         table_title = QLabel("Fused passages: click a row to see its page")
         table_title.setToolTip("Point at a column title for what the column means")
         passages.addWidget(table_title)
@@ -179,9 +189,11 @@ class FusionPanel(QWidget):
     def edited_queries(self) -> list[str]:
         return [q.strip() for q in self.queries.stringList() if q.strip()]
 
-    def show_queries(self, question: str, queries: list[str]) -> None:
+    def show_queries(self, question: str, queries: list[str], dropped: Sequence[str] = ()) -> None:
         self.question.setText(f"Question: {question}")
         self.queries.setStringList(list(queries))
+        self.not_searched.setText("Not searched: " + ", ".join(f"\u201c{html.escape(q)}\u201d" for q in dropped) if dropped else "")
+        self.not_searched.setVisible(bool(dropped))
 
     def show_searched_as(self, standalone: str) -> None:
         """Shows the rewritten follow-up; an empty text (not a follow-up, or left unchanged) hides the line."""
@@ -232,12 +244,12 @@ class FusionPanel(QWidget):
             self.sql_view.hide()
             self.show_searched_as("")
             self.show_filters(None)
-            self.queries.setStringList([])
+            self.show_queries("", [])
             self.timings.setText("")
             self.rerun.setEnabled(False)
             return
         if update_queries:
-            self.show_queries(result.question, list(result.queries))
+            self.show_queries(result.question, list(result.queries), result.dropped_queries)
             self.show_searched_as(result.standalone_question)
             self.show_filters(result.filters)
         if result.answered_from:  # a whole-document question: no search, the overview's key sentences below

@@ -378,3 +378,17 @@ def test_an_answer_no_passage_states_shows_not_found_and_why(make_window, data_h
     text = window.chat_panel.view.toPlainText().replace("\u00a0", " ")
     assert "Not found in your documents" in text
     assert "The model answered" in text and "Lars Eklund" in text and "did not come from your documents" in text
+
+
+def test_the_panel_names_the_queries_the_model_wrote_that_were_not_searched(make_window, data_home, sample_pdf, qtbot):
+    library = fake_library(data_home, "P: maximum temperature\nPX-40: maximum operating temperature", ANSWER)
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library)
+    window.chat_panel.set_mode("fusion")
+    ask_and_wait(window, qtbot, "What is the maximum operating temperature of the PX-40?")
+    panel = window.fusion_panel
+    assert "PX-40" in panel.edited_queries() and "P" not in panel.edited_queries()
+    assert panel.not_searched.isVisible()
+    assert panel.not_searched.text() == "Not searched: \u201cP\u201d"
+    panel.show_result(None)  # a new chat: nothing asked yet
+    assert not panel.not_searched.isVisible()

@@ -207,7 +207,7 @@ class AskController:
             self.fusion_panel.show_filters(event.filters)
         elif isinstance(event, QueriesGenerated):
             asking.queries, asking.dropped = event.queries, event.dropped
-            self.fusion_panel.show_queries(asking.question, list(event.queries))
+            self.fusion_panel.show_queries(asking.question, list(event.queries), event.dropped)
             if event.notice:
                 entry.notices.append(event.notice)
         elif isinstance(event, SourcesRanked):
