@@ -27,6 +27,16 @@ def ask_and_wait(window, qtbot, question: str) -> None:
     qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
 
 
+def window_that_asked(make_window, data_home, sample_pdf, qtbot, mode: str, question: str, *replies):
+    """A window over the sample datasheet, after asking `question` in `mode` of a scripted model giving `replies`."""
+    library = fake_library(data_home, *replies)
+    list(library.import_paths([sample_pdf]))
+    window = make_window(library)
+    window.chat_panel.set_mode(mode)
+    ask_and_wait(window, qtbot, question)
+    return window
+
+
 def tick(window, predicate) -> None:
     for row in range(window.documents.rowCount()):
         if predicate(window.documents.document(row)):
@@ -34,11 +44,7 @@ def tick(window, predicate) -> None:
 
 
 def test_a_follow_up_is_searched_as_a_standalone_question_and_stored_once(make_window, data_home, sample_pdf, qtbot):
-    library = fake_library(data_home, ANSWER, "What is the IP rating of the PX-40?", "The enclosure is rated IP67 [1].")
-    list(library.import_paths([sample_pdf]))
-    window = make_window(library)
-    window.chat_panel.set_mode("rag")
-    ask_and_wait(window, qtbot, "What is the maximum operating temperature of the PX-40?")
+    window = window_that_asked(make_window, data_home, sample_pdf, qtbot, "rag", "What is the maximum operating temperature of the PX-40?", ANSWER, "What is the IP rating of the PX-40?", "The enclosure is rated IP67 [1].")
     assert not window.fusion_panel.searched_as.isVisible()
     ask_and_wait(window, qtbot, "and what about its IP rating?")
 
@@ -48,7 +54,7 @@ def test_a_follow_up_is_searched_as_a_standalone_question_and_stored_once(make_w
     # The question's own rank column is the standalone question that was searched.
     assert panel.fused.query_keys[0] == "What is the IP rating of the PX-40?"
     assert "IP67" in window.chat_panel.view.entries[-1].text
-    roles = [role for _, role, _, _ in library.chat_messages(window.chat_controller.current)]
+    roles = [role for _, role, _, _ in window.library.chat_messages(window.chat_controller.current)]
     assert roles == ["user", "assistant", "user", "assistant"]
 
     # Reopening the chat shows the rewritten question again.
@@ -90,11 +96,7 @@ def test_a_stopped_answer_is_stored_off_the_gui_thread(make_window, data_home, s
 def test_export_writes_the_chat_with_its_citations(make_window, data_home, sample_pdf, qtbot, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
-    library = fake_library(data_home, ANSWER)
-    list(library.import_paths([sample_pdf]))
-    window = make_window(library)
-    window.chat_panel.set_mode("rag")
-    ask_and_wait(window, qtbot, "What is the maximum operating temperature?")
+    window = window_that_asked(make_window, data_home, sample_pdf, qtbot, "rag", "What is the maximum operating temperature?", ANSWER)
     target = tmp_path / "exported.md"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "Markdown (*.md)"))
     window.export_action.trigger()
@@ -152,11 +154,7 @@ def test_every_mode_is_offered_by_its_readable_name(make_window, data_home, qtbo
 
 
 def test_multi_query_labels_the_score_column_as_similarity(make_window, data_home, sample_pdf, qtbot):
-    library = fake_library(data_home, "PX-40 temperature limit\nPX-40 coolant inlet", ANSWER)
-    list(library.import_paths([sample_pdf]))
-    window = make_window(library)
-    window.chat_panel.set_mode("multi-query")
-    ask_and_wait(window, qtbot, "What is the maximum operating temperature?")
+    window = window_that_asked(make_window, data_home, sample_pdf, qtbot, "multi-query", "What is the maximum operating temperature?", "PX-40 temperature limit\nPX-40 coolant inlet", ANSWER)
     fused = window.fusion_panel.fused
     assert fused.headerData(1, Qt.Orientation.Horizontal) == "Score"
     assert "similarity" in fused.headerData(1, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
@@ -304,11 +302,7 @@ def test_a_read_only_folder_is_reported_when_saving_a_collection(make_window, da
 
 
 def test_rewrite_retrieve_read_shows_the_rewritten_query_and_names_its_mode(make_window, data_home, sample_pdf, qtbot):
-    library = fake_library(data_home, "PX-40 maximum operating temperature coolant inlet", ANSWER)
-    list(library.import_paths([sample_pdf]))
-    window = make_window(library)
-    window.chat_panel.set_mode("rewrite")
-    ask_and_wait(window, qtbot, "How hot may it get?")
+    window = window_that_asked(make_window, data_home, sample_pdf, qtbot, "rewrite", "How hot may it get?", "PX-40 maximum operating temperature coolant inlet", ANSWER)
     panel = window.fusion_panel
     assert panel.fused.rowCount() >= 1
     assert "PX-40 maximum operating temperature coolant inlet" in panel.fused.query_keys
@@ -370,22 +364,14 @@ def test_in_fusion_mode_a_first_look_is_on_screen_while_the_model_writes_its_que
 def test_an_answer_no_passage_states_shows_not_found_and_why(make_window, data_home, sample_pdf, qtbot):
     # The model names a designer no page of the datasheet names: the window shows "Not found" and, beneath it,
     # what the model said and why it was not kept.
-    library = fake_library(data_home, "The PX-40 was designed by Lars Eklund [1].")
-    list(library.import_paths([sample_pdf]))
-    window = make_window(library)
-    window.chat_panel.set_mode("rag")
-    ask_and_wait(window, qtbot, "Who designed the PX-40 pump?")
+    window = window_that_asked(make_window, data_home, sample_pdf, qtbot, "rag", "Who designed the PX-40 pump?", "The PX-40 was designed by Lars Eklund [1].")
     text = window.chat_panel.view.toPlainText().replace("\u00a0", " ")
     assert "Not found in your documents" in text
     assert "The model answered" in text and "Lars Eklund" in text and "did not come from your documents" in text
 
 
 def test_the_panel_names_the_queries_the_model_wrote_that_were_not_searched(make_window, data_home, sample_pdf, qtbot):
-    library = fake_library(data_home, "P: maximum temperature\nPX-40: maximum operating temperature", ANSWER)
-    list(library.import_paths([sample_pdf]))
-    window = make_window(library)
-    window.chat_panel.set_mode("fusion")
-    ask_and_wait(window, qtbot, "What is the maximum operating temperature of the PX-40?")
+    window = window_that_asked(make_window, data_home, sample_pdf, qtbot, "fusion", "What is the maximum operating temperature of the PX-40?", "P: maximum temperature\nPX-40: maximum operating temperature", ANSWER)
     panel = window.fusion_panel
     assert "PX-40" in panel.edited_queries() and "P" not in panel.edited_queries()
     assert panel.not_searched.isVisible()
