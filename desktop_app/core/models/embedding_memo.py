@@ -34,23 +34,19 @@ class EmbeddingMemo:
         return embedder if embedder is None or isinstance(embedder, EmbeddingMemo) else cls(embedder)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
         keys = [" ".join(t.split()) for t in texts]
+        with self._lock:  # the vectors held now: another thread may drop them from the memo while these are embedded
+            found = {k: self._vectors[k] for k in keys if k in self._vectors}
+        missing = list(dict.fromkeys(k for k in keys if k not in found))
+        found.update(zip(missing, self.embedder.embed(missing)) if missing else ())  # unlocked: other threads need not wait
         with self._lock:
-            missing = list(dict.fromkeys(k for k in keys if k not in self._vectors))
-        fresh = dict(zip(missing, self.embedder.embed(missing))) if missing else {}  # unlocked: other threads' texts need not wait
-        with self._lock:
-            found = {k: fresh[k] if k in fresh else self._vectors.get(k) for k in dict.fromkeys(keys)}
-            for key, vector in found.items():
-                if vector is None:  # dropped by another thread between the two looks: rare, embed it alone below
-                    continue
-                self._vectors[key] = vector
+            for key in dict.fromkeys(keys):
+                self._vectors[key] = found[key]
                 self._vectors.move_to_end(key)
             while len(self._vectors) > self.capacity:
                 self._vectors.popitem(last=False)
-        for key in [k for k, v in found.items() if v is None]:
-            found[key] = self.embedder.embed([key])[0]
-        if not keys:
-            return np.zeros((0, self.dimension), dtype=np.float32)
         return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)
 
     def __getattr__(self, name: str):  # load(), loaded, batch_size ...: the wrapped embedder's
