@@ -20,7 +20,7 @@ import numpy as np
 from .answers import prompts
 from .answers.followup import Turn, rewrite_followup
 from .answers.model_check import ModelCheck, check_messages, claim_messages
-from .answers.review import cited_numbers, claim_spans, review_answer
+from .answers.review import cited_numbers, claim_spans, closing_marks, review_answer
 from .answers.streaming import Streamed, missing_lines, not_found_answer, refuse, stream_answer
 from .clock import StageClock
 from .events import (
@@ -464,13 +464,10 @@ class Pipeline:
 
 def said_by_citation(answer: str) -> dict[int, str]:
     """What the answer's sentences citing [n] say, per n: the page then highlights the sentences they rest on. A
-    sentence with no mark of its own counts for the marks that next close its line ("A. B [1]": [1] says both)."""
+    sentence with no mark of its own counts for its line's closing marks (review.closing_marks: "A. B [1]": [1] says both)."""
     said: dict[int, str] = {}
     for line in answer.split("\n"):
-        waiting = ""
         for start, end in claim_spans(line):
-            claim, numbers = line[start:end], cited_numbers(line[start:end])
-            for n in numbers:
-                said[n] = f"{said.get(n, '')} {waiting} {claim}"
-            waiting = "" if numbers else f"{waiting} {claim}"
+            for n in cited_numbers(line[start:end]) or closing_marks(line[end:]):
+                said[n] = f"{said.get(n, '')} {line[start:end]}"
     return said

@@ -8,6 +8,7 @@ import pytest
 
 from desktop_app.core.retrieval.evidence import select_evidence
 from desktop_app.core.answers.review import review_answer
+from desktop_app.core.pipeline import said_by_citation
 from desktop_app.core.answers.streaming import REPEAT_NOTICE, stream_answer
 from desktop_app.core.events import Token
 from desktop_app.core.types import Passage, Source
@@ -72,6 +73,15 @@ def test_an_uncited_claim_gets_the_passage_that_states_it_unless_the_closing_cit
     assert reviewed.answer == "The lighthouse was built in 1887 [2]. It flashes green every 9 seconds [1]."
     closing = review("The lighthouse flashes green. It flashes every 9 seconds [1].", "How does it flash?", context(LIGHT, BUILT))
     assert closing.answer == "The lighthouse flashes green. It flashes every 9 seconds [1]."
+
+
+def test_an_uncited_sentence_rests_on_the_next_citation_of_its_line_as_the_page_highlights_it():
+    # "A. B [1]. C [2].": the page highlights A under [1] (pipeline.said_by_citation); judged against [1] and [2]
+    # together it passed on [2]'s words with no mark of its own. Now it is judged as highlighted, and gets [2].
+    answer = "The lighthouse was built in 1887. It flashes green [1]. It flashes every 9 seconds [1]. Edda Tarrow built it [2]."
+    reviewed = review(answer, "Tell me about the lighthouse.", context(LIGHT, BUILT))
+    assert reviewed.answer.startswith("The lighthouse was built in 1887 [2]. It flashes green [1].")
+    assert said_by_citation(reviewed.answer)[2].split() == "The lighthouse was built in 1887 [2]. Edda Tarrow built it [2].".split()
 
 
 def test_list_lines_get_the_passage_that_states_them_or_say_not_found():

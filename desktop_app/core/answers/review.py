@@ -53,6 +53,11 @@ def citations_of(answer: str, context: Sequence[Source]) -> list[Citation]:
     return [Citation.from_passage(n, context[n - 1].passage, context[n - 1].also) for n in cited_numbers(answer) if 1 <= n <= len(context)]
 
 
+def closing_marks(rest: str) -> list[int]:
+    """What cites a claim without marks: the marks of the next claim on its line that has some ("A. B [1]": [1])."""
+    return next((numbers for s, e in claim_spans(rest.split("\n", 1)[0]) if (numbers := cited_numbers(rest[s:e]))), [])
+
+
 def claim_spans(answer: str) -> list[tuple[int, int]]:
     """(start, end) of each claim: list lines whole; other lines by sentence, cut again after marks inside one ("It
     needs 24 V [1] and seals every 2,000 h [2]." is two claims)."""
@@ -117,9 +122,7 @@ class _Evidence:
         if not key:
             return Grounding(False, 0.0, "it cites no passage the model read")
         verdict = judge_claim(claim, self.vocabulary(key), self.asked, self.each)
-        if verdict.grounded or self.nearest(claim) not in key:
-            return verdict
-        return judge_claim(claim, self.vocabulary(key), self.asked, self.each, agrees=True)
+        return verdict if verdict.grounded or self.nearest(claim) not in key else judge_claim(claim, self.vocabulary(key), self.asked, self.each, agrees=True)
 
     def vocabulary(self, key: tuple[int, ...]) -> Vocabulary:  # these passages' words together, built once however often asked
         if key not in self._vocabularies:
@@ -221,7 +224,7 @@ def review_answer(
                 out = out[:start] + f"- {_head(claim, names)}: \u201c{quoted[1]}\u201d [{quoted[0]}]" + out[end:]
                 notices.append(f"The line \u201c{MARK.sub('', claim).strip()}\u201d said nothing about its name; it now quotes the passage that does.")
                 continue
-        if not numbers and not listed and (later := cited_numbers(out[end:].split("\n", 1)[0])) and evidence.judge(claim, later).grounded:
+        if not numbers and not listed and (later := closing_marks(out[end:])) and evidence.judge(claim, later).grounded:
             grounded.append((claim, later))  # the line's closing citation cites it ("A. B. C [1].")
             continue
         verdict = evidence.judge(claim, numbers)

@@ -48,10 +48,6 @@ def refuse(sources: Sequence[Source]) -> Generator[Token, None, Streamed]:
     return answer, False, first_token_at
 
 
-def _may_become_mark(probe: str) -> bool:
-    return len(probe) < len(NOT_FOUND_MARK) and NOT_FOUND_MARK.startswith(probe)
-
-
 class RepeatWatch:
     """Finds the first run of REPEAT_WORDS words that a growing text writes a second time, each word looked at once."""
 
@@ -97,7 +93,7 @@ def stream_answer(
                 answer = refusal()
                 yield Token(answer)
                 return answer, False, stream.first_at
-            if _may_become_mark(probe):
+            if len(probe) < len(NOT_FOUND_MARK) and NOT_FOUND_MARK.startswith(probe):  # it may still become the mark
                 continue
             decided = True
             text = pending.lstrip()
