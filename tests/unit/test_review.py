@@ -84,6 +84,17 @@ def test_an_uncited_sentence_rests_on_the_next_citation_of_its_line_as_the_page_
     assert said_by_citation(reviewed.answer)[2].split() == "The lighthouse was built in 1887 [2]. Edda Tarrow built it [2].".split()
 
 
+def test_a_list_of_bare_names_the_model_gave_quotes_what_the_documents_say_of_each():
+    # The query step named candidates the question does not ("which variable ...?"); a line holding only a name says
+    # nothing a person can check, so it shows the sentence that names it, as a line naming one of the question's things does.
+    paths = "The main store is ORV_HOME/data, but others can be used by setting the variable ORV_STORE to a list of folders."
+    home = "ORV_HOME is the folder the Kelp tools were installed in."
+    reviewed = review_answer("- ORV_HOME [2]\n- ORV_STORE [1]", True, "Which variable sets the folders where Kelp keeps its data?",
+                             context(paths, home), context(paths, home), names=("ORV_HOME", "ORV_STORE"))
+    assert reviewed.answer.splitlines() == [f"- ORV_HOME: \u201c{home}\u201d [2]", f"- ORV_STORE: \u201c{paths}\u201d [1]"]
+    assert [c.n for c in reviewed.citations] == [2, 1] and all(c.supported for c in reviewed.citations)
+
+
 def test_list_lines_get_the_passage_that_states_them_or_say_not_found():
     answer = "- Quillmoor: flashes green every 9 seconds\n- Edda Tarrow: built the lighthouse in 1887\n- Orla Venn: keeper since 1920"
     reviewed = review(answer, "Who and what are Quillmoor, Edda Tarrow and Orla Venn?", context(LIGHT, BUILT))

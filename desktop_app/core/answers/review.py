@@ -186,11 +186,11 @@ def _least_doubt(check: ModelCheck, question: str, statements: Iterable[str]) ->
     return min(doubts.values(), key=lambda d: d.value)
 
 
-def _head(line: str, names: Sequence[str]) -> str:
-    """What a list line is about: the named thing it names, else the words before its colon, else its first words."""
+def _head(line: str, names: Sequence[str], first_words: bool = True) -> str:
+    """What a list line is about: the named thing it names, else the words before its colon, else its first words (or "")."""
     text = re.sub(r"^\s*(?:[-*\u2022]|\d+[.)])\s+", "", MARK.sub("", line)).strip()
     named = [n for n in names if n.casefold() in text.casefold()]
-    return max(named, key=len) if named else text.partition(":")[0].strip() if ":" in text else " ".join(text.split()[:3])
+    return max(named, key=len) if named else text.partition(":")[0].strip() if ":" in text else " ".join(text.split()[:3]) if first_words else ""
 
 
 def _with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in place of its own, before its full stop
@@ -217,8 +217,8 @@ def review_answer(
         if not content(MARK.sub(" ", claim)) or NOT_FOUND_LINE in claim.lower():
             continue
         numbers, listed = cited_numbers(claim), bool(_LIST_LINE.match(claim))
-        if listed and all(evidence.asked.holds(t) for t in content(MARK.sub(" ", claim))):
-            quoted = evidence.quote(claim, numbers)  # "- Name: [2]" says nothing the question does not
+        if listed and all(evidence.asked.holds(t) or t in tokens(_head(claim, names, False)) for t in content(MARK.sub(" ", claim))):
+            quoted = evidence.quote(claim, numbers)  # "- Name: [2]" says nothing but its name (a name the question or the model gave)
             if quoted:
                 grounded.append((quoted[1], [quoted[0]]))
                 out = out[:start] + f"- {_head(claim, names)}: \u201c{quoted[1]}\u201d [{quoted[0]}]" + out[end:]
