@@ -196,13 +196,14 @@ def row_of(item: Item, recorded: Recorded, names: dict[str, str], embedder=None,
 
 # -- (c): claims and citations, judged without a language model ---------------------------------------------------
 def claim_rows(folder: Path, embedder=None, model_check=None) -> tuple[str, list[dict]]:
-    """Each labelled claim judged twice: as the app judges it (review.py's judged_claims: the claim citing its passages,
+    """Each labelled claim judged twice: as the app judges it (evaluation/claims.py's judged_claims: the claim citing its passages,
     the rest of its made-up document as the other passages the model read, the app's embedder) and alone (the claim
     against its cited passages only, no other passage, no embedder: what the table printed before)."""
     import inspect
 
     from desktop_app.core.answers.grounding import judge_claim
-    from desktop_app.core.answers.review import judged_claims, review_answer
+    from desktop_app.core.answers.review import review_answer
+    from desktop_app.evaluation.claims import judged_claims
     from desktop_app.core.types import Passage, Source
 
     if not (folder / "queries.jsonl").exists():

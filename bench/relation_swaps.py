@@ -4,7 +4,7 @@
 
 DEV DIAGNOSTIC, made-up data only (bench/made_up_world.py, a seed of its own, not set (c)'s), no tuning half: the
 documents were looked at while the check was built. Per language, three kinds of claim, each judged as the app
-judges it (review.py's judged_claims: the claim citing one passage, the rest of its document as the other passages
+judges it (evaluation/claims.py's judged_claims: the claim citing one passage, the rest of its document as the other passages
 the model read, no question), with and without the embedder:
 - right: the fact in other words, citing the passage that states it (should pass);
 - wrong: the same claim citing a sibling passage that states another fact (should be flagged);

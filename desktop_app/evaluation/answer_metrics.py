@@ -91,7 +91,7 @@ def citation_precision(cited: Iterable[str], relevant: Iterable[str]) -> float |
 def supported_share(checks: Sequence[tuple[str, bool]]) -> float | None:
     """The share of cited sentences that every one of their citations supports.
 
-    `checks` is one (claim, supported) pair per cited claim (core/answers/review.py `judged_claims`, which judges
+    `checks` is one (claim, supported) pair per cited claim (evaluation/claims.py `judged_claims`, which judges
     a claim against all the passages it cites together). A claim with an unsupported citation counts as
     unsupported: that is the claim the window marks with a warning.
     None when the answer cites nothing.

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-from ..core.answers.review import judged_claims
+from .claims import judged_claims
 from ..core.answers.prompts import answer_messages
 from ..core.events import AnswerDone, SourcesRanked
 from ..core.models.llm import Generator

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_app.core.answers.review import judged_claims
+from desktop_app.evaluation.claims import judged_claims
 from desktop_app.core.answers.followup import Turn, parse_rewrite, rewrite_messages
 from desktop_app.core.events import AnswerDone, QuestionRewritten
 from desktop_app.core.types import Passage, Source

@@ -95,6 +95,17 @@ def test_a_list_of_bare_names_the_model_gave_quotes_what_the_documents_say_of_ea
     assert [c.n for c in reviewed.citations] == [2, 1] and all(c.supported for c in reviewed.citations)
 
 
+def test_a_sentence_ending_in_a_colon_quotes_the_passage_it_points_at_even_with_its_citation_on_the_next_line():
+    # The model wrote "... the following code:" then "[1]" on a line of its own, and stopped: the code is [1]'s.
+    code = "gm <- grid_fit(y ~ x, data=plot1) report(gm) Fit a straight line and look at the results."
+    question = "How do I fit a straight line to my plot data and report it?"
+    reviewed = review("To fit a straight line and report it, you can use the following code:\n[1]", question, context(code, EXPORT))
+    assert reviewed.found and reviewed.answer == f"To fit a straight line and report it, you can use the following code: \u201c{code}\u201d [1]"
+    assert [c.n for c in reviewed.citations] == [1] and reviewed.citations[0].supported and "now quotes [1]" in reviewed.notices[0]
+    german = review("Dafür gibt es diesen Befehl: [1]", "Wie speichere ich eine Tabelle?", context("Mit write.grid(t, \"a.txt\") wird die Tabelle gespeichert."))
+    assert german.answer == "Dafür gibt es diesen Befehl: \u201cMit write.grid(t, \"a.txt\") wird die Tabelle gespeichert.\u201d [1]"
+
+
 def test_list_lines_get_the_passage_that_states_them_or_say_not_found():
     answer = "- Quillmoor: flashes green every 9 seconds\n- Edda Tarrow: built the lighthouse in 1887\n- Orla Venn: keeper since 1920"
     reviewed = review(answer, "Who and what are Quillmoor, Edda Tarrow and Orla Venn?", context(LIGHT, BUILT))

@@ -1,13 +1,13 @@
 """After the answer: each claim checked against what it cites (grounding.py), and the citations it ends up with.
 
-A claim is a sentence of the answer (cut again after citation marks inside it), or a whole list line, judged against
-the passages it cites together. Grounded: kept. Not, but a passage states it: its citation moves there (or the
-passage completing the cited ones is added). Not anywhere, no number missing: the model reads the cited sentences for
-it in other words (model_check.py). Else its citations are flagged with what they lack (a list line: "not found").
-Citing nothing: it gets the passage that states it, unless the line's closing citation does. A list line saying only
-its name ("- Name: [2]") quotes the sentence that names it. An answer no claim of which is grounded, or whose grounded
-claims (the first DOUBTED sentences, each cited passage's) rest on sentences the model is sure do not answer the question, becomes the not-found answer,
-the model's reply in the notice (doubtful "no"s flag the first claim's citations). Nothing else vetoes an answer.
+A claim is a sentence of the answer (cut again after citation marks inside it), or a whole list line, judged against the passages it
+cites together. Grounded: kept. Not, but a passage states it: its citation moves there (or the passage completing the cited ones is
+added). Not anywhere, no number missing: the model reads the cited sentences for it in other words (model_check.py). Else its citations
+are flagged with what they lack (a list line: "not found"). Citing nothing: it gets the passage that states it, unless its line's next
+citation does. Saying only a name ("- Name: [2]"), it quotes the sentence naming it; ending in a colon ("the following code: [3]"), the
+passage it cites. An answer no claim of which is grounded, or whose grounded claims (the first DOUBTED sentences, each cited passage's)
+rest on sentences the model is sure do not answer the question, becomes the not-found answer, the model's reply in the notice (doubtful
+"no"s flag the first claim's citations). Nothing else vetoes an answer.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ _LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S.*$")
 _MARKS_INSIDE = re.compile(r"(?:\s*\[\d+(?:\s*,\s*\d+)*\])+(?=\s*[^\s\[.!?])")  # marks with more of the sentence after them
 MAX_REREADS = 2  # claims of one answer the model rereads (model_check.py): each costs 0.3-0.5 s
 DOUBTED = 3  # grounded claims' sentences the question check reads at most, when the first ones do not answer
+_LONE_MARKS = re.compile(r"\n[ \t]*(?=(?:\[\d+(?:\s*,\s*\d+)*\][ \t]*)+(?:\n|$))")  # before a line of marks only: they close the line above
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\w))+(?:[.!?]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")
 
 
@@ -76,7 +77,7 @@ def claim_spans(answer: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e in spans if answer[s:e].strip()]
 
 
-class _Evidence:
+class ReadPassages:
     """The passages the model read, each passage's words built once however many claims ask."""
 
     def __init__(self, context: Sequence[Source], question: str, embedder: Embedder | None = None):
@@ -169,13 +170,6 @@ class _Evidence:
         return None
 
 
-def judged_claims(answer: str, context: Sequence[Source], question: str = "", embedder: Embedder | None = None, model_check: ModelCheck | None = None) -> list[tuple[str, Grounding]]:
-    """Each claim of the answer that cites a passage, with its verdict against what it cites (for the evaluation)."""
-    evidence = _Evidence(context, question, embedder)
-    claims = [(c, cited_numbers(c)) for c in (answer[start:end] for start, end in claim_spans(answer))]
-    return [(MARK.sub("", c).strip(), evidence.reread(c, n, evidence.judge(c, n), model_check)) for c, n in claims if n]
-
-
 def _least_doubt(check: ModelCheck, question: str, statements: Iterable[str]) -> Doubt:
     """The question check's doubt of the grounded claims' sentences (first claim first; each cited passage's, best first), asked
     until one answers (up to DOUBTED): a scene-setting first sentence, or a passage cited beside the one that answers."""
@@ -208,9 +202,9 @@ def review_answer(
     words fail is stated anyway, and whether the sentence the first grounded claim rests on answers the question."""
     if not (found and answer):
         return ReviewedAnswer(answer, found, (), ())
-    evidence, notices, flagged = _Evidence(context, question, embedder), [], {}
+    evidence, notices, flagged = ReadPassages(context, question, embedder), [], {}
     grounded: list[tuple[str, list[int]]] = []  # each grounded claim and the passages it ends up citing, last first
-    out, spans = answer, claim_spans(answer)
+    spans = claim_spans(out := _LONE_MARKS.sub(" ", answer))
     for index in range(len(spans) - 1, -1, -1):  # backwards, so the earlier spans stay valid as claims change
         start, end = spans[index]
         claim = out[start:end]
@@ -224,6 +218,13 @@ def review_answer(
                 out = out[:start] + f"- {_head(claim, names)}: \u201c{quoted[1]}\u201d [{quoted[0]}]" + out[end:]
                 notices.append(f"The line \u201c{MARK.sub('', claim).strip()}\u201d said nothing about its name; it now quotes the passage that does.")
                 continue
+        lead_in = numbers and not listed and MARK.sub("", claim).rstrip().endswith((":", "\uff1a")) and not _LIST_LINE.match(out[end:].strip().split("\n")[0])
+        if lead_in and 1 <= numbers[0] <= len(context) and context[numbers[0] - 1].passage.kind != "table":  # "the code: [3]": [3] holds it
+            quoted = " ".join(context[numbers[0] - 1].passage.text.split())
+            grounded.append((quoted, numbers[:1]))
+            out = out[:start] + f"{MARK.sub('', claim).rstrip()} \u201c{quoted}\u201d [{numbers[0]}]" + out[end:]
+            notices.append(f"The sentence \u201c{MARK.sub('', claim).strip()[:120]}\u201d introduced nothing; it now quotes [{numbers[0]}].")
+            continue
         if not numbers and not listed and (later := closing_marks(out[end:])) and evidence.judge(claim, later).grounded:
             grounded.append((claim, later))  # the line's closing citation cites it ("A. B. C [1].")
             continue
