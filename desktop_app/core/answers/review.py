@@ -223,7 +223,7 @@ def review_answer(
             quoted = " ".join(context[numbers[0] - 1].passage.text.split())
             grounded.append((quoted, numbers[:1]))
             out = out[:start] + f"{MARK.sub('', claim).rstrip()} \u201c{quoted}\u201d [{numbers[0]}]" + out[end:]
-            notices.append(f"The sentence \u201c{MARK.sub('', claim).strip()[:120]}\u201d introduced nothing; it now quotes [{numbers[0]}].")
+            notices.append(f"The sentence \u201c{MARK.sub('', claim).strip()[:100]}\u201d stopped at its colon; it now quotes [{numbers[0]}].")
             continue
         if not numbers and not listed and (later := closing_marks(out[end:])) and evidence.judge(claim, later).grounded:
             grounded.append((claim, later))  # the line's closing citation cites it ("A. B. C [1].")
