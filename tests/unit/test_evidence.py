@@ -177,6 +177,9 @@ def test_a_citation_is_narrowed_to_the_sentence_the_answer_rests_on():
 
     closing = on_the_page([whole], sources, said_by_citation("It works up to 85 °C. Its pressure is 6 bar [1].\n- Other: nothing [2]"))[0]
     assert closing.text == joined.text
+    # An answer quoting the whole passage (a sentence that stopped at its colon, answers/review.py) rests on all of it.
+    quoted = on_the_page([whole], sources, {1: f"Its limits are these: \u201c{page}\u201d [1]"})[0]
+    assert quoted.text == page
     # Nothing shared, or nothing said: the whole citation, as before.
     assert on_the_page([whole], sources, {1: "It is blue [1]."})[0].text == page
     assert on_the_page([whole], sources)[0].text == page

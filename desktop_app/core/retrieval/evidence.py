@@ -320,7 +320,8 @@ def _narrowed(citation: Citation, said: str, question: str = "") -> Citation:
     """The citation's sentence holding the most of what `said` says: its words (numbers, or 4 letters or more, in any
     script), each counting 4 when the question does not hold it (what the answer adds: "IP67", not "PX-40", for
     "What is the IP rating of the PX-40?"), as in answers/grounding.py, widened to the sentences holding the numbers it
-    lacks that the question does not hold (a sentence joining two facts: "85 °C at 6 bar"). The whole citation when none holds any."""
+    lacks that the question does not hold (a sentence joining two facts: "85 °C at 6 bar"). The whole citation when none holds any,
+    or when `said` holds every sentence's words (a quote of the whole passage)."""
     spans = sentence_spans(citation.text)
     if len(spans) < 2:
         return citation
@@ -328,7 +329,8 @@ def _narrowed(citation: Citation, said: str, question: str = "") -> Citation:
     wanted = {w.casefold() for w in _WORD.findall(said) if len(w) >= 4 or any(c.isdigit() for c in w)}
     words = [{w.casefold() for w in _WORD.findall(citation.text[a:b])} for a, b in spans]
     held = [sum(1 if w in asked else 4 for w in wanted & said_here) for said_here in words]
-    if max(held) == 0:
+    quoted = all({w for w in said_here if len(w) >= 4 or any(c.isdigit() for c in w)} <= wanted for said_here in words)
+    if max(held) == 0 or quoted:  # an answer quoting the passage whole ("the following code: “...”") rests on all of it
         return citation
     first = last = held.index(max(held))
     numbers = {w for w in wanted - asked if any(c.isdigit() for c in w)}
