@@ -93,6 +93,11 @@ def test_a_list_of_bare_names_the_model_gave_quotes_what_the_documents_say_of_ea
                              context(paths, home), context(paths, home), names=("ORV_HOME", "ORV_STORE"))
     assert reviewed.answer.splitlines() == [f"- ORV_HOME: \u201c{home}\u201d [2]", f"- ORV_STORE: \u201c{paths}\u201d [1]"]
     assert [c.n for c in reviewed.citations] == [2, 1] and all(c.supported for c in reviewed.citations)
+    # A name quotes a sentence holding it as written before one holding a shorter name it starts with.
+    user = "ORV_STORE_USER names one more folder, read after the others."
+    longer = review_answer("- ORV_STORE_USER [1]", True, "Which variable sets the folders where Kelp keeps its data?",
+                           context(paths, home, user), context(paths, home, user), names=("ORV_STORE", "ORV_STORE_USER"))
+    assert longer.answer == f"- ORV_STORE_USER: \u201c{user}\u201d [3]"
 
 
 def test_a_sentence_ending_in_a_colon_quotes_the_passage_it_points_at_even_with_its_citation_on_the_next_line():

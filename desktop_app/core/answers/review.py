@@ -150,12 +150,12 @@ class ReadPassages:
         return kept
 
     def quote(self, claim: str, cited: Sequence[int]) -> tuple[int, str] | None:
-        """(n, sentence): the first sentence (cited passages first) holding every word of the claim, saying more than the question."""
+        """(n, sentence): the first sentence (cited passages first) holding the claim's words as written, else in other forms, saying more."""
         said = content(MARK.sub(" ", claim))
-        for n in [*cited, *range(1, len(self.texts) + 1)]:
+        for exact, n in itertools.product((True, False), [*cited, *range(1, len(self.texts) + 1)]):
             for m in _SENTENCE.finditer(self.texts[n - 1] if 1 <= n <= len(self.texts) else ""):
                 words = Vocabulary([sentence := " ".join(m.group(0).split())])
-                if all(words.holds(t) for t in said) and not all(self.asked.holds(t) for t in content(sentence)):
+                if all(t in words.tokens if exact else words.holds(t) for t in said) and not all(self.asked.holds(t) for t in content(sentence)):
                     return n, sentence
         return None
 
