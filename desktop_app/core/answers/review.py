@@ -211,7 +211,7 @@ def review_answer(
         if not content(MARK.sub(" ", claim)) or NOT_FOUND_LINE in claim.lower():
             continue
         numbers, listed = cited_numbers(claim), bool(_LIST_LINE.match(claim))
-        if listed and all(evidence.asked.holds(t) or t in tokens(_head(claim, names, False)) for t in content(MARK.sub(" ", claim))):
+        if listed and all(evidence.asked.holds(t) for t in set(content(MARK.sub(" ", claim))) - set(tokens(_head(claim, names, False)))):
             quoted = evidence.quote(claim, numbers)  # "- Name: [2]" says nothing but its name (a name the question or the model gave)
             if quoted:
                 grounded.append((quoted[1], [quoted[0]]))

@@ -316,6 +316,11 @@ def on_the_page(citations: Sequence[Citation], sources: Sequence[Source], said: 
     return tuple(out)
 
 
+def _telling(words: set[str]) -> set[str]:
+    """The words that tell a sentence apart: numbers, or 4 letters or more, in any script (as answers/grounding.py counts)."""
+    return {w for w in words if len(w) >= 4 or any(c.isdigit() for c in w)}
+
+
 def _narrowed(citation: Citation, said: str, question: str = "") -> Citation:
     """The citation's sentence holding the most of what `said` says: its words (numbers, or 4 letters or more, in any
     script), each counting 4 when the question does not hold it (what the answer adds: "IP67", not "PX-40", for
@@ -326,10 +331,10 @@ def _narrowed(citation: Citation, said: str, question: str = "") -> Citation:
     if len(spans) < 2:
         return citation
     asked = {w.casefold() for w in _WORD.findall(question)}
-    wanted = {w.casefold() for w in _WORD.findall(said) if len(w) >= 4 or any(c.isdigit() for c in w)}
+    wanted = _telling({w.casefold() for w in _WORD.findall(said)})
     words = [{w.casefold() for w in _WORD.findall(citation.text[a:b])} for a, b in spans]
     held = [sum(1 if w in asked else 4 for w in wanted & said_here) for said_here in words]
-    quoted = all({w for w in said_here if len(w) >= 4 or any(c.isdigit() for c in w)} <= wanted for said_here in words)
+    quoted = all(_telling(said_here) <= wanted for said_here in words)
     if max(held) == 0 or quoted:  # an answer quoting the passage whole ("the following code: “...”") rests on all of it
         return citation
     first = last = held.index(max(held))
