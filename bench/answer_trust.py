@@ -7,7 +7,8 @@ Reads the sets built by bench/build_near_sets.py and bench/build_made_up_sets.py
 and the dev set (--devset), one half of each (--half tune|report; read report once, when the work is done), and
 prints for every mode:
 - near misses refused (the article is in the library, the fact is not: refusing is right);
-- near hits refused (the fact is in its article: refusing is wrong);
+- near hits refused (the fact is in its article: refusing is wrong), and apart: of the model's right replies (an
+  answer lost) and of its wrong ones (a wrong answer kept from the person);
 - near-hit loose accuracy with the checks, and with every check switched off (the model's raw reply);
 - (d) German questions over made-up German PDFs, and the same questions in English: loose accuracy of each;
 - multi-hop cited recall on the dev set's FanOutQA questions (--multihop-sample of them);
@@ -188,6 +189,8 @@ def row_of(item: Item, recorded: Recorded, names: dict[str, str], embedder=None,
     if item.gold:
         row["accuracy"] = metrics.loose_accuracy(item.gold, said)
         row["accuracy_unchecked"] = metrics.loose_accuracy(item.gold, raw_answer if raw_found else "")
+        if raw_found:  # a refusal of a right reply costs the person an answer; of a wrong one, it spares them one
+            row["right_refused" if row["accuracy_unchecked"] else "wrong_refused"] = not judged.found
     if item.set == "multihop":
         cited = list(dict.fromkeys(r for c in judged.citations if (r := names.get(Path(c.file).name)) is not None))
         row["cited_recall"] = metrics.cited_evidence_recall(cited, item.relevant)
@@ -267,6 +270,8 @@ def report_lines(rows: list[dict], modes: list[str]) -> list[list[object]]:
         ("near-miss", "refused, checks off", "refused_unchecked", ""),
         ("near-miss", "answered with no citation flagged", "unwarned", ""),
         ("near-hit", "refused (target <= 0.05)", "refused", ""),
+        ("near-hit", "  of the model's right replies", "right_refused", ""),
+        ("near-hit", "  of its wrong replies", "wrong_refused", ""),
         ("near-hit", "answered with a citation flagged", "warned", ""),
         ("near-hit", "refused, checks off", "refused_unchecked", ""),
         ("near-hit", "loose accuracy, checks on", "accuracy", ""),

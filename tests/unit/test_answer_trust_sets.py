@@ -102,3 +102,21 @@ def test_sets_take_turns_and_a_german_question_keeps_its_english_twin():
     de = [Item("german", "g1", "Wie?", variant="de"), Item("german", "g1-en", "How?", variant="en")]
     hits = [Item("near-hit", "h1", "a?"), Item("near-hit", "h2", "b?")]
     assert [i.qid for i in interleaved([hits, de])] == ["h1", "g1", "g1-en", "h2"]
+
+
+def test_a_refused_near_hit_counts_apart_whether_the_model_had_it_right_or_wrong():
+    # Refusing a right reply loses an answer; refusing a wrong one keeps a wrong answer from the person. The report
+    # counts each apart, beside the near hits refused in all.
+    from bench.answer_trust import report_lines, row_of
+    from desktop_app.core.types import Passage, Source
+
+    text = "The Orvel pump weighs 9 kg."
+    sources = [Source(1, Passage(1, 1, "/pump.pdf", "Orvel pump", 1, 0, len(text), text), 0.1, {}, 0.5)]
+    item = Item("near-hit", "h1", "How much does the Orvel pump weigh?", gold=("9 kg",))
+    rows = []
+    for qid, reply in (("h1", "The Orvel pump weighs 9 kg [1]."), ("h2", "The Orvel pump weighs 12 kg [1].")):
+        recorded = Recorded(item.question, "fusion", reply, (reply, True, item.question, sources, sources), {}, 1.0, 0.5, 0.0)
+        rows.append(row_of(Item("near-hit", qid, item.question, gold=item.gold), recorded, {}))
+    assert [(r["refused"], r.get("right_refused"), r.get("wrong_refused")) for r in rows] == [(False, False, None), (True, None, True)]
+    lines = {line[1].strip(): line[3] for line in report_lines(rows, ["fusion"])}
+    assert lines["of the model's right replies"].startswith("0.00") and lines["of its wrong replies"].startswith("1.00")
