@@ -109,3 +109,18 @@ CLAIMS = [
 @pytest.mark.parametrize("claim, sentence, stated", CLAIMS)
 def test_the_model_reads_a_claim_in_other_words_in_the_sentence_that_says_it_in_any_language(real_generator, claim, sentence, stated):
     assert ModelCheck(real_generator).states(claim, sentence) is stated
+
+
+def test_a_check_reads_the_same_odds_whatever_was_checked_before(real_generator):
+    # The check after one about a sentence of the same document used to read on top of that call's tokens ("Text:
+    # Marrowdene: Marrowdene"), and its odds differed in the last digits from the same check read alone: enough to move a
+    # check sitting at its line, so whether an answer was flagged could depend on which claim was checked first.
+    from desktop_app.core.answers.model_check import check_messages, claim_messages
+
+    question = "What is the population of Marrowdene?"
+    sentence = "Marrowdene: Marrowdene is the second-most populous town in the county, after the port of Orsa."
+    real_generator.reply_odds(claim_messages("Marrowdene is a town.", "Orsa is a port."), ("yes", "no"))  # another prompt first
+    alone = real_generator.reply_odds(check_messages(question, sentence), ("yes", "no"))
+    real_generator.reply_odds(check_messages(question, "Marrowdene: Marrowdene lies on the north shore of the sound."), ("yes", "no"))
+    after_a_sibling = real_generator.reply_odds(check_messages(question, sentence), ("yes", "no"))
+    assert after_a_sibling == alone

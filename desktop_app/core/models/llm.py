@@ -164,12 +164,13 @@ class LlamaGenerator:
     def reply_odds(self, messages: Sequence[Message], words: Sequence[str]) -> dict[str, float] | None:
         llm = self.load()
         with self._lock:
-            self._note(self._snapshots.prepare(llm, messages))
+            self._note(use := self._snapshots.prepare(llm, messages))
             prompt = prompt_tokens(llm, messages)
             if not prompt:
                 return None
-            # Read what the cache does not hold yet, and at least the last token: its logits are the answer.
-            kept = min(common_length(llm.input_ids[: llm.n_tokens].tolist(), prompt), len(prompt) - 1)
+            # Read all after the fixed prefix, however much of it the last call shared: odds read on top of another
+            # call's tokens differ in the last digits, enough to move a check sitting at its line (same inputs, same odds).
+            kept = min(common_length(llm.input_ids[: llm.n_tokens].tolist(), prompt), use.prefix_tokens, len(prompt) - 1)
             llm.n_tokens = kept
             llm.eval(prompt[kept:])
             logits = _last_logits(llm)
