@@ -292,6 +292,29 @@ def test_an_answer_none_of_whose_sentences_answers_is_refused_however_many_it_co
     assert len(check.shown) == 2  # each sentence read once
 
 
+def test_a_passage_added_only_to_complete_a_claim_cannot_vouch_that_it_answers_the_question():
+    # The model took another place's capital ([2]) and named the place asked about; the review adds [1] for the name.
+    # The check reads the passage the model cited, not the one added for a name: a sentence that only introduces the
+    # place once passed as the answer, and the wrong capital was shown with no warning.
+    from desktop_app.core.answers.model_check import Doubt
+
+    class Introduces:
+        shown: list = []
+
+        def doubt(self, question, statement):
+            self.shown.append(statement)
+            return Doubt.NONE if "north shore" in statement else Doubt.SOME  # the model's false yes to an introduction
+
+        def states(self, claim, text):
+            return False
+
+    sources = [*context("Vellmarsh is a town on the north shore of the sound.", title="Vellmarsh"), *context("", "The capital and largest town is Brannhavn.", title="Orsa county")[1:]]
+    reviewed = review_answer("The capital of Vellmarsh, a town on the sound, is Brannhavn [2].", True, "What is the capital of Vellmarsh?", sources, sources, model_check=Introduces())
+    assert any("[1], which says the rest, was added" in n for n in reviewed.notices), reviewed.notices
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(2, False), (1, True)]
+    assert Introduces.shown == ["Orsa county: The capital and largest town is Brannhavn."]
+
+
 def test_a_passage_cited_beside_the_one_that_answers_does_not_cast_doubt_on_the_answer():
     # The sentence joins both passages' words; the one holding more of them (how to save a table) is not what was
     # asked, the other (how to read one) is. The check reads each cited passage's sentence until one answers.
