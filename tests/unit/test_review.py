@@ -257,16 +257,19 @@ def test_a_sure_no_refuses_the_answer_and_shows_the_models_reply():
 
 
 class _AnswersIn:
-    """A question check that is sure every sentence is no answer but those holding `word`, recording what it read."""
+    """A question check that is sure (or as doubtful as `otherwise` says) every sentence is no answer but those holding
+    `word`, recording what it read."""
 
-    def __init__(self, word: str):
-        self.word, self.shown = word, []
+    def __init__(self, word: str, otherwise=None):
+        from desktop_app.core.answers.model_check import Doubt
+
+        self.word, self.otherwise, self.shown = word, otherwise or Doubt.SURE, []
 
     def doubt(self, question, statement):
         from desktop_app.core.answers.model_check import Doubt
 
         self.shown.append(statement)
-        return Doubt.NONE if self.word in statement else Doubt.SURE
+        return Doubt.NONE if self.word in statement else self.otherwise
 
     def states(self, claim, text):
         return False
@@ -298,21 +301,12 @@ def test_a_passage_added_only_to_complete_a_claim_cannot_vouch_that_it_answers_t
     # place once passed as the answer, and the wrong capital was shown with no warning.
     from desktop_app.core.answers.model_check import Doubt
 
-    class Introduces:
-        shown: list = []
-
-        def doubt(self, question, statement):
-            self.shown.append(statement)
-            return Doubt.NONE if "north shore" in statement else Doubt.SOME  # the model's false yes to an introduction
-
-        def states(self, claim, text):
-            return False
-
+    check = _AnswersIn("north shore", otherwise=Doubt.SOME)  # the model's false yes to an introduction
     sources = [*context("Vellmarsh is a town on the north shore of the sound.", title="Vellmarsh"), *context("", "The capital and largest town is Brannhavn.", title="Orsa county")[1:]]
-    reviewed = review_answer("The capital of Vellmarsh, a town on the sound, is Brannhavn [2].", True, "What is the capital of Vellmarsh?", sources, sources, model_check=Introduces())
+    reviewed = review_answer("The capital of Vellmarsh, a town on the sound, is Brannhavn [2].", True, "What is the capital of Vellmarsh?", sources, sources, model_check=check)
     assert any("[1], which says the rest, was added" in n for n in reviewed.notices), reviewed.notices
     assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(2, False), (1, True)]
-    assert Introduces.shown == ["Orsa county: The capital and largest town is Brannhavn."]
+    assert check.shown == ["Orsa county: The capital and largest town is Brannhavn."]
 
 
 def test_a_passage_cited_beside_the_one_that_answers_does_not_cast_doubt_on_the_answer():

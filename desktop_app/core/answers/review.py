@@ -238,11 +238,11 @@ def review_answer(
                 notices.append(f"Citation {', '.join(f'[{n}]' for n in numbers if n not in needed)} added nothing to what its sentence says; it was dropped there.")
             grounded.append((claim, needed))
             continue
-        if better is not None:  # a passage added only to complete it did not give the answer: the model's own are asked
-            grounded.append((claim, numbers if numbers and set(numbers) < set(better) else better))
+        if better is not None:  # completed: the passage added for the rest did not give the answer, so the model's own are asked
+            grounded.append((claim, numbers if (completed := bool(numbers) and set(numbers) < set(better)) else better))
             out = out[:start] + _with_marks(claim, better) + out[end:]
             was, now, added = (", ".join(f"[{n}]" for n in ns) for ns in (numbers, better, [n for n in better if n not in numbers]))
-            notices.append(f"Citation {was} says only part of this; {added}, which says the rest, was added." if numbers and set(numbers) < set(better)
+            notices.append(f"Citation {was} says only part of this; {added}, which says the rest, was added." if completed
                            else f"Citation {was} pointed at a passage that does not say this; it now points at {now}." if numbers else f"A claim cited no passage; it now cites {now}, which says it.")
         elif listed:
             out = out[:start] + f"- {_head(claim, names)}: {NOT_FOUND_LINE}" + out[end:]

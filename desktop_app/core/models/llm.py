@@ -168,7 +168,7 @@ class LlamaGenerator:
             prompt = prompt_tokens(llm, messages)
             if not prompt:
                 return None
-            # Read all after the fixed prefix, however much of it the last call shared: odds read on top of another
+            # Read all after the fixed prefix, however much more the last call shared: odds read on top of another
             # call's tokens differ in the last digits, enough to move a check sitting at its line (same inputs, same odds).
             kept = min(common_length(llm.input_ids[: llm.n_tokens].tolist(), prompt), use.prefix_tokens, len(prompt) - 1)
             llm.n_tokens = kept
