@@ -50,3 +50,10 @@ def test_chunks_never_cross_pages():
 def test_empty_page_gives_no_chunk_and_blank_lines_split_sentences():
     assert chunk_page(PageText(1, "   \n  ")) == []
     assert len(sentence_spans("Heading\n\nBody text without a stop")) == 2
+
+
+def test_chinese_and_japanese_sentences_end_at_their_full_stops_without_a_space():
+    from desktop_app.core.ingest.chunking import sentence_spans
+
+    text = "该泵有两个端口。它的重量是十二公斤！このポンプは軽い。"
+    assert [text[s:e] for s, e in sentence_spans(text)] == ["该泵有两个端口。", "它的重量是十二公斤！", "このポンプは軽い。"]

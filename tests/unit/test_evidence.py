@@ -44,6 +44,23 @@ def test_names_are_the_queries_that_another_query_extends():
     assert names_of(["how heavy are small drones", "drone weight limits"]) == []
 
 
+def test_a_name_the_model_brought_that_no_document_mentions_gets_no_not_found_line():
+    # The query writer sometimes names things of its own ("Heron Lite" for a question about warranties): the question
+    # does not name them, so a line saying they were not found would answer something nobody asked.
+    import numpy as np
+
+    from desktop_app.core.retrieval.evidence import select_evidence
+    from desktop_app.core.types import Passage, Source
+
+    text = DRONES["kestrel.txt"] + " The warranty lasts two years."
+    sources = [Source(1, Passage(1, 1, "/docs/kestrel.txt", "kestrel", 1, 0, len(text), text), 1.0, {}, 0.5)]
+    queries = ("Heron Lite", "Heron Lite warranty", "Kestrel Nano", "Kestrel Nano warranty")
+    asked = select_evidence("How long is the warranty?", np.zeros(1), queries, sources, None, budget_tokens=400, max_sentences=0)
+    assert asked.missing == () and asked.names == ("Kestrel Nano",)
+    named = select_evidence("How long is the warranty of the Heron Lite?", np.zeros(1), queries, sources, None, budget_tokens=400, max_sentences=0)
+    assert named.missing == ("Heron Lite",)
+
+
 def test_the_quotes_arrive_before_the_answer_and_point_at_their_sentences(drones, generator):
     events, result = ask(drones, generator)
     kinds = [(type(e), getattr(e, "preliminary", False)) for e in events]
@@ -191,6 +208,10 @@ def test_a_citation_is_narrowed_to_the_sentence_the_answer_rests_on():
         ("To reset the controller to its factory settings, type in a terminal", "pumpctl reset --factory --port 2"),
         ("Der Bausatz wird in drei Größen geliefert:", "klein, mittel und groß."),
         ("Комплект поставляется в трёх размерах:", "малый, средний и большой."),
+        # A label shorter than a sentence says nothing alone, and the address or value after it says nothing either.
+        ("Report faults to:", "service-desk@pump.example"),
+        ("Fehler melden an:", "service-desk@pump.example"),
+        ("报告错误：", "service-desk@pump.example"),
     ],
 )
 def test_a_lead_in_is_quoted_and_read_with_the_command_or_list_it_introduces(lead_in, what_follows):
@@ -205,3 +226,19 @@ def test_a_lead_in_is_quoted_and_read_with_the_command_or_list_it_introduces(lea
     best = evidence.quotes[0].citation
     assert lead_in in best.text and what_follows in best.text
     assert text[best.start : best.end].split() == best.text.split()  # the page highlight covers both
+
+
+def test_a_document_written_without_spaces_between_words_gives_evidence_and_the_sentence_that_answers():
+    # Chinese and Japanese run their words together and end sentences with "。" and no space: before, a sentence of
+    # them was one "word", too short to quote, so such a document was never read and every answer was "not found".
+    import numpy as np
+
+    from desktop_app.core.retrieval.evidence import select_evidence
+    from desktop_app.core.types import Passage, Source
+
+    text = "该泵有两个端口。它的最高工作温度为八十五摄氏度，最低为零下十度。泵的重量是十二公斤。保修期为两年。"
+    sources = [Source(1, Passage(1, 1, "/docs/pump.txt", "pump", 1, 0, len(text), text), 1.0, {}, 0.5)]
+    evidence = select_evidence("泵的最高工作温度是多少？", np.zeros(1), (), sources, None, budget_tokens=400, max_sentences=0)
+    best = evidence.quotes[0].citation
+    assert best.text == "它的最高工作温度为八十五摄氏度，最低为零下十度。"
+    assert text[best.start : best.end] == best.text

@@ -13,6 +13,9 @@ TOWN = "Brackwater lies on the banks of the Ossel river. The town was formed in 
 DE = "Die Mühle von Kornhalde wurde 1784 gebaut. Sie mahlt jährlich 12.000 Tonnen Roggen für die Bäckereien der Stadt."
 RU = "Маяк Северной Косы построен в 1902 году. Его свет виден на расстоянии 18 километров."
 EL = "Ο φάρος της Λευκονήσου χτίστηκε το 1874. Το φως του φαίνεται σε απόσταση 22 χιλιομέτρων."
+# Written without spaces between words: compared by pairs of characters (word_pieces.py).
+ZH = "北湾灯塔建于1887年。它每九秒闪烁一次绿光。"
+JA = "北浜灯台は1902年に建てられた。その光は18キロ先から見える。"
 
 
 @pytest.mark.parametrize(
@@ -28,6 +31,9 @@ EL = "Ο φάρος της Λευκονήσου χτίστηκε το 1874. Το
         ("Маяк Северной Косы был построен в 1902 году.", [RU]),
         ("Свет маяка виден на расстоянии 18 километров.", [RU]),
         ("Ο φάρος της Λευκονήσου χτίστηκε το 1874.", [EL]),
+        ("北湾灯塔建于1887年。", [ZH]),
+        ("北湾灯塔每九秒闪烁一次绿光。", [ZH]),
+        ("北浜灯台は1902年に建てられた。", [JA]),
         ('The lighthouse "flashes green every 9 seconds" [1].', [HARBOUR]),  # a quote copied word for word
     ],
 )
@@ -48,6 +54,9 @@ def test_a_claim_the_passages_state_is_grounded(claim, passages):
         ("Маяк Северной Косы покрашен красной краской полностью.", [RU], "покрашен"),
         ("Ο φάρος της Λευκονήσου χτίστηκε το 1880.", [EL], "1880"),
         ("Ο φάρος της Λευκονήσου βάφτηκε κόκκινος πρόσφατα.", [EL], "βάφτηκε"),
+        ("北湾灯塔建于1890年。", [ZH], "1890"),
+        ("北湾灯塔由三位织工建造。", [ZH], "织工"),
+        ("北浜灯台は1910年に建てられた。", [JA], "1910"),
     ],
 )
 def test_a_claim_the_passages_do_not_state_is_flagged_with_what_they_lack(claim, passages, lacking):

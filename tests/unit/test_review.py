@@ -195,6 +195,28 @@ def test_a_reply_that_repeats_itself_is_stopped_with_a_notice():
     assert len(pulled) <= 2 and all(isinstance(t, Token) for t in tokens)  # generation stopped in the second copy
 
 
+def test_a_reply_repeating_itself_in_a_script_without_spaces_is_stopped_in_its_second_copy():
+    # "The pump's highest working temperature is 85 degrees and its lowest is minus ten degrees." Before, a whole clause
+    # of it counted as one word, and the loop ran on for ten copies.
+    sentence = "泵的最高工作温度为八十五摄氏度，最低工作温度为零下十摄氏度。"
+    pulled = []
+
+    def endless():
+        for i in range(200):
+            pulled.append(i)
+            yield from sentence
+
+    notices: list[str] = []
+    stream = stream_answer(endless(), lambda: "Not found.", None, notices)
+    try:
+        while True:
+            next(stream)
+    except StopIteration as done:
+        answer, found, _ = done.value
+    assert found and answer == sentence and notices == [REPEAT_NOTICE]
+    assert len(pulled) <= 2
+
+
 def test_a_quote_is_labelled_with_a_name_only_when_the_document_states_it():
     sources = [
         Source(1, Passage(1, 1, "/orchard.txt", "Orchard notes", 1, 0, 60, "It is not currently shipped by the Pomfret company."), 0.1, {}, 0.5),

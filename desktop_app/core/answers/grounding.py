@@ -1,7 +1,7 @@
 """Does what a passage says state a claim? The one grounding check of an answer, in any language and script.
 
-A claim (a sentence or a list line) is compared with the passages it cites, together, by their words: Unicode word
-tokens (`\\w+`), casefolded, accents dropped, numbers in one spelling ("2,000", "2 000", "2000"; "1,5" is 1.5).
+A claim (a sentence or a list line) is compared with the passages it cites, together, by their words: Unicode word tokens (`\\w+`; Chinese,
+Japanese, Thai: pairs of characters, word_pieces.py), casefolded, accents dropped, numbers in one spelling ("2,000", "2 000", "2000"; "1,5" is 1.5).
 1. Every number of the claim must be in the passages (a changed figure is a wrong fact).
 2. score = the weighted share of the claim's content words (MIN_LETTERS letters or more: no word list) the passages
    hold. A word matches one of the same stem: equal, or sharing all but the last few letters (`_same_word`:
@@ -27,6 +27,8 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+from ..word_pieces import is_spaceless, spaced
 
 # Tune half of tests/data/citation_support.jsonl (claims alone; bench/citation_check_quality.py): 0.7 flags 2 of 35 right
 # and passes 18 of 35 wrong, 0.75 2 and 16; 0.7 is kept for tests/unit/test_review.py's answers, judged in context.
@@ -70,7 +72,7 @@ def _fold(text: str) -> str:
 @functools.lru_cache(maxsize=4096)
 def tokens(text: str) -> tuple[str, ...]:
     """The text's words and numbers, folded (kept for the texts a review asks about again and again)."""
-    return tuple(_TOKEN.findall(_fold(text)))
+    return tuple(_TOKEN.findall(spaced(_fold(text))))
 
 
 def is_number(token: str) -> bool:
@@ -78,9 +80,9 @@ def is_number(token: str) -> bool:
 
 
 def content(text: str) -> list[str]:
-    """The claim's words that say something: numbers, codes and words of MIN_LETTERS letters or more (a function
-    word that long, "with", "dass", "было", is in most passages anyway: it barely moves the score)."""
-    return [t for t in tokens(text) if is_number(t) or len(t) >= MIN_LETTERS]
+    """The claim's words that say something: numbers, codes, words of MIN_LETTERS letters or more (a function word that long, "with", "было",
+    is in most passages: it barely counts), a spaceless script's character pairs."""
+    return [t for t in tokens(text) if is_number(t) or len(t) >= MIN_LETTERS or is_spaceless(t)]
 
 
 class Vocabulary:
@@ -141,7 +143,7 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
         if any(a and h and is_number(t) for t, a, h in zip(said, added, held)) or sum(own) < sum(added):
             held = [h or o for h, o in zip(held, own)]
     score = sum(w for w, h in zip(weights, held) if h) / sum(weights)
-    written = {next(iter(tokens(w)), ""): w for w in re.findall(r"\w+", claim)} if not all(held) else {}
+    written = {next(iter(tokens(w)), ""): w for w in re.findall(r"\w+", spaced(claim))} if not all(held) else {}
     missing = tuple(dict.fromkeys(written.get(t, t) for t, h in zip(said, held) if not h))
     numbers = [t for t, h in zip(said, held) if not h and is_number(t)]
     grounded = not numbers and score >= THRESHOLD

@@ -1,15 +1,13 @@
 """The answer streamed token by token, and the plain "not found" answer.
 
-The model is told to reply exactly NOT FOUND when the passages do not hold the answer. The first few
-characters are held back until they can no longer be the start of that mark, so the user never sees
-"NOT FO..." flash by: a refusal becomes the app's own "Not found in your documents." with the closest pages.
-A reply that starts repeating itself (a small model's loop: one sentence over and over until the token limit) is
-stopped as soon as REPEAT_WORDS words in a row come a second time, and cut where the repetition began.
+The model is told to reply exactly NOT FOUND when the passages do not hold the answer. The first few characters are held back until they can
+no longer be the start of that mark, so the user never sees "NOT FO..." flash by: a refusal becomes the app's own "Not found in your documents."
+with the closest pages. A reply that starts repeating itself (a small model's loop: one sentence over and over until the token limit) is
+stopped as soon as REPEAT_WORDS words (word_pieces.WORD: in any script) in a row come a second time, and cut where the repetition began.
 """
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -19,6 +17,7 @@ from ..events import Token
 from ..models.token_stream import TokenStream
 from ..places import place_of
 from ..types import Source
+from ..word_pieces import WORD
 from .prompts import NOT_FOUND_MARK
 
 NOT_FOUND_TEXT = "Not found in your documents."
@@ -26,8 +25,7 @@ NOT_FOUND_LINE = "not found in your documents."  # a list answer's line for a na
 
 REPEAT_WORDS = 10  # words in a row written twice: a loop, not an answer (an answer's lines differ in their names)
 REPEAT_NOTICE = "The answer began repeating itself, so it was stopped there."
-# (answer, found, when the first token arrived): what an answer stream returns after its tokens.
-Streamed = tuple[str, bool, float | None]
+Streamed = tuple[str, bool, float | None]  # (answer, found, when the first token arrived): what an answer stream returns after its tokens
 
 
 def not_found_answer(sources: Sequence[Source], limit: int = 3) -> str:
@@ -58,7 +56,7 @@ class RepeatWatch:
 
     def repeat_at(self, text: str) -> int | None:
         """Where in `text` a repeated run starts, or None. The last word may be unfinished: it waits."""
-        found = [(m.start(), m.group(0).casefold()) for m in re.finditer(r"\w+", text)][:-1]
+        found = [(m.start(), m.group(0).casefold()) for m in WORD.finditer(text)][:-1]
         for i in range(self._next, len(found) - self.words + 1):
             run = tuple(word for _, word in found[i : i + self.words])
             if run in self._seen:

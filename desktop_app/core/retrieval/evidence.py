@@ -32,6 +32,7 @@ from ..ingest.chunking import sentence_spans
 from ..models.embedder import Embedder
 from ..stopwords import FUNCTION_WORDS
 from ..types import Citation, Quote, Source
+from ..word_pieces import is_spaceless, spaced, word_count
 
 # Tokens per character of English prose for Qwen's tokenizer, rounded up (about 4 characters a token);
 # an estimate is enough for a budget and keeps this stage free of the model.
@@ -41,7 +42,8 @@ MIN_WORDS = 4  # shorter pieces are headings, captions, page numbers: they match
 SENTENCE_CHARS = 400  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
 LEXICAL_POOL = 48  # sentences scored when none is embedded (scoring by words costs next to nothing)
 _WORD = re.compile(r"[^\W_][\w'-]*")  # a word in any script ("Москва", "Malmö")
-_FULL_STOPS = frozenset(".!?;\u2026\u3002\uff01\uff1f\u061f\u0964")  # what ends a sentence, in Latin, CJK, Arabic and Devanagari text
+_FULL_STOPS = frozenset(".!?;\u2026\u3002\uff01\uff1f\uff1b\u061f\u0964")  # what ends a sentence, in Latin, CJK, Arabic and Devanagari text
+_COLONS = ":\uff1a"  # a piece ending in one introduces what follows, however short: "Report faults to:", "Returns:"
 _CLOSING = "\"')]\u00bb\u201d\u2019"  # closing quotes and brackets after a full stop
 
 
@@ -71,7 +73,7 @@ def file_line_tokens(file: str) -> int:
 
 
 def words(text: str) -> set[str]:
-    return {w for w in (m.group(0).casefold() for m in _WORD.finditer(text)) if len(w) > 2 and w not in FUNCTION_WORDS}
+    return {w for w in (m.group(0).casefold() for m in _WORD.finditer(spaced(text))) if (len(w) > 2 or is_spaceless(w)) and w not in FUNCTION_WORDS}
 
 
 def names_of(queries: Sequence[str]) -> list[str]:
@@ -99,7 +101,7 @@ def split_sentences(source: Source) -> list[_Sentence]:
         if len(text) > SENTENCE_CHARS:
             cut = text.rfind(" ", 0, SENTENCE_CHARS)
             text = text[: cut if cut > 0 else SENTENCE_CHARS] + " ..."
-        if len(text.split()) >= MIN_WORDS:
+        if word_count(text) >= MIN_WORDS:
             out.append(_Sentence(source, s, e, text))
     return out
 
@@ -107,8 +109,9 @@ def split_sentences(source: Source) -> list[_Sentence]:
 def _joined_lead_ins(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The spans with each lead-in joined to the piece after it. The splitter cuts at a colon and at a blank line, so
     "The kit comes in three sizes:" and "To reset the pump, type in a terminal" stood apart from the list or command
-    they introduce: each half said nothing without the other, in any language. A lead-in is a piece of
-    MIN_WORDS or more ending in no full stop (a colon, or a word before a blank line); it takes one piece."""
+    they introduce: each half said nothing without the other, in any language. A lead-in is a piece ending in a colon,
+    however short (a label: "Returns:"), or one of MIN_WORDS or more ending in a word before a blank line; it takes
+    one piece."""
     out: list[tuple[int, int]] = []
     joining = False
     for start, end in spans:
@@ -118,7 +121,7 @@ def _joined_lead_ins(text: str, spans: list[tuple[int, int]]) -> list[tuple[int,
             continue
         out.append((start, end))
         piece = text[start:end].rstrip(_CLOSING)
-        joining = bool(piece) and piece[-1] not in _FULL_STOPS and len(piece.split()) >= MIN_WORDS
+        joining = bool(piece) and piece[-1] not in _FULL_STOPS and (piece[-1] in _COLONS or word_count(piece) >= MIN_WORDS)
     return out
 
 
@@ -195,7 +198,8 @@ def select_evidence(
     pool = list(sources[:candidates])
     names = names_of(queries)
     found_names = [n for n in names if any(mentions(n, s) for s in pool)]
-    missing = tuple(n for n in names if n not in found_names)
+    # Only a name the question states gets its "not found" line: one the model brought itself is its guess, not the person's.
+    missing = tuple(n for n in names if n not in found_names and words(n) <= words(question))
     sentences = _distinct([s for source in pool for s in split_sentences(source)])
     sentences = _prefilter(sentences, [question, *queries], found_names, max_sentences if max_sentences > 0 else LEXICAL_POOL)
     if not sentences:

@@ -1,0 +1,41 @@
+"""Words in any script, including the scripts written without spaces between words.
+
+Chinese, Japanese, Thai, Lao, Khmer and Myanmar run their words together, so `\\w+` reads a whole clause as one
+"word": two sentences saying the same thing share none, and a sentence counts as one word (too short to be a
+sentence). Where the app compares or counts words, a run of these scripts is read as its overlapping pairs of
+characters instead, the bigrams a CJK search analyzer indexes (Lucene's CJKBigramFilter); a run of one character
+stays whole. No dictionary, the same rule for every such script; text in other scripts is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Thai, Lao, Myanmar, Khmer, kana (and their extensions), CJK ideographs (Extension A, the main block, compatibility
+# ideographs, the supplementary planes' extensions).
+_SPACELESS = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+_RUN = re.compile(f"[{_SPACELESS}]+")
+# A word with its place in the text, for counting in order (a loop in a reply): a spaceless run is read two characters
+# at a time, so ten of its words are about as long as ten words of a spaced script.
+WORD = re.compile(f"[{_SPACELESS}]{{1,2}}|(?:(?![{_SPACELESS}])\\w)+")
+
+
+def pairs(run: str) -> list[str]:
+    """"温度计" -> ["温度", "度计"]; a run of one or two characters is one piece."""
+    return [run] if len(run) <= 2 else [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def spaced(text: str) -> str:
+    """The text with each spaceless run written as its pairs, between spaces: `\\w+` then finds its words. Text in
+    other scripts is returned unchanged."""
+    return _RUN.sub(lambda m: f" {' '.join(pairs(m.group(0)))} ", text)
+
+
+def is_spaceless(word: str) -> bool:
+    """A piece of a spaceless script: short as it is, it is a word (MIN_LETTERS-style length rules do not apply)."""
+    return bool(_RUN.search(word))
+
+
+def word_count(text: str) -> int:
+    """Words as a reader counts them: whitespace-separated, a spaceless run counting its pairs."""
+    return len(spaced(text).split())
