@@ -1,7 +1,7 @@
 """Does what a passage says state a claim? The one grounding check of an answer, in any language and script.
 
-A claim (a sentence or a list line) is compared with the passages it cites, together, by their words: Unicode word tokens (`\\w+`; Chinese,
-Japanese, Thai: pairs of characters, word_pieces.py), casefolded, accents dropped, numbers in one spelling ("2,000", "2 000", "2000"; "1,5" is 1.5).
+A claim (a sentence or a list line) is compared with the passages it cites, together, by their words: Unicode word tokens (`\\w+`; Chinese and
+Japanese: pairs of characters, word_pieces.py), casefolded, accents dropped, numbers in one spelling ("2,000", "2 000", "2000"; "1,5" is 1.5).
 1. Every number of the claim must be in the passages (a changed figure is a wrong fact).
 2. score = the weighted share of the claim's content words (MIN_LETTERS letters or more: no word list) the passages
    hold. A word matches one of the same stem: equal, or sharing all but the last few letters (`_same_word`:
