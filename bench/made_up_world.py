@@ -1,5 +1,5 @@
-"""Made-up documents in English, German and Russian: invented garden pumps, towns and people, each fact stated in
-one passage, with a paraphrased claim of it and (English and German) a question asking for it.
+"""Made-up documents in English, German, Russian and Chinese: invented garden pumps, towns and people, each fact
+stated in one passage, with a paraphrased claim of it and (German) a question asking for it.
 
 BENCHMARK DATA GENERATOR. Every name is built from random syllables (seeded), so no document, claim or question
 exists anywhere else; nothing here may be copied into desktop_app/.
@@ -8,7 +8,8 @@ A document is a list of passages about one entity; each passage states one fact 
 states nothing asked), so every other passage of the same document is a "similar passage that does not state it".
 Russian names decline (town "Велмор" -> "в Велморе", "Велмора"), German articles and nouns inflect between the
 passage and the claim ("die Gartenpumpe" -> "der Gartenpumpe"), so a check matching word forms literally fails.
-Numbers are chosen so the Russian noun after them always takes the genitive plural ("12 килограммов").
+Numbers are chosen so the Russian noun after them always takes the genitive plural ("12 килограммов"). Chinese runs
+its words together ("青安镇的镇长是王明远。"): a check that reads words between spaces sees none.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-LANGUAGES = ("en", "de", "ru")
+LANGUAGES = ("en", "de", "ru", "zh")
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,8 @@ LATIN_CODAS = ("n", "r", "l", "m", "s", "th", "rk", "nd", "lt")
 CYR_ONSETS = ("бр", "в", "л", "м", "т", "д", "ст", "кр", "р", "н", "с", "г", "ф", "з", "п", "тр")
 CYR_VOWELS = ("а", "о", "е", "и", "у")
 CYR_CODAS = ("н", "р", "л", "м", "с", "д", "т", "в")
+HAN_NAME_CHARS = "安平青河山林泉石云桥湖溪松梅岭远宁华明清文德永新春秋金玉"
+HAN_SURNAMES = "王李张刘陈杨赵黄周吴徐孙胡朱高何郭马罗"
 
 
 class Namer:
@@ -86,30 +89,44 @@ class Namer:
         r = self.rng
         return self._fresh(lambda: r.choice(CYR_ONSETS) + r.choice(CYR_VOWELS) + r.choice(CYR_ONSETS) + r.choice(CYR_VOWELS) + r.choice(CYR_CODAS))
 
+    def han(self, length: int, suffix: str = "") -> str:
+        """A Chinese name: `length` characters of HAN_NAME_CHARS, then `suffix` ("镇": a town)."""
+        while True:
+            word = "".join(self.rng.choice(HAN_NAME_CHARS) for _ in range(length)) + suffix
+            if word not in self.used:
+                self.used.add(word)
+                return word
+
     def product(self) -> Name:
         return Name(f"{self.latin()} {self.rng.choice('KMRTVX')}{self.rng.randint(2, 9)}")
 
     def town(self, lang: str) -> Name:
+        if lang == "zh":
+            return Name(self.han(2, "镇"))
         if lang != "ru":
             return Name(self.latin())
         s = self.cyrillic_stem().capitalize()
         return Name(s, s + "а", s + "у", s + "ом", s + "е")
 
     def river(self, lang: str) -> Name:
+        if lang == "zh":
+            return Name(self.han(2, "河"))
         if lang != "ru":
             return Name(self.latin()[:-1] + "a")
         s = self.cyrillic_stem().capitalize()
         return Name(s + "а", s + "ы", s + "е", s + "ой", s + "е")
 
     def person(self, lang: str) -> Name:
+        if lang == "zh":
+            return Name(self.rng.choice(HAN_SURNAMES) + self.han(2))
         if lang != "ru":
             return Name(f"{self.latin()} {self.latin()}")
         first = self.cyrillic_stem().capitalize()
         last = (self.cyrillic_stem() + self.rng.choice(("ин", "ов"))).capitalize()
         return Name(f"{first} {last}", f"{first}а {last}а", f"{first}у {last}у", f"{first}ом {last}ым", f"{first}е {last}е")
 
-    def word(self) -> str:
-        return self.latin()
+    def word(self, lang: str = "en") -> str:
+        return self.han(3) if lang == "zh" else self.latin()
 
     def number(self, low: int, high: int) -> int:
         """A number whose Russian noun is genitive plural: last digit 0 or 5-9, or 11-14."""
@@ -133,6 +150,7 @@ FILLERS = {
             "Корпус сделан из серого пластика.", "Он предназначен для небольших садов и прудов.", "Сверху есть ручка для переноски.",
             "Запасные фильтры продаются отдельно.", "В инструкции описаны чистка и хранение зимой.",
         ],
+        "zh": ["它的外壳由灰色塑料制成。", "它适合小花园和池塘使用。", "顶部有一个提手。", "备用滤网需要另外购买。", "说明书介绍了清洁和冬季存放的方法。"],
     },
     "town": {
         "en": [
@@ -147,6 +165,7 @@ FILLERS = {
             "Старая рыночная площадь вымощена булыжником.", "По субботам работает рынок.", "У многих домов красные черепичные крыши.",
             "Вокзал находится к востоку от центра.", "Гости часто гуляют вдоль старой городской стены.",
         ],
+        "zh": ["老市场广场铺着鹅卵石。", "每周六有集市。", "许多房子都有红色的瓦屋顶。", "火车站位于市中心的东边。", "游客常常沿着古城墙散步。"],
     },
     "person": {
         "en": [
@@ -162,6 +181,7 @@ FILLERS = {
             "Коллеги описывают терпеливого и аккуратного работника.", "Долгие прогулки остались привычкой на всю жизнь.",
             "Письма тех лет хранятся в небольшом архиве.", "Друзья вспоминают тихое чувство юмора.", "По вечерам часто звучала музыка.",
         ],
+        "zh": ["同事们说这是一位耐心细致的人。", "长距离散步是一生的习惯。", "那些年的信件保存在一个小档案馆里。", "朋友们记得那种安静的幽默感。", "晚上常常演奏音乐。"],
     },
 }
 
@@ -208,6 +228,14 @@ TEMPLATES = {
             ("price", "В магазинах садовый насос {p} стоит {price} евро.", "Цена насоса {p} — {price} евро.", "{price}"),
             ("joint", "Насос {p} весит {weight} килограммов и стоит {price} евро."),
         ),
+        "zh": (
+            ("weight", "{p}花园水泵不带水管时重{weight}公斤。", "不含水管，{p}水泵的重量是{weight}公斤。", "{weight}"),
+            ("runtime", "{p}花园水泵充一次电可以运行{hours}小时。", "{p}水泵的电池每次充电能用{hours}小时。", "{hours}"),
+            ("designer", "{p}花园水泵由{designer}于{year}年设计。", "{designer}是{p}水泵的设计者。", "{designer}"),
+            ("factory", "{p}花园水泵在{factory}的一家工厂组装。", "{p}水泵是在{factory}生产的。", "{factory}"),
+            ("price", "{p}花园水泵在商店里售价{price}欧元。", "{p}水泵的价格是{price}欧元。", "{price}"),
+            ("joint", "{p}水泵重{weight}公斤，售价{price}欧元。"),
+        ),
     },
     "town": {
         "en": (
@@ -238,6 +266,14 @@ TEMPLATES = {
             ("mayor", "Мэром {t.gen} является {mayor.nom}.", "Городом {t.ins} руководит мэр {mayor.nom}.", "{mayor.nom}"),
             ("twin", "С {since} года {t.nom} является побратимом {twin.gen}.", "{twin.nom} и {t.nom} — города-побратимы.", "{twin.nom}"),
             ("joint", "Основанный в {founded} году {t.nom} стоит на реке {river.prep}."),
+        ),
+        "zh": (
+            ("founded", "{t}由渔民于{founded}年建立。", "{t}的历史可以追溯到{founded}年。", "{founded}"),
+            ("population", "如今{t}有{people}名居民。", "{t}的人口为{people}人。", "{people}"),
+            ("river", "{t}坐落在{river}的岸边。", "{river}流经{t}。", "{river}"),
+            ("mayor", "{t}的镇长是{mayor}。", "{mayor}担任{t}的镇长。", "{mayor}"),
+            ("twin", "自{since}年起，{t}与{twin}结为友好城镇。", "{twin}是{t}的友好城镇。", "{twin}"),
+            ("joint", "{t}建于{founded}年，位于{river}畔。"),
         ),
     },
     "person": {
@@ -270,6 +306,14 @@ TEMPLATES = {
             ("book", "{n.nom} написал книгу «{book}».", "Книга «{book}» написана {n.ins}.", "{book}"),
             ("prize", "В {awarded} году {n.nom} получил медаль {medal}.", "{n.dat} вручили медаль {medal} в {awarded} году.", "{awarded}"),
             ("joint", "Уроженец {birthplace.gen} {n.nom} основал фирму «{company}»."),
+        ),
+        "zh": (
+            ("born_year", "{n}于{born}年出生在一个钟表匠家庭。", "{n}的出生年份是{born}年。", "{born}"),
+            ("birthplace", "{n}出生于{birthplace}。", "{n}是{birthplace}人。", "{birthplace}"),
+            ("company", "{founded}年，{n}创办了{company}公司。", "{company}公司是由{n}创立的。", "{company}"),
+            ("book", "{n}写了一本名为《{book}》的书。", "《{book}》这本书的作者是{n}。", "{book}"),
+            ("prize", "{n}于{awarded}年获得{medal}奖章。", "{n}在{awarded}年被授予{medal}奖章。", "{awarded}"),
+            ("joint", "出生于{birthplace}的{n}创办了{company}公司。"),
         ),
     },
 }
@@ -307,7 +351,7 @@ def values(kind: str, lang: str, names: Namer) -> dict[str, object]:
         v = {"t": names.town(lang), "river": names.river(lang), "mayor": names.person(lang), "twin": names.town(lang)}
         v.update(founded=rng.randint(1150, 1890), people=names.number(1200, 9800), since=rng.randint(1955, 2015))
     else:
-        v = {"n": names.person(lang), "birthplace": names.town(lang), "company": names.word(), "book": names.word(), "medal": names.word()}
+        v = {"n": names.person(lang), "birthplace": names.town(lang), "company": names.word(lang), "book": names.word(lang), "medal": names.word(lang)}
         v.update(born=rng.randint(1901, 1960), founded=rng.randint(1965, 1990))
         v["awarded"] = v["founded"] + rng.randint(3, 20)
     return v

@@ -64,7 +64,7 @@ def pairs(per_kind: int, seed: int) -> list[tuple[str, str, str, str, list[str],
                 for shape, field, source, stated in SWAPS[kind]:
                     out.append((lang, "swap", texts[shape][1].format(**{**v, field: v[source]}), passage[stated], read, ""))
                 for key, field, make in NAMED[kind]:
-                    other = getattr(names, make)(lang) if make != "word" else names.word()
+                    other = getattr(names, make)(lang)
                     claim = texts[key][1].format(**{**v, field: other})
                     out.append((lang, "other name", claim, passage[key], read, ""))
                     if len(texts[key]) > 3:  # a German fact's question

@@ -19,7 +19,10 @@ def _words(text: str) -> set[str]:
 
 
 def _states(answer: str, passage: str) -> bool:
-    """Every word of the answer is in the passage: numbers as written, names in any case ending ("Велмор" in "Велморе")."""
+    """Every word of the answer is in the passage: numbers as written, names in any case ending ("Велмор" in "Велморе");
+    in Chinese, which has no spaces between words, as written anywhere in it (a number not inside a longer one)."""
+    if re.search("[\u4e00-\u9fff]", passage):
+        return bool(re.search(rf"(?<!\d){re.escape(answer)}(?!\d)", passage))
     words = _words(passage)
     stems = [w if w.isdigit() else w[: max(3, len(w) - 2)] for w in _words(answer)]
     return all(any(w == s if s.isdigit() else w.startswith(s) for w in words) for s in stems)
