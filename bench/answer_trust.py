@@ -10,7 +10,8 @@ prints for every mode:
 - near hits refused (the fact is in its article: refusing is wrong), and apart: of the model's right replies (an
   answer lost) and of its wrong ones (a wrong answer kept from the person);
 - near-hit loose accuracy with the checks, and with every check switched off (the model's raw reply);
-- (d) German questions over made-up German PDFs, and the same questions in English: loose accuracy of each;
+- (d) German questions over made-up German PDFs, and the same questions in English: loose accuracy of each; the
+  same for Chinese (set "chinese": no spaces between words);
 - multi-hop cited recall on the dev set's FanOutQA questions (--multihop-sample of them);
 - how many replies repeat a sentence; the check's time as a share of the answer's;
 and, needing no model, (c): per language, the share of right citations the grounding check flags and of wrong
@@ -41,17 +42,19 @@ from .answer_cache import AnswerCache, NotReviewed, Recorded, ask_recorded, reju
 from .common import table
 from .paired_difference import bootstrap_interval
 
-SETS = ("near-miss", "near-hit", "german", "multihop")
+SETS = ("near-miss", "near-hit", "german", "chinese", "multihop")
+# The sets asking each question in its documents' language and in English: set -> that language.
+BILINGUAL = {"german": "de", "chinese": "zh"}
 
 
 @dataclass(frozen=True)
 class Item:
     set: str
-    qid: str  # the question's id, with "-en" for the English twin of a German question
+    qid: str  # the question's id, with "-en" for the English twin of a German or Chinese question
     question: str
     gold: tuple[str, ...] = ()
     relevant: tuple[str, ...] = ()
-    variant: str = ""  # "de" / "en" for set (d)
+    variant: str = ""  # "de" / "zh" / "en" for set (d)
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -81,8 +84,8 @@ def items_of(set_name: str, folder: Path, n: int | None) -> list[Item]:
     for q in sampled(read_jsonl(folder / "queries.jsonl"), n):
         qid = str(q["_id"])
         gold, relevant = tuple(q.get("answers") or ()), tuple(qrels.get(qid, ()))
-        if set_name == "german":
-            out.append(Item(set_name, qid, q["text"], gold, relevant, "de"))
+        if set_name in BILINGUAL:
+            out.append(Item(set_name, qid, q["text"], gold, relevant, BILINGUAL[set_name]))
             out.append(Item(set_name, qid + "-en", q["text_en"], gold, relevant, "en"))
         else:
             out.append(Item(set_name, qid, q["text"], gold, relevant))
@@ -90,12 +93,12 @@ def items_of(set_name: str, folder: Path, n: int | None) -> list[Item]:
 
 
 def interleaved(groups: Sequence[list[Item]]) -> list[Item]:
-    """The sets take turns (a German question and its English twin stay together)."""
+    """The sets take turns (a German or Chinese question and its English twin stay together)."""
     queues = [list(g) for g in groups if g]
     out = []
     while any(queues):
         for queue in queues:
-            take = 2 if queue and queue[0].variant == "de" else 1
+            take = 2 if queue and queue[0].variant in BILINGUAL.values() else 1
             out += queue[:take]
             del queue[:take]
     return out
@@ -111,7 +114,7 @@ class Libraries:
     generator: object = None
 
     def of(self, set_name: str):
-        kind = {"near-miss": "wiki", "near-hit": "wiki", "german": "german", "multihop": "devset"}[set_name]
+        kind = {"near-miss": "wiki", "near-hit": "wiki", "multihop": "devset"}.get(set_name, set_name)
         if kind not in self.opened:
             self.opened[kind] = self._open(kind)
         return self.opened[kind]
@@ -121,13 +124,13 @@ class Libraries:
         from desktop_app.evaluation.answers import import_corpus
         from desktop_app.evaluation.harness import BeirSet
 
-        home = {"wiki": self.out / "wiki-home", "german": self.out / "german-home", "devset": self.devset_home}[kind]
+        home = {"wiki": self.out / "wiki-home", "devset": self.devset_home}.get(kind, self.out / f"{kind}-home")
         library = Library(home=home, generator=self.generator) if self.generator is not None else Library(home=home)
         if self.generator is None:
             self.generator = library.generator()  # one model for every library
         started = time.perf_counter()
-        if kind == "german":
-            pdfs = self.out / "german" / "pdfs"
+        if kind in BILINGUAL:
+            pdfs = self.out / kind / "pdfs"
             for event in library.import_paths([pdfs]):
                 if event.stage == "failed":
                     print(f"import failed: {event.file}: {event.message}", file=sys.stderr)
@@ -149,8 +152,8 @@ def record_names(set_name: str, out: Path, devset: Path) -> dict[str, str]:
     """Document file name -> record id for the set's library (what a citation's file is scored as)."""
     from desktop_app.evaluation.harness import record_file_name
 
-    if set_name == "german":
-        return {p.name: p.stem for p in (out / "german" / "pdfs").glob("*.pdf")}
+    if set_name in BILINGUAL:
+        return {p.name: p.stem for p in (out / set_name / "pdfs").glob("*.pdf")}
     if set_name != "multihop":
         return {}  # near hits and misses are scored on the answer's words, not on what it cites
     if set_name not in _NAMES:
@@ -280,6 +283,10 @@ def report_lines(rows: list[dict], modes: list[str]) -> list[list[object]]:
         ("german", "accuracy, English questions", "accuracy", "en"),
         ("german", "refused, German questions", "refused", "de"),
         ("german", "refused, English questions", "refused", "en"),
+        ("chinese", "accuracy, Chinese questions", "accuracy", "zh"),
+        ("chinese", "accuracy, English questions", "accuracy", "en"),
+        ("chinese", "refused, Chinese questions", "refused", "zh"),
+        ("chinese", "refused, English questions", "refused", "en"),
         ("multihop", "cited recall", "cited_recall", ""),
     ]
     lines = []
@@ -292,6 +299,7 @@ def report_lines(rows: list[dict], modes: list[str]) -> list[list[object]]:
     for set_name, label, on, off, variant_on, variant_off in (
         ("near-hit", "accuracy: checks on - off", "accuracy", "accuracy_unchecked", "", ""),
         ("german", "accuracy: German - English", "accuracy", "accuracy", "de", "en"),
+        ("chinese", "accuracy: Chinese - English", "accuracy", "accuracy", "zh", "en"),
     ):
         diffs = [paired(by_question(rows, set_name, m, on, variant_on), by_question(rows, set_name, m, off, variant_off)) for m in modes]
         if any(diffs):

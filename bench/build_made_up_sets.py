@@ -9,6 +9,7 @@
     claims ({"_id", "text", "lang", "label", "joint"}), qrels.tsv the cited passages of each claim, in order.
 (d) OUT/german: made-up German documents as PDFs (pdfs/, one document per file) and corpus.jsonl; each fact asked
     in German ("text") and in English ("text_en") with its answer ("answers"). qrels.tsv: the document.
+    OUT/chinese: the same with made-up Chinese documents and questions (no spaces between words: word_pieces.py).
 
 Each folder is then split into tune/ and report/ by ../shared/bench/split_devset.py (by a hash of the id, so a
 German question and its English twin land in the same half), before anyone reads a question.
@@ -69,19 +70,21 @@ def claim_pairs(docs: list[Document]) -> tuple[list[dict], list[dict], list[tupl
     return corpus, queries, qrels
 
 
-def german_questions(docs: list[Document]) -> tuple[list[dict], list[dict], list[tuple[str, str]]]:
+def questions(docs: list[Document]) -> tuple[list[dict], list[dict], list[tuple[str, str]]]:
+    """Each fact asked in its document's language ("text") and in English ("text_en")."""
     corpus = [{"_id": doc.id, "title": doc.title, "text": "\n\n".join(doc.passages)} for doc in docs]
     queries, qrels = [], []
     for doc in docs:
         for fact in doc.facts:
             qid = f"{doc.id}-{fact.key}"
-            queries.append({"_id": qid, "text": fact.question_de, "text_en": fact.question_en, "answers": [fact.answer]})
+            queries.append({"_id": qid, "text": fact.question, "text_en": fact.question_en, "answers": [fact.answer]})
             qrels.append((qid, doc.id))
     return corpus, queries, qrels
 
 
 def write_pdfs(folder: Path, docs: list[Document]) -> None:
-    """One PDF per document: its title, then each passage as a paragraph (DejaVu Sans when present, for umlauts)."""
+    """One PDF per document: its title, then each passage as a paragraph (DejaVu Sans when present, for umlauts;
+    Chinese in PyMuPDF's built-in Chinese font, so no system font is needed)."""
     import pymupdf
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -89,7 +92,7 @@ def write_pdfs(folder: Path, docs: list[Document]) -> None:
     for doc in docs:
         pdf = pymupdf.open()
         page = pdf.new_page()
-        kwargs = {"fontname": "dejavu", "fontfile": str(font)} if font.exists() else {"fontname": "helv"}
+        kwargs = {"fontname": "china-s"} if doc.lang == "zh" else {"fontname": "dejavu", "fontfile": str(font)} if font.exists() else {"fontname": "helv"}
         page.insert_text((56, 72), doc.title, fontsize=16, **kwargs)
         box = pymupdf.Rect(56, 100, page.rect.width - 56, page.rect.height - 56)
         left = page.insert_textbox(box, "\n\n".join(doc.passages), fontsize=11, **kwargs)
@@ -105,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=".cache/answer-trust")
     parser.add_argument("--per-kind", type=int, default=3, help="documents per kind (pump, town, person) and language for (c)")
     parser.add_argument("--german-per-kind", type=int, default=2, help="German documents per kind for (d)")
+    parser.add_argument("--chinese-per-kind", type=int, default=2, help="Chinese documents per kind, asked like (d)")
     parser.add_argument("--seed", type=int, default=30, help="another seed gives other names and figures on the same templates (a fresh set)")
     args = parser.parse_args(argv)
     out = Path(args.out)
@@ -115,12 +119,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"claims: {len(queries)} pairs over {len(corpus)} passages of {len(claims_docs)} made-up documents")
     split(out / "claims")
 
-    german_docs = documents("de", args.german_per_kind, seed=args.seed + 1, prefix="g")
-    corpus, queries, qrels = german_questions(german_docs)
-    write_beir(out / "german", corpus, queries, qrels)
-    write_pdfs(out / "german" / "pdfs", german_docs)
-    print(f"german: {len(queries)} questions (German and English) over {len(german_docs)} made-up German PDFs")
-    split(out / "german")
+    for name, lang, per_kind, prefix in (("german", "de", args.german_per_kind, "g"), ("chinese", "zh", args.chinese_per_kind, "z")):
+        docs = documents(lang, per_kind, seed=args.seed + 1, prefix=prefix)
+        corpus, queries, qrels = questions(docs)
+        write_beir(out / name, corpus, queries, qrels)
+        write_pdfs(out / name / "pdfs", docs)
+        print(f"{name}: {len(queries)} questions ({name.capitalize()} and English) over {len(docs)} made-up {name.capitalize()} PDFs")
+        split(out / name)
     return 0
 
 

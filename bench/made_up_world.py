@@ -1,5 +1,5 @@
 """Made-up documents in English, German, Russian and Chinese: invented garden pumps, towns and people, each fact
-stated in one passage, with a paraphrased claim of it and (German) a question asking for it.
+stated in one passage, with a paraphrased claim of it and (German, Chinese) a question asking for it.
 
 BENCHMARK DATA GENERATOR. Every name is built from random syllables (seeded), so no document, claim or question
 exists anywhere else; nothing here may be copied into desktop_app/.
@@ -40,8 +40,8 @@ class Fact:
     passage: str  # the sentence stating it, as the document says it
     claim: str  # the same fact in other words (and other word forms)
     answer: str  # what a correct answer must contain
-    question_de: str = ""
-    question_en: str = ""
+    question: str = ""  # asked in the document's language (German and Chinese documents)
+    question_en: str = ""  # the same question in English
 
 
 @dataclass(frozen=True)
@@ -229,11 +229,16 @@ TEMPLATES = {
             ("joint", "Насос {p} весит {weight} килограммов и стоит {price} евро."),
         ),
         "zh": (
-            ("weight", "{p}花园水泵不带水管时重{weight}公斤。", "不含水管，{p}水泵的重量是{weight}公斤。", "{weight}"),
-            ("runtime", "{p}花园水泵充一次电可以运行{hours}小时。", "{p}水泵的电池每次充电能用{hours}小时。", "{hours}"),
-            ("designer", "{p}花园水泵由{designer}于{year}年设计。", "{designer}是{p}水泵的设计者。", "{designer}"),
-            ("factory", "{p}花园水泵在{factory}的一家工厂组装。", "{p}水泵是在{factory}生产的。", "{factory}"),
-            ("price", "{p}花园水泵在商店里售价{price}欧元。", "{p}水泵的价格是{price}欧元。", "{price}"),
+            ("weight", "{p}花园水泵不带水管时重{weight}公斤。", "不含水管，{p}水泵的重量是{weight}公斤。", "{weight}",
+             "{p}花园水泵有多重？", "How much does the {p} garden pump weigh?"),
+            ("runtime", "{p}花园水泵充一次电可以运行{hours}小时。", "{p}水泵的电池每次充电能用{hours}小时。", "{hours}",
+             "{p}花园水泵充一次电能运行多久？", "How long does the {p} garden pump run on one battery charge?"),
+            ("designer", "{p}花园水泵由{designer}于{year}年设计。", "{designer}是{p}水泵的设计者。", "{designer}",
+             "谁设计了{p}花园水泵？", "Who designed the {p} garden pump?"),
+            ("factory", "{p}花园水泵在{factory}的一家工厂组装。", "{p}水泵是在{factory}生产的。", "{factory}",
+             "{p}花园水泵是在哪个镇生产的？", "In which town is the {p} garden pump built?"),
+            ("price", "{p}花园水泵在商店里售价{price}欧元。", "{p}水泵的价格是{price}欧元。", "{price}",
+             "{p}花园水泵多少钱？", "How much does the {p} garden pump cost?"),
             ("joint", "{p}水泵重{weight}公斤，售价{price}欧元。"),
         ),
     },
@@ -268,11 +273,16 @@ TEMPLATES = {
             ("joint", "Основанный в {founded} году {t.nom} стоит на реке {river.prep}."),
         ),
         "zh": (
-            ("founded", "{t}由渔民于{founded}年建立。", "{t}的历史可以追溯到{founded}年。", "{founded}"),
-            ("population", "如今{t}有{people}名居民。", "{t}的人口为{people}人。", "{people}"),
-            ("river", "{t}坐落在{river}的岸边。", "{river}流经{t}。", "{river}"),
-            ("mayor", "{t}的镇长是{mayor}。", "{mayor}担任{t}的镇长。", "{mayor}"),
-            ("twin", "自{since}年起，{t}与{twin}结为友好城镇。", "{twin}是{t}的友好城镇。", "{twin}"),
+            ("founded", "{t}由渔民于{founded}年建立。", "{t}的历史可以追溯到{founded}年。", "{founded}",
+             "{t}是哪一年建立的？", "When was {t} founded?"),
+            ("population", "如今{t}有{people}名居民。", "{t}的人口为{people}人。", "{people}",
+             "{t}有多少居民？", "How many inhabitants does {t} have?"),
+            ("river", "{t}坐落在{river}的岸边。", "{river}流经{t}。", "{river}",
+             "{t}坐落在哪条河边？", "Which river does {t} lie on?"),
+            ("mayor", "{t}的镇长是{mayor}。", "{mayor}担任{t}的镇长。", "{mayor}",
+             "{t}的镇长是谁？", "Who is the mayor of {t}?"),
+            ("twin", "自{since}年起，{t}与{twin}结为友好城镇。", "{twin}是{t}的友好城镇。", "{twin}",
+             "{t}的友好城镇是哪个？", "Which town is {t} twinned with?"),
             ("joint", "{t}建于{founded}年，位于{river}畔。"),
         ),
     },
@@ -308,11 +318,16 @@ TEMPLATES = {
             ("joint", "Уроженец {birthplace.gen} {n.nom} основал фирму «{company}»."),
         ),
         "zh": (
-            ("born_year", "{n}于{born}年出生在一个钟表匠家庭。", "{n}的出生年份是{born}年。", "{born}"),
-            ("birthplace", "{n}出生于{birthplace}。", "{n}是{birthplace}人。", "{birthplace}"),
-            ("company", "{founded}年，{n}创办了{company}公司。", "{company}公司是由{n}创立的。", "{company}"),
-            ("book", "{n}写了一本名为《{book}》的书。", "《{book}》这本书的作者是{n}。", "{book}"),
-            ("prize", "{n}于{awarded}年获得{medal}奖章。", "{n}在{awarded}年被授予{medal}奖章。", "{awarded}"),
+            ("born_year", "{n}于{born}年出生在一个钟表匠家庭。", "{n}的出生年份是{born}年。", "{born}",
+             "{n}是哪一年出生的？", "In what year was {n} born?"),
+            ("birthplace", "{n}出生于{birthplace}。", "{n}是{birthplace}人。", "{birthplace}",
+             "{n}出生在哪里？", "Where was {n} born?"),
+            ("company", "{founded}年，{n}创办了{company}公司。", "{company}公司是由{n}创立的。", "{company}",
+             "{n}创办了哪家公司？", "Which firm did {n} found?"),
+            ("book", "{n}写了一本名为《{book}》的书。", "《{book}》这本书的作者是{n}。", "{book}",
+             "{n}写了哪本书？", "Which book did {n} write?"),
+            ("prize", "{n}于{awarded}年获得{medal}奖章。", "{n}在{awarded}年被授予{medal}奖章。", "{awarded}",
+             "{n}是哪一年获得{medal}奖章的？", "In what year did {n} receive the {medal} Medal?"),
             ("joint", "出生于{birthplace}的{n}创办了{company}公司。"),
         ),
     },

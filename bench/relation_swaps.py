@@ -67,7 +67,7 @@ def pairs(per_kind: int, seed: int) -> list[tuple[str, str, str, str, list[str],
                     other = getattr(names, make)(lang)
                     claim = texts[key][1].format(**{**v, field: other})
                     out.append((lang, "other name", claim, passage[key], read, ""))
-                    if len(texts[key]) > 3:  # a German fact's question
+                    if len(texts[key]) > 3:  # a German or Chinese fact's question
                         out.append((lang, "other name, asked", claim, passage[key], read, texts[key][3].format(**v)))
     return out
 

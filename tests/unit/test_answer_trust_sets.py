@@ -9,7 +9,7 @@ import pytest
 
 from bench.answer_cache import Recorded, unchecked
 from bench.answer_trust import interleaved, Item, repeats_a_sentence
-from bench.build_made_up_sets import claim_pairs, german_questions
+from bench.build_made_up_sets import claim_pairs, questions
 from bench.build_near_sets import ABSENT, near_hit, near_miss
 from bench.made_up_world import LANGUAGES, documents
 
@@ -53,10 +53,12 @@ def test_russian_claims_decline_the_names_their_passages_state():
     assert town.title + "е" in population.passage and town.title + "а" in population.claim
 
 
-def test_each_german_question_has_an_english_twin_with_the_same_answer():
-    _, queries, qrels = german_questions(documents("de", 1, seed=3, prefix="g"))
-    assert all(q["text"] != q["text_en"] and q["answers"] for q in queries)
-    assert len(qrels) == len(queries)
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_each_question_in_the_documents_language_has_an_english_twin_with_the_same_answer(lang):
+    docs = documents(lang, 1, seed=3, prefix="g")
+    _, queries, qrels = questions(docs)
+    assert all(q["text"] and q["text"] != q["text_en"] and q["answers"] for q in queries)
+    assert len(qrels) == len(queries) == sum(len(d.facts) for d in docs)
 
 
 def _hit(template: str, title: str, text: str):
