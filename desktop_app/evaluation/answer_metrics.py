@@ -19,6 +19,8 @@ import re
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 
+from ..core.word_pieces import spaced
+
 # FanOutQA strips these (fanoutqa/norm.py remove_punct); we strip every non-word character, so
 # "U.S." and "U.S" compare alike and a hyphen or an apostrophe does not hide a name.
 _PUNCTUATION = re.compile(r"[^\w\s]")
@@ -44,13 +46,14 @@ def flatten_answer(answer: object) -> list[str]:
 
 
 def normalize_text(text: str) -> str:
-    """Lower case, numbers without thousands separators, no punctuation, single spaces.
+    """Lower case, numbers without thousands separators, no punctuation, single spaces; Chinese and Japanese as
+    their pairs of characters (word_pieces.py), so a name inside a run of them is a run of whole words too.
 
     FanOutQA also lemmatizes with spaCy; we do not (no spaCy model here), so "country" does not
     match "countries": our accuracy is a little stricter than theirs on plural answers.
     """
     text = _THOUSANDS.sub(lambda m: m.group(0).replace(",", ""), text.lower())
-    return " ".join(_PUNCTUATION.sub(" ", text).split())
+    return " ".join(spaced(_PUNCTUATION.sub(" ", text)).split())
 
 
 def gold_found(gold: Sequence[str], answer: str) -> list[bool]:

@@ -48,6 +48,13 @@ def test_gold_strings_are_found_as_whole_words_after_normalizing():
     assert gold_found([""], "anything") == [False]  # an empty gold string is never found
 
 
+def test_a_chinese_or_japanese_answer_holds_its_gold_inside_a_run_of_characters():
+    # Written without spaces, a name or number sits inside a run: "He was born in Xinqiu town in 1916."
+    answer = "孙玉文于1916年出生于新秋镇。"
+    assert gold_found(["新秋镇", "1916", "秋文镇", "191"], answer) == [True, True, False, False]
+    assert gold_found(["東京"], "首都は東京です。") == [True]
+
+
 def test_loose_accuracy_and_all_correct_by_hand():
     gold = ["Shanghai", "Delhi", "New York City", "Jakarta"]
     answer = "Shanghai, Delhi and New York City."
