@@ -307,6 +307,18 @@ def test_an_answer_that_sets_the_scene_first_is_kept_when_a_later_sentence_answe
     assert check.shown == ["Quillmoor lighthouse: " + LIGHT, "Quillmoor lighthouse: " + BUILT]
 
 
+def test_a_chinese_answer_is_checked_sentence_by_sentence_against_the_sentence_it_rests_on():
+    # "。" ends a sentence with no space after it. Before, a Chinese passage was one "sentence": the model's check read
+    # the whole passage (here three times the tokens), and a two-sentence answer was one claim.
+    check = _AnswersIn("新秋镇")
+    page = "孙玉文于1916年出生在一个钟表匠家庭。孙玉文出生于新秋镇。1977年，孙玉文创办了华山安公司。"
+    sources = context(page, title="孙玉文")
+    answer = "孙玉文出生于新秋镇。[1]他创办了华山安公司。[1]"
+    reviewed = review_answer(answer, True, "孙玉文出生在哪里？", sources, sources, model_check=check)
+    assert reviewed.found and all(c.supported for c in reviewed.citations) and not reviewed.notices
+    assert check.shown == ["孙玉文: 孙玉文出生于新秋镇。"]
+
+
 def test_an_answer_none_of_whose_sentences_answers_is_refused_however_many_it_copies():
     # A copy of the article's opening sentences, none saying what was asked: before, a second sentence saved it.
     check = _AnswersIn("keeper")
