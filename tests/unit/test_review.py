@@ -319,6 +319,32 @@ def test_a_chinese_answer_is_checked_sentence_by_sentence_against_the_sentence_i
     assert check.shown == ["孙玉文: 孙玉文出生于新秋镇。"]
 
 
+class _Near:
+    """An embedder that finds the claim nearest in meaning to one sentence (holding `near`), and far from the rest."""
+
+    def __init__(self, near: str, claim_word: str):
+        self.near, self.claim_word = near, claim_word
+
+    def embed(self, texts):
+        return np.array([[1.0, 0.0] if self.near in t or self.claim_word in t else [0.0, 1.0] for t in texts], dtype=np.float32)
+
+
+def test_a_passage_that_adds_none_of_a_claims_words_is_never_added_to_complete_it():
+    # Seen in the window: an English answer to a Japanese question about a kettle, "... 1.2 liters [1]", got [6], a page of
+    # the R manual about plot axes, "added for the rest": it was only nearest in meaning, and it holds no word of the claim.
+    kettle, axes = "このケトルの容量は1.2リットルです。", "Character expansion sets the size of text on the axes."
+    sources = context(kettle, axes)
+    answer = "The capacity of the kettle is 1.2 liters [1]."
+    near = _Near("Character", "kettle")
+    reviewed = review_answer(answer, True, "How much does the kettle hold?", sources, sources, embedder=near)
+    assert not any(c.n == 2 for c in reviewed.citations) and not any("which says the rest" in n for n in reviewed.notices), reviewed
+    # The model, reading the Japanese sentence, says it states the claim: the answer stands on [1] alone.
+    reads = _AnswersIn("1.2")
+    reads.states = lambda claim, text: "1.2" in text
+    kept = review_answer(answer, True, "How much does the kettle hold?", sources, sources, embedder=near, model_check=reads)
+    assert kept.found and [(c.n, c.supported) for c in kept.citations] == [(1, True)], kept
+
+
 def test_an_answer_none_of_whose_sentences_answers_is_refused_however_many_it_copies():
     # A copy of the article's opening sentences, none saying what was asked: before, a second sentence saved it.
     check = _AnswersIn("keeper")

@@ -161,10 +161,10 @@ class ReadPassages:
 
     def stating(self, claim: str, cited: Sequence[int]) -> list[int] | None:
         """The passages that state the claim: the one passage that states it best; else those it cites and the one
-        more that completes it best (a claim joining two passages' facts, citing one); None when none do."""
+        more that completes it best, with a word of the claim they lack (a claim joining two passages' facts, citing one); None when none do."""
         every = range(1, len(self.texts) + 1)
         for tried in ([[n] for n in every], [[*cited, n] for n in every if cited and n not in cited]):
-            verdicts = [(g.score, -n[-1], n) for n in tried if (g := self.judge(claim, n)).grounded]
+            verdicts = [(g.score, -n[-1], n) for n in tried if (g := self.judge(claim, n)).grounded and self.needed(claim, n) == n]
             if verdicts:
                 return max(verdicts)[2]
         return None
