@@ -1,11 +1,11 @@
 """Words in any script, including Chinese and Japanese, written without spaces between words.
 
-Chinese and Japanese run their words together, so `\\w+` reads a whole clause as one
-"word": two sentences saying the same thing share none, and a sentence counts as one word (too short to be a
-sentence). Where the app compares or counts words, a run of these scripts is read as its overlapping pairs of
-characters instead, the bigrams a CJK search analyzer indexes (Lucene's CJKBigramFilter); a run of one character
-stays whole. No dictionary; text in other scripts is left as it is. Thai, Lao, Khmer and Myanmar are written without
-spaces too, but their vowels are combining marks, which `\\w` does not match: they need more than this (not done).
+Chinese and Japanese run their words together, so `\\w+` reads a whole clause as one "word": two sentences saying the
+same thing share none, and a sentence counts as one word (too short to be a sentence). Where the app compares or
+counts words, a run of these scripts is read as its overlapping pairs of characters instead, the bigrams a CJK search
+analyzer indexes (Lucene's CJKBigramFilter); a run of one or two characters stays whole. No dictionary; text in other
+scripts is left as it is. Thai, Lao, Khmer and Myanmar are written without spaces too, but their vowels are combining
+marks, which `\\w` does not match: they need more than this (not done).
 """
 
 from __future__ import annotations
