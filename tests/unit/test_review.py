@@ -174,14 +174,22 @@ def test_a_right_citation_said_in_other_words_passes_and_a_wrong_value_or_name_i
     assert [(c.n, c.supported) for c in both.citations] == [(2, True), (3, False)]
 
 
-def test_a_reply_that_repeats_itself_is_stopped_with_a_notice():
-    sentence = "The apply family runs a function over each element of a grid and returns the results. "
+@pytest.mark.parametrize(
+    "sentence, pieces",
+    [
+        ("The apply family runs a function over each element of a grid and returns the results.", lambda s: (w + " " for w in s.split())),
+        # "The pump's highest working temperature is 85 degrees and its lowest is minus ten degrees.", a character at a
+        # time: written without spaces, a whole clause of it counted as one word before, and the loop ran on for ten copies.
+        ("泵的最高工作温度为八十五摄氏度，最低工作温度为零下十摄氏度。", iter),
+    ],
+)
+def test_a_reply_that_repeats_itself_is_stopped_in_its_second_copy_with_a_notice(sentence, pieces):
     pulled = []
 
     def endless():
         for i in range(200):
             pulled.append(i)
-            yield from (word + " " for word in sentence.split())
+            yield from pieces(sentence)
 
     notices: list[str] = []
     stream = stream_answer(endless(), lambda: "Not found.", None, notices)
@@ -191,30 +199,8 @@ def test_a_reply_that_repeats_itself_is_stopped_with_a_notice():
             tokens.append(next(stream))
     except StopIteration as done:
         answer, found, _ = done.value
-    assert found and answer == sentence.strip() and notices == [REPEAT_NOTICE]
-    assert len(pulled) <= 2 and all(isinstance(t, Token) for t in tokens)  # generation stopped in the second copy
-
-
-def test_a_reply_repeating_itself_in_a_script_without_spaces_is_stopped_in_its_second_copy():
-    # "The pump's highest working temperature is 85 degrees and its lowest is minus ten degrees." Before, a whole clause
-    # of it counted as one word, and the loop ran on for ten copies.
-    sentence = "泵的最高工作温度为八十五摄氏度，最低工作温度为零下十摄氏度。"
-    pulled = []
-
-    def endless():
-        for i in range(200):
-            pulled.append(i)
-            yield from sentence
-
-    notices: list[str] = []
-    stream = stream_answer(endless(), lambda: "Not found.", None, notices)
-    try:
-        while True:
-            next(stream)
-    except StopIteration as done:
-        answer, found, _ = done.value
     assert found and answer == sentence and notices == [REPEAT_NOTICE]
-    assert len(pulled) <= 2
+    assert len(pulled) <= 2 and all(isinstance(t, Token) for t in tokens)  # generation stopped in the second copy
 
 
 def test_a_quote_is_labelled_with_a_name_only_when_the_document_states_it():
