@@ -40,3 +40,10 @@ def is_spaceless(word: str) -> bool:
 def word_count(text: str) -> int:
     """Words as a reader counts them: whitespace-separated, a spaceless run counting its pairs."""
     return len(spaced(text).split())
+
+
+def keyword_text(text: str) -> str | None:
+    """What the keyword index holds for a passage in place of its text, when that differs: the text `spaced`, so a
+    word inside a run of Chinese or Japanese is a token (FTS5's unicode61 and PostgreSQL's parser read a whole run as
+    one). None: the text is indexed as it is."""
+    return spaced(text) if is_spaceless(text) else None

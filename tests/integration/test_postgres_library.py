@@ -159,3 +159,32 @@ def test_a_shared_library_builds_each_documents_overview_and_answers_which_file_
     plan = plan_answer(other.store, other.embedder, routed, "Which of my files covers moths?", None)
     assert plan.ready.splitlines()[0].startswith("Most about it: moths.pdf")
     other.close()
+
+
+def test_a_word_inside_chinese_text_is_found_by_keyword_in_new_and_upgraded_postgresql_libraries(database):
+    import psycopg
+
+    from desktop_app.core.types import ChunkDraft, PageText
+
+    # A library made before the keyword text: the schema up to migration 4, holding one Chinese passage.
+    old_text = "水泵的最大流量是每小时十二立方米。"
+    with psycopg.connect(database, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+        for number, name, script in MIGRATIONS[:4]:
+            conn.execute(script)
+            conn.execute("INSERT INTO schema_migrations(version, name) VALUES (%s, %s)", (number, name))
+        conn.execute("INSERT INTO documents(path, title, content_hash, status) VALUES ('/d/pump.txt', 'Pump', 'h', 'ready')")
+        conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (1, 1, 0, %s, %s)', (len(old_text), old_text))
+
+    store = PgStore(database)
+    new_text = "保修期为两年，从购买之日起计算。"
+    store.save_document("/d/warranty.txt", "Warranty", "h2", [PageText(1, new_text)], 1, [ChunkDraft(1, 0, len(new_text), new_text)], None)
+
+    def found(query):
+        return [store.passages([h.chunk_id])[h.chunk_id].text for h in store.keyword_search(query, 5)]
+
+    assert found("最大流量") == [old_text]
+    assert found("保修期是多久？") == [new_text]
+    assert store.mentioned_words(["流量", "扬程"]) == {"流量"}
+    store.close()

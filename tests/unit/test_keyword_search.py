@@ -43,3 +43,21 @@ def test_words_that_are_fts_operators_are_searched_as_words(tmp_path):
     hits = store.keyword_search('not near "gate', 5)
     assert len(hits) == 1
     store.close()
+
+
+def test_a_word_inside_a_chinese_or_japanese_sentence_is_found_by_keyword(tmp_path):
+    # Written without spaces: the keyword index used to hold each clause as one token, so no word inside it matched.
+    store = Store(tmp_path / "library.sqlite")
+    add_document(store, "zh.txt", ["这台水泵的最大流量是每小时十二立方米。", "保修期为两年，从购买之日起计算。"])
+    add_document(store, "ja.txt", ["このポンプの最大流量は毎時十二立方メートルです。", "保証期間は購入日から二年間です。"])
+    add_document(store, "en.txt", ["The warranty runs two years from the date of purchase."])
+
+    def found(query):
+        return [store.passages([h.chunk_id])[h.chunk_id].text for h in store.keyword_search(query, 5)]
+
+    assert found("保修期是多久？")[0] == "保修期为两年，从购买之日起计算。"
+    assert found("最大流量")[0].startswith("这台水泵")
+    assert found("保証期間")[0] == "保証期間は購入日から二年間です。"
+    assert found("warranty purchase") == ["The warranty runs two years from the date of purchase."]
+    assert store.mentioned_words(["流量", "保証期間", "扬程"]) == {"流量", "保証期間"}
+    store.close()

@@ -139,3 +139,17 @@ def test_an_upgraded_library_marks_its_repeated_notice_passages_from_the_stored_
     assert set(marked) <= {h.chunk_id for h in store.keyword_search("liability", 10)}  # still found by their words
     assert not set(marked) & {h.chunk_id for h in store.keyword_search("liability", 10, navigation=False)}
     store.close()
+
+
+def test_an_upgraded_library_finds_a_word_inside_its_chinese_passages(tmp_path):
+    old_library(tmp_path / "library.sqlite", version=13)
+    conn = sqlite3.connect(tmp_path / "library.sqlite", isolation_level=None)
+    text = "水泵的最大流量是每小时十二立方米。"
+    conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (1, 1, 0, ?, ?)', (len(text), text))
+    conn.close()
+    store = Store(tmp_path / "library.sqlite")
+    assert [h.chunk_id for h in store.keyword_search("最大流量", 5)] == [3]
+    assert [h.chunk_id for h in store.keyword_search("impeller speed", 5)] == [1]  # other chunks indexed as before
+    store.conn.execute("DELETE FROM chunks WHERE id = 3")  # the delete trigger removes what the index holds
+    assert store.keyword_search("最大流量", 5) == [] and store.integrity_problems() == []
+    store.close()

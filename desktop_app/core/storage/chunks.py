@@ -10,6 +10,7 @@ import numpy as np
 
 from ..stopwords import FUNCTION_WORDS
 from ..types import Passage, SearchHit
+from ..word_pieces import is_spaceless, spaced
 from .database import Database
 
 # Besides the function words: more pronouns and auxiliaries, and the verbs of a request ("tell", "list"), which no passage needs to contain.
@@ -36,8 +37,9 @@ def _vectors(rows: Sequence[tuple[int, bytes]]) -> np.ndarray:
 
 
 def content_words(query: str) -> list[str]:
-    """The query's words that say what it is about: stopwords and single letters out, each once."""
-    words = [w for w in re.findall(r"\w+", query.lower()) if w not in _STOPWORDS and len(w) > 1]
+    """The query's words that say what it is about: stopwords and single letters out, each once. A run of Chinese
+    characters or kana gives its character pairs, the tokens the keyword index holds for it (word_pieces.keyword_text)."""
+    words = [w for w in re.findall(r"\w+", spaced(query).lower()) if w not in _STOPWORDS and (len(w) > 1 or is_spaceless(w))]
     return list(dict.fromkeys(words))
 
 
@@ -184,7 +186,7 @@ class ChunkStore(Database):
     # -- keyword search ------------------------------------------------------------------------
     def mentioned_words(self, words: Iterable[str]) -> set[str]:
         """Those of `words` that some passage of the library holds (as keyword search matches them)."""
-        return {w for w in words if self.conn.execute("SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1", (self.db.quote_fts(w),)).fetchone()}
+        return {w for w in words if self.conn.execute("SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1", (self.db.quote_fts(spaced(w)),)).fetchone()}
 
     def keyword_search(self, query: str, limit: int, allowed: Iterable[int] | None = None, navigation: bool = True) -> list[SearchHit]:
         """FTS5 search over chunks with the query's content words OR-ed, best bm25 first.

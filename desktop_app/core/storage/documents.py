@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from ..types import ChunkDraft, Document, DocumentName, PageText, ParsedTable
+from ..word_pieces import keyword_text
 from .chunks import _IDS, bbox_text, id_list
 from .database import Database
 
@@ -88,8 +89,8 @@ class DocumentStore(Database):
             # One INSERT per chunk: each new id is needed (it is the chunk's vector-index label).
             chunk_ids = [
                 conn.execute(
-                    'INSERT INTO chunks(document_id, page, start, "end", text, embedding, kind, bbox, navigation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-                    (document_id, draft.page, draft.start, draft.end, draft.text, vector, draft.kind, bbox_text(draft.bbox), int(draft.navigation)),
+                    'INSERT INTO chunks(document_id, page, start, "end", text, keyword_text, embedding, kind, bbox, navigation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+                    (document_id, draft.page, draft.start, draft.end, draft.text, keyword_text(draft.text), vector, draft.kind, bbox_text(draft.bbox), int(draft.navigation)),
                 ).lastrowid
                 for draft, vector in zip(chunks, vectors)
             ]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..navigation_text import is_navigation
 from ..repeated_text import boilerplate_passages
+from ..word_pieces import keyword_text
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -231,6 +232,29 @@ MIGRATIONS: list[tuple[str, str]] = [
         SELECT 1;
         """,
     ),
+    (
+        "0014_chunk_keyword_text",
+        """
+        -- FTS5's unicode61 tokenizer reads a run of Chinese characters or kana as one token, a whole clause, so a
+        -- keyword search for a word inside it found nothing. Such a chunk's keyword index holds its text with each
+        -- such run written as its character pairs (core/word_pieces.spaced), as queries are; NULL: the text itself.
+        -- Existing chunks are rewritten by `space_keyword_text` below; the update trigger re-indexes each.
+        ALTER TABLE chunks ADD COLUMN keyword_text TEXT;
+        DROP TRIGGER chunks_ai;
+        DROP TRIGGER chunks_ad;
+        DROP TRIGGER chunks_au;
+        CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
+            INSERT INTO chunks_fts(rowid, text) VALUES (new.id, coalesce(new.keyword_text, new.text));
+        END;
+        CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
+            INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.id, coalesce(old.keyword_text, old.text));
+        END;
+        CREATE TRIGGER chunks_au AFTER UPDATE OF text, keyword_text ON chunks BEGIN
+            INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.id, coalesce(old.keyword_text, old.text));
+            INSERT INTO chunks_fts(rowid, text) VALUES (new.id, coalesce(new.keyword_text, new.text));
+        END;
+        """,
+    ),
 ]
 
 
@@ -253,10 +277,18 @@ def mark_boilerplate_chunks(conn: sqlite3.Connection) -> None:
         conn.executemany("UPDATE chunks SET navigation = 1 WHERE id = ?", [(c[0],) for c, flag in zip(chunks, flags) if flag])
 
 
+def space_keyword_text(conn: sqlite3.Connection) -> None:
+    """Give the chunks a library already holds in Chinese or Japanese their keyword text (imports give their own)."""
+    rows = conn.execute("SELECT id, text FROM chunks")
+    spaced = [(text, chunk_id) for chunk_id, text in ((r[0], keyword_text(r[1])) for r in rows) if text is not None]
+    conn.executemany("UPDATE chunks SET keyword_text = ? WHERE id = ?", spaced)
+
+
 # Python that completes a migration's SQL (what SQL alone cannot judge), by migration name.
 COMPLETIONS: dict[str, Callable[[sqlite3.Connection], None]] = {
     "0012_chunk_navigation": mark_navigation,
     "0013_chunk_boilerplate": mark_boilerplate_chunks,
+    "0014_chunk_keyword_text": space_keyword_text,
 }
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 import numpy as np
 
 from ...types import Passage, SearchHit
+from ...word_pieces import spaced
 from ..chunks import DROP_VECTORS, EMBEDDING_MODEL_KEY, REQUEUE_DOCUMENTS, _bbox_value, content_words
 from .database import PgDatabase
 
@@ -164,7 +165,7 @@ class PgChunkStore(PgDatabase):
     # -- keyword search ------------------------------------------------------------------------
     def mentioned_words(self, words: Iterable[str]) -> set[str]:
         """Those of `words` that some passage of the library holds (as keyword search matches them)."""
-        return {w for w in words if self.rows("SELECT 1 FROM chunks WHERE words @@ plainto_tsquery('simple', %s) LIMIT 1", (w,))}
+        return {w for w in words if self.rows("SELECT 1 FROM chunks WHERE words @@ plainto_tsquery('simple', %s) LIMIT 1", (spaced(w),))}
 
     def keyword_search(self, query: str, limit: int, allowed: Iterable[int] | None = None, navigation: bool = True) -> list[SearchHit]:
         """Full-text search with the query's content words OR-ed, best ts_rank_cd first.

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 from ...errors import StorageError
-from .schema import MIGRATIONS
+from .schema import COMPLETIONS, MIGRATIONS
 
 if TYPE_CHECKING:
     import psycopg
@@ -160,6 +160,8 @@ def migrate(conn: psycopg.Connection) -> int:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
             if conn.execute("SELECT 1 FROM schema_migrations WHERE version = %s", (number,)).fetchone() is None:
                 conn.execute(script)
+                if number in COMPLETIONS:
+                    COMPLETIONS[number](conn)
                 conn.execute("INSERT INTO schema_migrations(version, name) VALUES (%s, %s)", (number, name))
         version = number
     return version

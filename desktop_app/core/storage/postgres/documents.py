@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from ...types import ChunkDraft, Document, DocumentName, PageText, ParsedTable
+from ...word_pieces import keyword_text
 from ..chunks import bbox_text
 from ..documents import document_row
 from .database import PgDatabase
@@ -93,8 +94,8 @@ class PgDocumentStore(PgDatabase):
                 )
                 # One statement for all the chunks, their ids back in order (they are the passages' names).
                 cur.executemany(
-                    'INSERT INTO chunks(document_id, page, start, "end", text, embedding, kind, bbox, navigation) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id',
-                    [(document_id, d.page, d.start, d.end, d.text, v, d.kind, bbox_text(d.bbox), bool(d.navigation)) for d, v in zip(chunks, vectors)],
+                    'INSERT INTO chunks(document_id, page, start, "end", text, keyword_text, embedding, kind, bbox, navigation) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id',
+                    [(document_id, d.page, d.start, d.end, d.text, keyword_text(d.text), v, d.kind, bbox_text(d.bbox), bool(d.navigation)) for d, v in zip(chunks, vectors)],
                     returning=True,
                 )
                 chunk_ids = []

@@ -7,6 +7,14 @@ its HNSW index with it: the length is the model's, not the schema's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ...word_pieces import keyword_text
+
+if TYPE_CHECKING:
+    import psycopg
+
 # (version, name, SQL); each runs in its own transaction.
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -136,4 +144,29 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         CREATE INDEX chunks_navigation ON chunks(id) WHERE navigation;
         """,
     ),
+    (
+        5,
+        "chunk_keyword_text",
+        # As SQLite's 0014: the parser reads a run of Chinese characters or kana as one word, so a chunk in those
+        # scripts is indexed by its text with each run written as its character pairs (core/word_pieces.keyword_text),
+        # as queries are; NULL: the text itself. Existing chunks are rewritten by `space_keyword_text` below.
+        """
+        ALTER TABLE chunks ADD COLUMN keyword_text TEXT;
+        ALTER TABLE chunks DROP COLUMN words;
+        ALTER TABLE chunks ADD COLUMN words tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(keyword_text, text))) STORED;
+        CREATE INDEX chunks_words ON chunks USING gin(words);
+        """,
+    ),
 ]
+
+
+def space_keyword_text(conn: psycopg.Connection) -> None:
+    """Give the chunks a library already holds in Chinese or Japanese their keyword text (imports give their own)."""
+    rows = conn.execute("SELECT id, text FROM chunks").fetchall()
+    spaced = [(text, chunk_id) for chunk_id, text in ((r[0], keyword_text(r[1])) for r in rows) if text is not None]
+    if spaced:
+        conn.cursor().executemany("UPDATE chunks SET keyword_text = %s WHERE id = %s", spaced)
+
+
+# Python that completes a migration's SQL (what SQL alone cannot do), by migration number.
+COMPLETIONS: dict[int, Callable[[psycopg.Connection], None]] = {5: space_keyword_text}
