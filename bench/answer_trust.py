@@ -175,6 +175,16 @@ def repeats_a_sentence(text: str) -> bool:
     return any(n > 1 and len(key.split()) >= 4 for key, n in seen.items())
 
 
+def written_in(text: str) -> str | None:
+    """The language an answer is written in (its citations and figures left out): the likeliest of those the app's
+    prompts name, as the app reads a question's (core/languages.py)."""
+    from desktop_app.core.languages import LANGUAGE_NAMES, _probabilities
+
+    words = re.sub(r"\[\d+\]|\d+", " ", text)
+    named = {language: p for language, p in _probabilities(words).items() if language in LANGUAGE_NAMES}
+    return max(named, key=named.__getitem__) if named else None
+
+
 def row_of(item: Item, recorded: Recorded, names: dict[str, str], embedder=None, model_check=None) -> dict:
     from desktop_app.evaluation import answer_metrics as metrics
 
@@ -194,6 +204,8 @@ def row_of(item: Item, recorded: Recorded, names: dict[str, str], embedder=None,
         row["accuracy_unchecked"] = metrics.loose_accuracy(item.gold, raw_answer if raw_found else "")
         if raw_found:  # a refusal of a right reply costs the person an answer; of a wrong one, it spares them one
             row["right_refused" if row["accuracy_unchecked"] else "wrong_refused"] = not judged.found
+    if item.variant and judged.found:
+        row["in_language"] = written_in(judged.answer) == item.variant
     if item.set == "multihop":
         cited = list(dict.fromkeys(r for c in judged.citations if (r := names.get(Path(c.file).name)) is not None))
         row["cited_recall"] = metrics.cited_evidence_recall(cited, item.relevant)
@@ -283,10 +295,14 @@ def report_lines(rows: list[dict], modes: list[str]) -> list[list[object]]:
         ("german", "accuracy, English questions", "accuracy", "en"),
         ("german", "refused, German questions", "refused", "de"),
         ("german", "refused, English questions", "refused", "en"),
+        ("german", "answered in German, German questions", "in_language", "de"),
+        ("german", "answered in English, English questions", "in_language", "en"),
         ("chinese", "accuracy, Chinese questions", "accuracy", "zh"),
         ("chinese", "accuracy, English questions", "accuracy", "en"),
         ("chinese", "refused, Chinese questions", "refused", "zh"),
         ("chinese", "refused, English questions", "refused", "en"),
+        ("chinese", "answered in Chinese, Chinese questions", "in_language", "zh"),
+        ("chinese", "answered in English, English questions", "in_language", "en"),
         ("multihop", "cited recall", "cited_recall", ""),
     ]
     lines = []
@@ -354,6 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         groups.append(items_of(set_name, folder, args.multihop_sample if set_name == "multihop" else args.sample))
     items = interleaved(groups)
 
+    from desktop_app.core.languages import language_clause
     from desktop_app.core.modes import mode_named
     from desktop_app.evaluation.answers import settings_fingerprint
 
@@ -374,6 +391,8 @@ def main(argv: list[str] | None = None) -> int:
         for mode in modes:
             # The question check is re-run on every recording, so its switch does not make a new recording.
             fingerprint = settings_fingerprint(mode_named(mode).settings_for(settings), settings.model, rejudged=("question_check", "question_check_refuses", "claim_check"))
+            if language_clause(item.question):  # asked to answer in its own language: another prompt than the fingerprint's
+                fingerprint += "-own-language"
             path = cache.path(item.set, mode, fingerprint, item.qid, item.question)
             recorded = cache.load(path)
             if recorded is None and args.judge_only and (older := cache.newest_recording(path)) is not None:

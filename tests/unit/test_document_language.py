@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_app.core.events import AnswerDone
-from desktop_app.core.languages import detect_language, mostly, other_language
+from desktop_app.core.languages import detect_language, mostly, other_language, question_language
 from desktop_app.core.library import Library
 from tests.fakes import HashingEmbedder, ScriptedGenerator
 
@@ -78,3 +78,32 @@ def test_an_older_library_gets_its_documents_languages_read_when_asked(data_home
         assert library.store.passages_by_language() == {"de": 2}
     finally:
         library.close()
+
+
+@pytest.mark.parametrize(
+    "question, language",
+    [
+        ("Wie lange hält der Akku der Gartenpumpe?", "de"),
+        ("Сколько весит этот насос?", "ru"),
+        ("这台水泵重多少？", "zh"),  # eight characters: long enough, counted in the bytes the identifier reads
+        ("このポンプの重さは？", "ja"),
+        ("How much does the pump weigh?", "en"),
+        ("PX-40?", None),  # too short to tell
+    ],
+)
+def test_the_language_a_question_is_asked_in_is_read_in_any_script(question, language):
+    assert question_language(question) == language
+
+
+def test_an_answer_is_asked_for_in_the_questions_language_and_an_english_prompt_is_unchanged():
+    from desktop_app.core.answers.prompts import answer_messages
+    from desktop_app.core.overview.overview_prompts import overview_messages
+
+    english = answer_messages("How much does the pump weigh?", [])[-1]["content"]
+    assert english.endswith("Question: How much does the pump weigh?\n\nAnswer the question in a full sentence, citing the passages like [1].")
+    assert answer_messages("这台水泵重多少？", [])[-1]["content"].endswith("citing the passages like [1]. Write the answer in Chinese.")
+    listed = answer_messages("Wie schwer sind die Pumpen PX-40 und PX-60?", [], names=["PX-40", "PX-60"])[-1]["content"]
+    assert listed.endswith("Write the answer in German.")
+    assert overview_messages(["Document: a.pdf"], "Worum geht es in der Datei a.pdf?", "Write a short abstract.")[-1]["content"].endswith(
+        "Write a short abstract. Write the answer in German."
+    )

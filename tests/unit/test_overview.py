@@ -217,3 +217,14 @@ def test_a_numbered_heading_line_and_a_code_line_are_not_central_sentences():
     vector = np.ones(4, dtype=np.float32) / 2
     found = candidates([Passage(1, 3, 0, len(text), text, vector)], Span((3, 0), None), vector, {heading_key("Colonies of the Quillmere marsh")})
     assert [c.text for c in found] == ["The colonies of the marsh rest in the reeds at dusk."]
+
+
+def test_a_question_in_another_language_gets_an_abstract_in_it_and_the_kept_one_stays(empty_library, generator, tmp_path):
+    generator.enqueue("A field guide to the Lantern moth of Quillmere [1].", "Ein Bestimmungsbuch über den Laternenfalter von Quillmere [1].")
+    library = empty_library
+    (doc_id,) = imported(library, write_book_pdf(tmp_path / "moths.pdf"))
+    _, english = ask(library, "What is moths.pdf about?")
+    _, german = ask(library, "Worum geht es in dem Buch moths.pdf?")
+    assert german.answer.startswith("Ein Bestimmungsbuch") and len(generator.prompts) == 2  # written anew, in German
+    assert generator.prompts[1][-1]["content"].endswith("Write the answer in German.")
+    assert library.overview(doc_id).abstract == english.answer  # the kept abstract is not replaced

@@ -1,3 +1,2 @@
-"""Stage 3, answer: the prompt built from the evidence (prompts.py; evidence is chosen by retrieval/evidence.py), the
-answer streamed with its NOT FOUND detection and repetition stop (streaming.py), each claim checked against what it
-cites (review.py, over grounding.py), follow-ups rewritten from the chat (followup.py), chats exported (export.py)."""
+"""Stage 3, answer: the prompt (prompts.py), the streamed reply and its stops (streaming.py), each claim checked against
+what it cites (review.py, over grounding.py), follow-ups rewritten from the chat (followup.py)."""

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..languages import language_clause
 from ..answers.review import citations_of, review_answer
 from ..answers.streaming import stream_answer
 from ..document_overview import Overview
@@ -107,11 +108,15 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
         return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the outline of {name}, {part.title} ({pages})")
     vector = _document_vector(store, overview.document_id)
     context = numbered(overview, key_sentences(overview, vector, embedder))
-    if overview.abstract:
+    # The kept abstract is in the instructions' language: a question in another one gets one written in its own,
+    # which is not kept in its place.
+    own_language = not language_clause(question)
+    if overview.abstract and own_language:
         return Plan(tuple(context), None, f"Answered from the abstract of {name} (written earlier from its overview)", ready=overview.abstract)
     block = prompts.document_block(overview.file, overview.title, outline_for_prompt(overview), context)
     instruction = prompts.INSTRUCTIONS["abstract"].format(name=name)
-    return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the overview of {name}", abstract_of=overview.document_id)
+    abstract_of = overview.document_id if own_language else None
+    return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the overview of {name}", abstract_of=abstract_of)
 
 
 def _document_vector(store: Store, document_id: int) -> np.ndarray | None:

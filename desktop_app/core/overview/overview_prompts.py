@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..languages import language_clause
 from ..document_overview import OverviewSection
 from ..types import Source
 
@@ -42,5 +43,5 @@ def overview_messages(blocks: Sequence[str], question: str, instruction: str) ->
     return [
         {"role": "system", "content": OVERVIEW_SYSTEM},
         # The instruction comes last: small models follow the most recent instruction best.
-        {"role": "user", "content": "\n\n".join(blocks) + f"\n\nQuestion: {question}\n\n{instruction}"},
+        {"role": "user", "content": "\n\n".join(blocks) + f"\n\nQuestion: {question}\n\n{instruction}{language_clause(question)}"},
     ]

@@ -1,0 +1,49 @@
+"""An answer comes in the language of its question, whatever the documents' language, with the real default models.
+
+The answer prompt's instructions are in English; before languages.language_clause the 1.5B model answered a question
+asked in Japanese or German in English.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.core.events import AnswerDone
+from desktop_app.core.languages import LANGUAGE_NAMES, _probabilities
+from desktop_app.core.library import Library
+from desktop_app.sample_datasheet import write_sample_datasheet
+
+pytestmark = pytest.mark.integration
+
+KETTLE = "みなと電気ケトルの説明書。\n\nこのケトルの容量は1.2リットルです。お湯は約3分で沸きます。\n\n保証期間は1年間です。"
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory, real_embedder, real_generator):
+    home, docs = tmp_path_factory.mktemp("home"), tmp_path_factory.mktemp("docs")
+    (docs / "kettle.txt").write_text(KETTLE, encoding="utf-8")
+    write_sample_datasheet(docs / "px40.pdf")
+    lib = Library(home, embedder=real_embedder, generator=real_generator)
+    list(lib.import_paths([docs / "kettle.txt", docs / "px40.pdf"]))
+    yield lib
+    lib.close()
+
+
+def written_in(text: str) -> str:
+    """The likeliest language of `text` among those the app names."""
+    named = {language: p for language, p in _probabilities(text).items() if language in LANGUAGE_NAMES}
+    return max(named, key=named.__getitem__)
+
+
+@pytest.mark.parametrize(
+    "question, language, fact",
+    [
+        ("ケトルの容量は何リットルですか？", "ja", "1.2"),  # Japanese, over the Japanese leaflet
+        ("Wie hoch ist die maximale Betriebstemperatur der PX-40?", "de", "85"),  # German, over the English datasheet
+        ("How many litres does the Minato kettle hold?", "en", "1.2"),  # English, over the Japanese leaflet
+    ],
+)
+def test_the_answer_is_written_in_the_questions_language(library, question, language, fact):
+    result = next(e for e in library.ask(question, mode="fusion") if isinstance(e, AnswerDone)).result
+    assert result.found and fact in result.answer, result.answer
+    assert written_in(result.answer) == language, result.answer
