@@ -4,17 +4,22 @@ Chinese and Japanese run their words together, so `\\w+` reads a whole clause as
 same thing share none, and a sentence counts as one word (too short to be a sentence). Where the app compares or
 counts words, a run of these scripts is read as its overlapping pairs of characters instead, the bigrams a CJK search
 analyzer indexes (Lucene's CJKBigramFilter); a run of one or two characters stays whole. No dictionary; text in other
-scripts is left as it is. Thai, Lao, Khmer and Myanmar are written without spaces too, but their vowels are combining
-marks, which `\\w` does not match: they need more than this (not done).
+scripts is left as it is. Thai, Lao, Khmer and Myanmar run their words together too, and write most vowels and tones as
+combining marks, which `\\w` does not match (it cut "กรุงเทพ" at each one): their runs are read as pairs of letters with
+the marks left out, as the grounding check leaves accents out of Latin words.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # Kana (and their extension), CJK ideographs (Extension A, the main block, compatibility ideographs, the supplementary
 # planes' extensions).
 _SPACELESS = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+# Thai, Lao, Myanmar and Khmer letters and their combining marks (not their digits and punctuation).
+_MARKED = "\u0e01-\u0e4e\u0e81-\u0ece\u1000-\u103f\u1050-\u108f\u109a-\u109f\u1780-\u17d3\u17dc\u17dd"
+_SPACELESS += _MARKED
 _RUN = re.compile(f"[{_SPACELESS}]+")
 # A word with its place in the text, for counting in order (a loop in a reply): a spaceless run is read two characters
 # at a time, so ten of its words are about as long as ten words of a spaced script.
@@ -26,10 +31,14 @@ def pairs(run: str) -> list[str]:
     return [run] if len(run) <= 2 else [run[i : i + 2] for i in range(len(run) - 1)]
 
 
+def _letters(run: str) -> str:
+    return "".join(ch for ch in run if not unicodedata.category(ch).startswith("M"))
+
+
 def spaced(text: str) -> str:
-    """The text with each spaceless run written as its pairs, between spaces: `\\w+` then finds its words. Text in
-    other scripts is returned unchanged."""
-    return _RUN.sub(lambda m: f" {' '.join(pairs(m.group(0)))} ", text)
+    """The text with each spaceless run written as its pairs (of letters: combining marks left out), between spaces:
+    `\\w+` then finds its words. Text in other scripts is returned unchanged."""
+    return _RUN.sub(lambda m: f" {' '.join(pairs(_letters(m.group(0))))} ", text)
 
 
 def is_spaceless(word: str) -> bool:

@@ -16,6 +16,8 @@ EL = "Ο φάρος της Λευκονήσου χτίστηκε το 1874. Το
 # Written without spaces between words: compared by pairs of characters (word_pieces.py).
 ZH = "北湾灯塔建于1887年。它每九秒闪烁一次绿光。"
 JA = "北浜灯台は1902年に建てられた。その光は18キロ先から見える。"
+# Thai: no spaces between words, most vowels and tones combining marks (word_pieces.py reads its letters in pairs).
+TH = "ประภาคารอ่าวเหนือสร้างเมื่อปี 1887 ไฟของประภาคารกะพริบสีเขียวทุกเก้าวินาที"
 
 
 @pytest.mark.parametrize(
@@ -34,6 +36,8 @@ JA = "北浜灯台は1902年に建てられた。その光は18キロ先から�
         ("北湾灯塔建于1887年。", [ZH]),
         ("北湾灯塔每九秒闪烁一次绿光。", [ZH]),
         ("北浜灯台は1902年に建てられた。", [JA]),
+        ("ประภาคารอ่าวเหนือสร้างขึ้นในปี 1887", [TH]),
+        ("ไฟของประภาคารอ่าวเหนือกะพริบสีเขียวทุกเก้าวินาที", [TH]),
         ('The lighthouse "flashes green every 9 seconds" [1].', [HARBOUR]),  # a quote copied word for word
     ],
 )
@@ -57,6 +61,7 @@ def test_a_claim_the_passages_state_is_grounded(claim, passages):
         ("北湾灯塔建于1890年。", [ZH], "1890"),
         ("北湾灯塔由三位织工建造。", [ZH], "织工"),
         ("北浜灯台は1910年に建てられた。", [JA], "1910"),
+        ("ประภาคารอ่าวเหนือสร้างเมื่อปี 1890", [TH], "1890"),
     ],
 )
 def test_a_claim_the_passages_do_not_state_is_flagged_with_what_they_lack(claim, passages, lacking):

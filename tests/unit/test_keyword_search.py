@@ -61,3 +61,4 @@ def test_a_word_inside_a_chinese_or_japanese_sentence_is_found_by_keyword(tmp_pa
     assert found("warranty purchase") == ["The warranty runs two years from the date of purchase."]
     assert store.mentioned_words(["流量", "保証期間", "扬程"]) == {"流量", "保証期間"}
     store.close()
+

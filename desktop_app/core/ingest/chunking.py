@@ -12,7 +12,7 @@ DEFAULT_MAX_CHARS = 900
 DEFAULT_OVERLAP_CHARS = 150
 # Latin-style stops end a sentence before a space; the full-width stops of Chinese and Japanese text end one where
 # they stand, as no space follows them.
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])[\"')\]]*\s+|(?<=[\u3002\uff01\uff1f\uff1b\uff1a])[\u300d\u300f\uff09\u201d\u2019]*\s*|\n\s*\n")
+_SENTENCE_END = re.compile(r"(?<=[.!?;:\u17d4\u104b])[\"')\]]*\s+|(?<=[\u3002\uff01\uff1f\uff1b\uff1a])[\u300d\u300f\uff09\u201d\u2019]*\s*|\n\s*\n")
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
