@@ -42,9 +42,9 @@ from .answer_cache import AnswerCache, NotReviewed, Recorded, ask_recorded, reju
 from .common import table
 from .paired_difference import bootstrap_interval
 
-SETS = ("near-miss", "near-hit", "german", "chinese", "multihop")
+SETS = ("near-miss", "near-hit", "german", "chinese", "english", "multihop")
 # The sets asking each question in its documents' language and in English: set -> that language.
-BILINGUAL = {"german": "de", "chinese": "zh"}
+BILINGUAL = {"german": "de", "chinese": "zh", "english": "de"}  # "english": German questions over English documents
 
 
 @dataclass(frozen=True)
@@ -297,6 +297,11 @@ def report_lines(rows: list[dict], modes: list[str]) -> list[list[object]]:
         ("german", "refused, English questions", "refused", "en"),
         ("german", "answered in German, German questions", "in_language", "de"),
         ("german", "answered in English, English questions", "in_language", "en"),
+        ("english", "accuracy, German questions", "accuracy", "de"),
+        ("english", "accuracy, English questions", "accuracy", "en"),
+        ("english", "refused, German questions", "refused", "de"),
+        ("english", "refused, English questions", "refused", "en"),
+        ("english", "answered in German, German questions", "in_language", "de"),
         ("chinese", "accuracy, Chinese questions", "accuracy", "zh"),
         ("chinese", "accuracy, English questions", "accuracy", "en"),
         ("chinese", "refused, Chinese questions", "refused", "zh"),
@@ -316,6 +321,7 @@ def report_lines(rows: list[dict], modes: list[str]) -> list[list[object]]:
         ("near-hit", "accuracy: checks on - off", "accuracy", "accuracy_unchecked", "", ""),
         ("german", "accuracy: German - English", "accuracy", "accuracy", "de", "en"),
         ("chinese", "accuracy: Chinese - English", "accuracy", "accuracy", "zh", "en"),
+        ("english", "accuracy: German - English", "accuracy", "accuracy", "de", "en"),
     ):
         diffs = [paired(by_question(rows, set_name, m, on, variant_on), by_question(rows, set_name, m, off, variant_off)) for m in modes]
         if any(diffs):
@@ -370,7 +376,12 @@ def main(argv: list[str] | None = None) -> int:
         groups.append(items_of(set_name, folder, args.multihop_sample if set_name == "multihop" else args.sample))
     items = interleaved(groups)
 
-    from desktop_app.core.languages import language_clause
+    try:
+        from desktop_app.core.languages import language_clause
+    except ImportError:  # the app before answers came in the question's language: every prompt is the fingerprint's
+
+        def language_clause(question: str) -> str:
+            return ""
     from desktop_app.core.modes import mode_named
     from desktop_app.evaluation.answers import settings_fingerprint
 
@@ -392,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
             # The question check is re-run on every recording, so its switch does not make a new recording.
             fingerprint = settings_fingerprint(mode_named(mode).settings_for(settings), settings.model, rejudged=("question_check", "question_check_refuses", "claim_check"))
             if language_clause(item.question):  # asked to answer in its own language: another prompt than the fingerprint's
-                fingerprint += "-own-language"
+                fingerprint += "+own_language"  # no "-": newest_recording reads the mode before the last one
             path = cache.path(item.set, mode, fingerprint, item.qid, item.question)
             recorded = cache.load(path)
             if recorded is None and args.judge_only and (older := cache.newest_recording(path)) is not None:

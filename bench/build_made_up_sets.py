@@ -119,12 +119,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"claims: {len(queries)} pairs over {len(corpus)} passages of {len(claims_docs)} made-up documents")
     split(out / "claims")
 
-    for name, lang, per_kind, prefix in (("german", "de", args.german_per_kind, "g"), ("chinese", "zh", args.chinese_per_kind, "z")):
-        docs = documents(lang, per_kind, seed=args.seed + 1, prefix=prefix)
+    # (set, documents' language, documents per kind, id prefix, the questions' language when not the documents')
+    for name, lang, per_kind, prefix, asked_in in (
+        ("german", "de", args.german_per_kind, "g", ""),
+        ("chinese", "zh", args.chinese_per_kind, "z", ""),
+        ("english", "en", args.german_per_kind, "e", "de"),  # German questions over English documents
+    ):
+        docs = documents(lang, per_kind, seed=args.seed + 1, prefix=prefix, asked_in=asked_in)
         corpus, queries, qrels = questions(docs)
         write_beir(out / name, corpus, queries, qrels)
         write_pdfs(out / name / "pdfs", docs)
-        print(f"{name}: {len(queries)} questions ({name.capitalize()} and English) over {len(docs)} made-up {name.capitalize()} PDFs")
+        print(f"{name}: {len(queries)} questions (in {asked_in or lang} and English) over {len(docs)} made-up PDFs in {lang}")
         split(out / name)
     return 0
 

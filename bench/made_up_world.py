@@ -15,7 +15,7 @@ its words together ("青安镇的镇长是王明远。"): a check that reads wor
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 LANGUAGES = ("en", "de", "ru", "zh")
 
@@ -372,16 +372,21 @@ def values(kind: str, lang: str, names: Namer) -> dict[str, object]:
     return v
 
 
-def document(doc_id: str, kind: str, lang: str, names: Namer) -> Document:
+def document(doc_id: str, kind: str, lang: str, names: Namer, asked_in: str = "") -> Document:
+    """`asked_in`: the language whose questions (and their English twins) each fact is asked with, when not the
+    document's own (German questions over English documents)."""
     v = values(kind, lang, names)
     *rows, (_, joint) = TEMPLATES[kind][lang]
     facts = tuple(Fact(key, *(text.format(**v) for text in texts)) for key, *texts in rows)
+    if asked_in:
+        asked = {key: texts[-2:] for key, *texts in TEMPLATES[kind][asked_in][:-1]}
+        facts = tuple(replace(f, question=asked[f.key][0].format(**v), question_en=asked[f.key][1].format(**v)) for f in facts)
     fillers = names.rng.sample(FILLERS[kind][lang], len(facts))
     passages = tuple(f"{fact.passage} {filler}" for fact, filler in zip(facts, fillers))
     shape = SHAPES[kind]
     return Document(doc_id, lang, kind, str(v[shape.title]), facts, passages, (joint.format(**v), *shape.joint), shape.joint_wrong, shape.confusable)
 
 
-def documents(lang: str, per_kind: int, seed: int, prefix: str) -> list[Document]:
-    names = Namer(random.Random(f"{seed}-{lang}"))
-    return [document(f"{prefix}{lang}-{kind}{i}", kind, lang, names) for i in range(per_kind) for kind in TEMPLATES]
+def documents(lang: str, per_kind: int, seed: int, prefix: str, asked_in: str = "") -> list[Document]:
+    names = Namer(random.Random(f"{seed}-{lang}{asked_in}"))
+    return [document(f"{prefix}{lang}-{kind}{i}", kind, lang, names, asked_in) for i in range(per_kind) for kind in TEMPLATES]
