@@ -1,7 +1,7 @@
-"""An answer comes in the language of its question, whatever the documents' language, with the real default models.
+"""An answer comes in the language of its question when the passages it reads are in it, with the real default models.
 
 The answer prompt's instructions are in English; before languages.language_clause the 1.5B model answered a question
-asked in Japanese or German in English.
+asked in Japanese over a Japanese leaflet in English, and often a German one over German pages.
 """
 
 from __future__ import annotations
@@ -16,15 +16,21 @@ from desktop_app.sample_datasheet import write_sample_datasheet
 pytestmark = pytest.mark.integration
 
 KETTLE = "みなと電気ケトルの説明書。\n\nこのケトルの容量は1.2リットルです。お湯は約3分で沸きます。\n\n保証期間は1年間です。"
+MILL = (  # made up
+    "Die Mühle von Kornhalde wurde im Jahr 1784 am Ufer der Ossel gebaut. Sie mahlt jedes Jahr zwölftausend Tonnen "
+    "Roggen für die Bäckereien der Stadt.\n\nDas Mühlrad hat einen Durchmesser von sieben Metern und dreht sich "
+    "bei Hochwasser bis zu zwanzigmal in der Minute. Führungen gibt es samstags um elf Uhr."
+)
 
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory, real_embedder, real_generator):
     home, docs = tmp_path_factory.mktemp("home"), tmp_path_factory.mktemp("docs")
     (docs / "kettle.txt").write_text(KETTLE, encoding="utf-8")
+    (docs / "muehle.txt").write_text(MILL, encoding="utf-8")
     write_sample_datasheet(docs / "px40.pdf")
     lib = Library(home, embedder=real_embedder, generator=real_generator)
-    list(lib.import_paths([docs / "kettle.txt", docs / "px40.pdf"]))
+    list(lib.import_paths([docs / "kettle.txt", docs / "muehle.txt", docs / "px40.pdf"]))
     yield lib
     lib.close()
 
@@ -36,14 +42,14 @@ def written_in(text: str) -> str:
 
 
 @pytest.mark.parametrize(
-    "question, language, fact",
+    "question, language, facts",
     [
-        ("ケトルの容量は何リットルですか？", "ja", "1.2"),  # Japanese, over the Japanese leaflet
-        ("Wie hoch ist die maximale Betriebstemperatur der PX-40?", "de", "85"),  # German, over the English datasheet
-        ("How many litres does the Minato kettle hold?", "en", "1.2"),  # English, over the Japanese leaflet
+        ("ケトルの容量は何リットルですか？", "ja", ("1.2",)),  # Japanese, over the Japanese leaflet
+        ("Welchen Durchmesser hat das Mühlrad in Kornhalde?", "de", ("sieben", "7")),  # German, over the German page
+        ("In which year was the Kornhalde mill built?", "en", ("1784",)),  # English, over the German page
     ],
 )
-def test_the_answer_is_written_in_the_questions_language(library, question, language, fact):
+def test_the_answer_is_written_in_the_questions_language(library, question, language, facts):
     result = next(e for e in library.ask(question, mode="fusion") if isinstance(e, AnswerDone)).result
-    assert result.found and fact in result.answer, result.answer
+    assert result.found and any(fact in result.answer for fact in facts), result.answer
     assert written_in(result.answer) == language, result.answer

@@ -95,15 +95,34 @@ def test_the_language_a_question_is_asked_in_is_read_in_any_script(question, lan
     assert question_language(question) == language
 
 
-def test_an_answer_is_asked_for_in_the_questions_language_and_an_english_prompt_is_unchanged():
+def passages(*texts: str):
+    from desktop_app.core.types import Passage, Source
+
+    return [Source(n, Passage(n, n, f"/d/{n}.txt", f"{n}.txt", 1, 0, len(t), t), 1.0 / n, {"q": n}, 0.5) for n, t in enumerate(texts, start=1)]
+
+
+ZH_PUMP = "这台水泵的重量为十二公斤，保修期为两年。水泵有两个接口，适用于农田灌溉。"
+EN_PUMP = "The PX-40 weighs 12 kilograms. Its warranty runs two years from the date of purchase."
+
+
+def test_an_answer_is_asked_for_in_the_questions_language_over_passages_in_it():
     from desktop_app.core.answers.prompts import answer_messages
     from desktop_app.core.overview.overview_prompts import overview_messages
 
-    english = answer_messages("How much does the pump weigh?", [])[-1]["content"]
-    assert english.endswith("Question: How much does the pump weigh?\n\nAnswer the question in a full sentence, citing the passages like [1].")
-    assert answer_messages("这台水泵重多少？", [])[-1]["content"].endswith("citing the passages like [1]. Write the answer in Chinese.")
-    listed = answer_messages("Wie schwer sind die Pumpen PX-40 und PX-60?", [], names=["PX-40", "PX-60"])[-1]["content"]
+    assert answer_messages("这台水泵重多少？", passages(ZH_PUMP))[-1]["content"].endswith("citing the passages like [1]. Write the answer in Chinese.")
+    listed = answer_messages("Wie schwer sind die Pumpen PX-40 und PX-60?", passages(POOL, BAKERY), names=["PX-40", "PX-60"])[-1]["content"]
     assert listed.endswith("Write the answer in German.")
-    assert overview_messages(["Document: a.pdf"], "Worum geht es in der Datei a.pdf?", "Write a short abstract.")[-1]["content"].endswith(
+    assert overview_messages([f"Document: a.txt\n{POOL}"], "Worum geht es in der Datei a.txt?", "Write a short abstract.")[-1]["content"].endswith(
         "Write a short abstract. Write the answer in German."
     )
+
+
+def test_over_passages_in_another_language_or_for_an_english_question_the_prompt_is_unchanged():
+    # The grounding check compares an answer's words with its passages': a German answer over English passages
+    # failed it, right ones too.
+    from desktop_app.core.answers.prompts import answer_messages
+
+    plain = "Answer the question in a full sentence, citing the passages like [1]."
+    assert answer_messages("Wie schwer ist die Pumpe PX-40?", passages(EN_PUMP))[-1]["content"].endswith(plain)
+    assert answer_messages("How much does the pump weigh?", passages(ZH_PUMP))[-1]["content"].endswith(plain)
+    assert answer_messages("How much does the pump weigh?", passages(EN_PUMP))[-1]["content"].endswith(plain)

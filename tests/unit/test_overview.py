@@ -219,12 +219,25 @@ def test_a_numbered_heading_line_and_a_code_line_are_not_central_sentences():
     assert [c.text for c in found] == ["The colonies of the marsh rest in the reeds at dusk."]
 
 
-def test_a_question_in_another_language_gets_an_abstract_in_it_and_the_kept_one_stays(empty_library, generator, tmp_path):
-    generator.enqueue("A field guide to the Lantern moth of Quillmere [1].", "Ein Bestimmungsbuch über den Laternenfalter von Quillmere [1].")
+GERMAN_BOOK = (  # made up: the gardens of a village that does not exist, in German
+    ("1 Boden", [("Kompost", [
+        "Die Gärtner von Brindlecombe mischen jeden Herbst Seetang in ihren Kompost.",
+        "Der Kompost aus den Hafengärten ist nach zwei Wintern dunkel und reich an Nährstoffen.",
+    ])]),
+    ("2 Gemüse", [("Lauch und Bohnen", [
+        "Der Lauch von Brindlecombe wird im März gesät und beim ersten Frost geerntet.",
+        "Stangenbohnen klettern an Haselstangen, die aus den Hecken des Dorfes geschnitten werden.",
+    ])]),
+)
+
+
+def test_a_question_in_the_documents_other_language_gets_an_abstract_in_it_and_the_kept_one_stays(empty_library, generator, tmp_path):
+    generator.enqueue("A gardening book about compost, leeks and beans in Brindlecombe [1].", "Ein Gartenbuch über Kompost, Lauch und Bohnen in Brindlecombe [1].")
     library = empty_library
-    (doc_id,) = imported(library, write_book_pdf(tmp_path / "moths.pdf"))
-    _, english = ask(library, "What is moths.pdf about?")
-    _, german = ask(library, "Worum geht es in dem Buch moths.pdf?")
-    assert german.answer.startswith("Ein Bestimmungsbuch") and len(generator.prompts) == 2  # written anew, in German
+    (doc_id,) = imported(library, write_book_pdf(tmp_path / "garten.pdf", GERMAN_BOOK, "Die Gärten von Brindlecombe"))
+    _, english = ask(library, "What is garten.pdf about?")
+    assert not generator.prompts[0][-1]["content"].endswith("Write the answer in German.")  # an English question: as before
+    _, german = ask(library, "Worum geht es in dem Buch garten.pdf?")
+    assert german.answer.startswith("Ein Gartenbuch") and len(generator.prompts) == 2  # written anew, in German
     assert generator.prompts[1][-1]["content"].endswith("Write the answer in German.")
     assert library.overview(doc_id).abstract == english.answer  # the kept abstract is not replaced

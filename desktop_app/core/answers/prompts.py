@@ -59,7 +59,7 @@ def answer_messages(question: str, context: Sequence[Source], general_knowledge:
             blocks.append(file_line(source.passage.file))
         blocks.append(passage_block(number, source))
     passages = "\n\n".join(blocks)
-    instruction = (list_instruction(names) if len(names) >= 2 else "Answer the question in a full sentence, citing the passages like [1].") + language_clause(question)
+    instruction = (list_instruction(names) if len(names) >= 2 else "Answer the question in a full sentence, citing the passages like [1].") + language_clause(question, (s.passage.text for s in context))
     return [
         {"role": "system", "content": answer_system(general_knowledge)},
         # The reminder comes last: small models follow the most recent instruction best.

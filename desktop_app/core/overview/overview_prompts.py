@@ -43,5 +43,5 @@ def overview_messages(blocks: Sequence[str], question: str, instruction: str) ->
     return [
         {"role": "system", "content": OVERVIEW_SYSTEM},
         # The instruction comes last: small models follow the most recent instruction best.
-        {"role": "user", "content": "\n\n".join(blocks) + f"\n\nQuestion: {question}\n\n{instruction}{language_clause(question)}"},
+        {"role": "user", "content": "\n\n".join(blocks) + f"\n\nQuestion: {question}\n\n{instruction}{language_clause(question, blocks)}"},
     ]
