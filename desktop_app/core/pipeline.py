@@ -171,8 +171,8 @@ class Pipeline:
         found = select_evidence(question, question_vector, (), sources, self.embedder, self.settings.evidence_tokens, candidates=self.settings.top_k, max_sentences=0)
         return tuple(dataclasses.replace(q, citation=dataclasses.replace(q.citation, n=0)) for q in found.quotes)
 
-    def answer(self, question: str, context: Sequence[Source], names: Sequence[str] = ()) -> Iterator[str]:
-        messages = prompts.answer_messages(question, context, self.settings.general_knowledge, names)
+    def answer(self, question: str, context: Sequence[Source], names: Sequence[str] = (), asked: str = "") -> Iterator[str]:
+        messages = prompts.answer_messages(question, context, self.settings.general_knowledge, names, asked)
         pieces = self._generator().stream(messages, max_tokens=self.settings.max_answer_tokens, temperature=self.settings.temperature)
         return self.reading_speed.timed(pieces, self.reading_tokens(messages))
 
@@ -265,7 +265,7 @@ class Pipeline:
         found, context, evidence = yield from self._search_passages(chosen, question, scope, queries, clock, notices, generate_answer)
         yield StageStarted(READING, len(context), self.reading_estimate(question, context, evidence) if generate_answer else None)
         answer_started = time.perf_counter()
-        answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices)) if generate_answer else ("", True, None)
+        answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices, asked)) if generate_answer else ("", True, None)
         end = time.perf_counter()
         names = (*evidence.names, *evidence.missing) if evidence is not None else ()
         asks = (settings.question_check or settings.claim_check) and generate_answer and ok and answer
@@ -441,6 +441,7 @@ class Pipeline:
         cancel: threading.Event | None,
         evidence: Evidence | None = None,
         notices: list[str] | None = None,
+        asked: str = "",
     ) -> Generator[AskEvent, None, Streamed]:
         """The model's answer, streamed; or the not-found answer when no passage is close enough to answer from.
 
@@ -452,7 +453,7 @@ class Pipeline:
         if not self.is_answerable(context) and not self.settings.general_knowledge:
             return (yield from refuse(closest))
         names = evidence.names if evidence is not None else ()
-        answer, found, first_at = yield from stream_answer(self.answer(question, context, names), lambda: not_found_answer(closest), cancel, notices)
+        answer, found, first_at = yield from stream_answer(self.answer(question, context, names, asked), lambda: not_found_answer(closest), cancel, notices)
         listed = evidence is not None and len(evidence.names) + len(evidence.missing) >= 2
         if listed and evidence is not None and found and not (cancel is not None and cancel.is_set()):
             lines = missing_lines([name for name in evidence.missing if name.casefold() not in answer.casefold()])

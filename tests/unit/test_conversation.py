@@ -131,3 +131,17 @@ def test_an_answer_whose_facts_its_cited_page_lacks_is_not_found(library, genera
     result = result_of(library.ask("Who designed the PX-40 pump?", "rag"))
     assert not result.found and result.answer.startswith("Not found in your documents")
     assert any("Lars Eklund" in n and "did not come from your documents" in n for n in result.notices)
+
+
+def test_a_follow_up_is_answered_in_the_language_it_was_asked_in_though_rewritten_in_english(library, generator, tmp_path):
+    mill = tmp_path / "muehle.txt"  # made up
+    mill.write_text("Die Mühle von Kornhalde wurde 1784 gebaut. Das Mühlrad hat einen Durchmesser von sieben Metern.", encoding="utf-8")
+    list(library.import_paths([mill]))
+    chat = library.store.create_chat("Mühle")
+    generator.enqueue("Mühle Kornhalde Baujahr", "Sie wurde 1784 gebaut [1].")
+    result_of(library.ask_in_chat(chat, "Wann wurde die Mühle von Kornhalde gebaut?", "fusion"))
+    generator.enqueue("Standalone question: What is the diameter of the Mühlrad of Kornhalde?", "Kornhalde Mühlrad diameter", "Das Mühlrad misst sieben Meter [1].")
+    result = result_of(library.ask_in_chat(chat, "Und welchen Durchmesser hat das Mühlrad?", "fusion"))
+    assert result.standalone_question == "What is the diameter of the Mühlrad of Kornhalde?"
+    answer_prompts = [p[-1]["content"] for p in generator.prompts if "Answer the question in a full sentence" in p[-1]["content"]]
+    assert len(answer_prompts) == 2 and all(p.endswith("Write the answer in German.") for p in answer_prompts), [p[-200:] for p in answer_prompts]

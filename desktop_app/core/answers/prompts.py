@@ -51,15 +51,15 @@ def list_instruction(names: Sequence[str]) -> str:
     )
 
 
-def answer_messages(question: str, context: Sequence[Source], general_knowledge: bool = False, names: Sequence[str] = ()) -> list[dict[str, str]]:
-    """`names`: the things a list answer has one line each for (two or more), else a one-sentence answer."""
+def answer_messages(question: str, context: Sequence[Source], general_knowledge: bool = False, names: Sequence[str] = (), asked: str = "") -> list[dict[str, str]]:
+    """`names`: a list answer's things, a line each (two or more); `asked`: the question as written, whose language counts."""
     blocks = []
     for number, source in enumerate(context, start=1):
         if number == 1 or source.passage.file != context[number - 2].passage.file:
             blocks.append(file_line(source.passage.file))
         blocks.append(passage_block(number, source))
     passages = "\n\n".join(blocks)
-    instruction = (list_instruction(names) if len(names) >= 2 else "Answer the question in a full sentence, citing the passages like [1].") + language_clause(question, (s.passage.text for s in context))
+    instruction = (list_instruction(names) if len(names) >= 2 else "Answer the question in a full sentence, citing the passages like [1].") + language_clause(asked or question, (s.passage.text for s in context))
     return [
         {"role": "system", "content": answer_system(general_knowledge)},
         # The reminder comes last: small models follow the most recent instruction best.
