@@ -335,8 +335,10 @@ class Pipeline:
         """Yields QueriesGenerated, SourcesRanked and EvidenceSelected; returns what was found, the passages the
         model reads and the evidence chosen from them (None when it reads whole passages, or nothing is answered:
         a search alone, such as the retrieval eval's, keeps the fused top_k as its context)."""
-        if mode.writes_queries and typed is None and self.settings.document_language_queries:
-            languages.preload()  # ready when the queries are written, for the question's language (in_documents_language)
+        if answering or (mode.writes_queries and typed is None and self.settings.document_language_queries):
+            # Ready when the queries are written (in_documents_language) and when the answer prompt asks the question's
+            # language (languages.language_clause): unpacking it takes 0.7 s.
+            languages.preload()
         # The question (or the text the mode writes instead) is searched first; its list can decide what follows.
         with clock.stage("query_generation"):
             searched = mode.search_text(self._generator, question)

@@ -1,4 +1,4 @@
-"""Words in any script, including Chinese and Japanese, written without spaces between words.
+"""Words in any script, including those written without spaces between words (Chinese, Japanese, Thai ...).
 
 Chinese and Japanese run their words together, so `\\w+` reads a whole clause as one "word": two sentences saying the
 same thing share none, and a sentence counts as one word (too short to be a sentence). Where the app compares or
@@ -53,6 +53,6 @@ def word_count(text: str) -> int:
 
 def keyword_text(text: str) -> str | None:
     """What the keyword index holds for a passage in place of its text, when that differs: the text `spaced`, so a
-    word inside a run of Chinese or Japanese is a token (FTS5's unicode61 and PostgreSQL's parser read a whole run as
-    one). None: the text is indexed as it is."""
+    word inside a spaceless run is a token (FTS5's unicode61 and PostgreSQL's parser read a whole run as one). None:
+    the text is indexed as it is."""
     return spaced(text) if is_spaceless(text) else None

@@ -108,12 +108,12 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
         return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the outline of {name}, {part.title} ({pages})")
     vector = _document_vector(store, overview.document_id)
     context = numbered(overview, key_sentences(overview, vector, embedder))
-    # The kept abstract is in the instructions' language: a question in another one gets one written in its own,
-    # which is not kept in its place.
-    in_default_language = not language_clause(question, (s.passage.text for s in context))
+    block = prompts.document_block(overview.file, overview.title, outline_for_prompt(overview), context)
+    # The kept abstract is in the instructions' language: a question whose prompt asks for its own (the same clause
+    # overview_messages adds) gets one written in it, which is not kept in its place.
+    in_default_language = not language_clause(question, [block])
     if overview.abstract and in_default_language:
         return Plan(tuple(context), None, f"Answered from the abstract of {name} (written earlier from its overview)", ready=overview.abstract)
-    block = prompts.document_block(overview.file, overview.title, outline_for_prompt(overview), context)
     instruction = prompts.INSTRUCTIONS["abstract"].format(name=name)
     abstract_of = overview.document_id if in_default_language else None
     return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the overview of {name}", abstract_of=abstract_of)

@@ -37,8 +37,8 @@ def _vectors(rows: Sequence[tuple[int, bytes]]) -> np.ndarray:
 
 
 def content_words(query: str) -> list[str]:
-    """The query's words that say what it is about: stopwords and single letters out, each once. A run of Chinese
-    characters or kana gives its character pairs, the tokens the keyword index holds for it (word_pieces.keyword_text)."""
+    """The query's words that say what it is about: stopwords and single letters out, each once. A run of a script
+    written without spaces (Chinese, Japanese, Thai ...) gives its pairs, the tokens the index holds (word_pieces.keyword_text)."""
     words = [w for w in re.findall(r"\w+", spaced(query).lower()) if w not in _STOPWORDS and (len(w) > 1 or is_spaceless(w))]
     return list(dict.fromkeys(words))
 

@@ -11,7 +11,7 @@ New migrations go at the end, with the next number; an applied one is never edit
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -277,11 +277,15 @@ def mark_boilerplate_chunks(conn: sqlite3.Connection) -> None:
         conn.executemany("UPDATE chunks SET navigation = 1 WHERE id = ?", [(c[0],) for c, flag in zip(chunks, flags) if flag])
 
 
+def keyword_text_updates(rows: Iterable[tuple[int, str]]) -> list[tuple[str, int]]:
+    """(keyword text, chunk id) for each (chunk id, text) whose keyword text is not the text itself: the chunks of a
+    library, SQLite or PostgreSQL, that were indexed before written without spaces counted."""
+    return [(spaced, chunk_id) for chunk_id, text in rows if (spaced := keyword_text(text)) is not None]
+
+
 def space_keyword_text(conn: sqlite3.Connection) -> None:
-    """Give the chunks a library already holds in Chinese or Japanese their keyword text (imports give their own)."""
-    rows = conn.execute("SELECT id, text FROM chunks")
-    spaced = [(text, chunk_id) for chunk_id, text in ((r[0], keyword_text(r[1])) for r in rows) if text is not None]
-    conn.executemany("UPDATE chunks SET keyword_text = ? WHERE id = ?", spaced)
+    """Give the chunks a library already holds in Chinese, Japanese or Thai their keyword text (imports give their own)."""
+    conn.executemany("UPDATE chunks SET keyword_text = ? WHERE id = ?", keyword_text_updates(conn.execute("SELECT id, text FROM chunks")))
 
 
 # Python that completes a migration's SQL (what SQL alone cannot judge), by migration name.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ...word_pieces import keyword_text
+from ..migrations import keyword_text_updates
 
 if TYPE_CHECKING:
     import psycopg
@@ -161,11 +161,10 @@ MIGRATIONS: list[tuple[int, str, str]] = [
 
 
 def space_keyword_text(conn: psycopg.Connection) -> None:
-    """Give the chunks a library already holds in Chinese or Japanese their keyword text (imports give their own)."""
-    rows = conn.execute("SELECT id, text FROM chunks").fetchall()
-    spaced = [(text, chunk_id) for chunk_id, text in ((r[0], keyword_text(r[1])) for r in rows) if text is not None]
-    if spaced:
-        conn.cursor().executemany("UPDATE chunks SET keyword_text = %s WHERE id = %s", spaced)
+    """As SQLite's: the chunks a library already holds in Chinese, Japanese or Thai get their keyword text."""
+    updates = keyword_text_updates(conn.execute("SELECT id, text FROM chunks").fetchall())
+    if updates:
+        conn.cursor().executemany("UPDATE chunks SET keyword_text = %s WHERE id = %s", updates)
 
 
 # Python that completes a migration's SQL (what SQL alone cannot do), by migration number.
