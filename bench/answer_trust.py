@@ -377,9 +377,9 @@ def main(argv: list[str] | None = None) -> int:
     items = interleaved(groups)
 
     try:
-        from desktop_app.core.languages import language_clause, question_language
+        from desktop_app.core.languages import question_language
     except ImportError:  # the app before answers came in the question's language: every prompt is the fingerprint's
-        language_clause = None
+        question_language = None
     from desktop_app.core.modes import mode_named
     from desktop_app.evaluation.answers import settings_fingerprint
 
@@ -402,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
             fingerprint = settings_fingerprint(mode_named(mode).settings_for(settings), settings.model, rejudged=("question_check", "question_check_refuses", "claim_check"))
             # A question in another language than English may be asked to be answered in it (languages.language_clause,
             # which depends on the passages found): recorded apart from the app's before that.
-            if language_clause is not None and question_language(item.question) not in (None, "en"):
+            if question_language is not None and question_language(item.question) not in (None, "en"):
                 fingerprint += "+own_language"  # no "-": newest_recording reads the mode before the last one
             path = cache.path(item.set, mode, fingerprint, item.qid, item.question)
             recorded = cache.load(path)
