@@ -100,8 +100,8 @@ def question_language(question: str) -> str | None:
     return language if probabilities[language] >= SURE * total else None
 
 
-def language_clause(question: str, passages: Iterable[str]) -> str:
-    """" Write the answer in German." for a question surely asked in a language other than English when a passage the
+def language_clause(question: str, passages: Iterable[str], what: str = "the answer") -> str:
+    """" Write the answer in German." (`what`) for a question surely asked in a language other than English when a passage the
     model reads is in that language; "" otherwise. The answer prompts are in English, and the 1.5B model answered a
     Japanese question over a Japanese leaflet in English. Over passages all in other languages, the prompt is left
     alone: the model mostly answers in theirs, which the grounding check can compare an answer's words with (asked to
@@ -110,7 +110,12 @@ def language_clause(question: str, passages: Iterable[str]) -> str:
     language = question_language(question)
     if language in (None, "en") or all(detect_language(text) != language for text in passages):
         return ""
-    return f" Write the answer in {LANGUAGE_NAMES[language]}."
+    return f" Write {what} in {LANGUAGE_NAMES[language]}."
+
+
+def other_languages(text: str, other: str) -> bool:
+    """Are the two texts surely in two different languages (each sure by question_language)?"""
+    return None not in (mine := question_language(text), theirs := question_language(other)) and mine != theirs
 
 
 def other_language(question: str, library_language: str | None) -> str | None:

@@ -53,3 +53,13 @@ def test_the_answer_is_written_in_the_questions_language(library, question, lang
     result = next(e for e in library.ask(question, mode="fusion") if isinstance(e, AnswerDone)).result
     assert result.found and any(fact in result.answer for fact in facts), result.answer
     assert written_in(result.answer) == language, result.answer
+
+
+def test_a_follow_up_in_another_language_than_the_question_before_is_answered_in_its_own(library):
+    # Before, the model rewrote this follow-up in English ("How long does the Minato kettle have a warranty?"), which
+    # found nothing in the Japanese leaflet: "Not found in your documents".
+    chat = library.store.create_chat("Kettle")
+    list(library.ask_in_chat(chat, "What is the capacity of the Minato kettle?", "fusion"))
+    result = next(e for e in library.ask_in_chat(chat, "その保証期間は何年ですか？", "fusion") if isinstance(e, AnswerDone)).result
+    assert result.found and "1年" in result.answer, result.answer
+    assert written_in(result.answer) == "ja", result.answer

@@ -7,6 +7,7 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..languages import language_clause, other_languages
 from ..models.llm import Generator
 
 REWRITE_SYSTEM = (
@@ -26,21 +27,19 @@ class Turn:
 
 
 def rewrite_messages(history: Sequence[Turn], question: str) -> list[dict[str, str]]:
+    """The follow-up's language named: "the same language" alone did not hold (after an English question, a Japanese follow-up was rewritten in English)."""
     conversation = "\n".join(f"User: {t.question}\nAssistant: {textwrap.shorten(t.answer, MAX_ANSWER_CHARS, placeholder='...')}" for t in history[-MAX_TURNS:])
-    return [
-        {"role": "system", "content": REWRITE_SYSTEM},
-        {"role": "user", "content": f"Conversation:\n{conversation}\n\nFollow-up question: {question}\n\nStandalone question:"},
-    ]
+    follow_up = f"Follow-up question: {question}{language_clause(question, [question], 'it')}"
+    return [{"role": "system", "content": REWRITE_SYSTEM}, {"role": "user", "content": f"Conversation:\n{conversation}\n\n{follow_up}\n\nStandalone question:"}]
 
 
-def parse_rewrite(raw: str, question: str) -> str:
-    for line in raw.splitlines():
-        line = _LABEL.sub("", line.strip()).strip().strip("\"'`\u201c\u201d").strip()
-        if line:
-            # A rambling reply is not a question; keep the user's words rather than a wrong rewrite.
-            return line if len(line) <= max(300, 3 * len(question)) else question
-    return question
+def parse_rewrite(raw: str, question: str, history: Sequence[Turn] = ()) -> str:
+    """The reply's first line, unless it is no rewrite and the user's words are kept: a rambling reply, a sentence of an earlier
+    answer (the model answered instead), or a translation (searched in a language the follow-up's documents may not be in)."""
+    line = next((text for text in (_LABEL.sub("", s.strip()).strip().strip("\"'`\u201c\u201d").strip() for s in raw.splitlines()) if text), "")
+    wrong = not line or len(line) > max(300, 3 * len(question)) or any(line in t.answer for t in history) or other_languages(line, question)
+    return question if wrong else line
 
 
 def rewrite_followup(generator: Generator, history: Sequence[Turn], question: str) -> str:
-    return parse_rewrite(generator.complete(rewrite_messages(history, question), max_tokens=96, temperature=0.0), question) if history else question
+    return parse_rewrite(generator.complete(rewrite_messages(history, question), max_tokens=96, temperature=0.0), question, history) if history else question
