@@ -121,6 +121,14 @@ def test_list_lines_get_the_passage_that_states_them_or_say_not_found():
     ]
 
 
+def test_a_list_line_of_bullets_and_marks_only_closes_the_line_above_instead_of_standing_alone():
+    # The list instruction once got "- - [1]" lines from the 1.5B model, each under the line its passage states.
+    answer = "- Quillmoor: flashes green every 9 seconds\n- - [1]\n- Edda Tarrow: built the lighthouse in 1887\n- [2]"
+    reviewed = review(answer, "Who and what are Quillmoor and Edda Tarrow?", context(LIGHT, BUILT))
+    assert reviewed.answer.splitlines() == ["- Quillmoor: flashes green every 9 seconds [1]", "- Edda Tarrow: built the lighthouse in 1887 [2]"]
+    assert all(c.supported for c in reviewed.citations) and not reviewed.notices
+
+
 def test_claims_in_german_and_russian_are_judged_by_their_own_words():
     german = context("Die Mühle von Kornhalde wurde 1784 gebaut.", "Sie mahlt jährlich 12.000 Tonnen Roggen.")
     reviewed = review("Die Mühle mahlt jährlich 12 000 Tonnen Roggen [1].", "Wie viel Roggen mahlt die Mühle?", german)

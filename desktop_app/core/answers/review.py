@@ -32,7 +32,7 @@ _LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S.*$")
 _MARKS_INSIDE = re.compile(r"(?:\s*\[\d+(?:\s*,\s*\d+)*\])+(?=\s*[^\s\[.!?])")  # marks with more of the sentence after them
 MAX_REREADS = 2  # claims of one answer the model rereads (model_check.py): each costs 0.3-0.5 s
 DOUBTED = 3  # grounded claims' sentences the question check reads at most, when the first ones do not answer
-_LONE_MARKS = re.compile(r"\n[ \t]*(?=(?:\[\d+(?:\s*,\s*\d+)*\][ \t]*)+(?:\n|$))")  # before a line of marks only: they close the line above
+_LONE_MARKS = re.compile(r"\n[ \t]*(?:[-*\u2022][ \t]+)*(?=(?:\[\d+(?:\s*,\s*\d+)*\][ \t]*)+(?:\n|$))")  # before a line of marks only ("- - [1]" too): they close the line above
 _SENTENCE = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?=\w))+(?:[.!?\u3002\uff01\uff1f]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")  # "。！？" end Chinese and Japanese ones
 
 
