@@ -94,6 +94,11 @@ class ChatView(QTextBrowser):
         self._timer.setSingleShot(True)
         self._timer.setInterval(40)
         self._timer.timeout.connect(self.render)
+        # The reader at the end of the chat follows it as answers grow. The document is laid out after setHtml
+        # returns, so the end moves later: it is followed as the scroll range changes, not only after a render.
+        self._following, self._rendering = True, False
+        self.verticalScrollBar().valueChanged.connect(self._moved)
+        self.verticalScrollBar().rangeChanged.connect(self._range_changed)
         # Code in a fixed-pitch font named by its real family: CSS's generic "monospace" is only a family name to Qt,
         # which some font set-ups (DejaVu and Noto alone) resolve to a proportional font.
         fixed = fixed_pitch_font().family()
@@ -116,12 +121,21 @@ class ChatView(QTextBrowser):
         elif len(parts) == 3 and parts[0] == "quote":
             self.quote_clicked.emit(int(parts[1]), int(parts[2]))
 
+    def _moved(self, value: int) -> None:
+        if not self._rendering:  # the reader scrolled: up, they read on where they are; back at the end, they follow it
+            self._following = value >= self.verticalScrollBar().maximum() - 4
+
+    def _range_changed(self, _low: int, top: int) -> None:
+        if self._following:
+            self.verticalScrollBar().setValue(top)
+
     def set_entries(self, entries: list[ChatEntry]) -> None:
-        self.entries = entries
+        self.entries, self._following = entries, True  # another chat opens at its end
         self.render()
 
     def add(self, entry: ChatEntry) -> int:
         self.entries.append(entry)
+        self._following = self._following or entry.role == "user"  # a question asked brings the end of the chat into view
         self.render()
         return len(self.entries) - 1
 
@@ -132,7 +146,7 @@ class ChatView(QTextBrowser):
     def render(self) -> None:
         self._timer.stop()
         bar = self.verticalScrollBar()
-        at_bottom = bar.value() >= bar.maximum() - 4
+        position, self._rendering = bar.value(), True
         parts = []
         for i, entry in enumerate(self.entries):
             if entry.role == "user":
@@ -169,5 +183,6 @@ class ChatView(QTextBrowser):
                 "<p>Answers cite the file and page; click a citation to see the passage on its page.</p></div>"
             )
         self.setHtml("".join(parts))
-        if at_bottom:
-            bar.setValue(bar.maximum())
+        # setHtml scrolls to the top: a reader scrolled up to an earlier answer stays there while a new one streams.
+        bar.setValue(bar.maximum() if self._following else position)
+        self._rendering = False
