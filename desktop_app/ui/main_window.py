@@ -222,7 +222,8 @@ class MainWindow(QMainWindow):
             lambda: self.evidence_controller.clear(),
         )
         self.ask_controller = AskController(
-            library, self.model_jobs, self.chat_panel, self.fusion_panel, self.library_panel, self.documents, self.chat_controller, self.model_controller, feedback
+            library, self.model_jobs, self.chat_panel, self.fusion_panel, self.library_panel, self.documents, self.chat_controller, self.model_controller, feedback,
+            lambda: self.evidence_controller.clear(), lambda entry_index, n: self.evidence_controller.show_citation(entry_index, n),
         )
         self.evidence_controller = EvidenceController(
             library, self.chat_panel.view, self.fusion_panel, self.page_view, feedback, self.text_view, self.source_views, self.page_jobs, self.make_room_for_source

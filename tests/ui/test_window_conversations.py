@@ -378,3 +378,15 @@ def test_the_panel_names_the_queries_the_model_wrote_that_were_not_searched(make
     assert panel.not_searched.text() == "Not searched: \u201cP\u201d"
     panel.show_result(None)  # a new chat: nothing asked yet
     assert not panel.not_searched.isVisible()
+
+
+def test_a_finished_answer_shows_its_first_citation_on_its_page_and_a_new_question_clears_the_last_ones(make_window, data_home, sample_pdf, qtbot):
+    # Before, the page of the previous answer stayed in view under the next question's panel, and an answer showed no
+    # page until a citation was clicked.
+    window = window_that_asked(make_window, data_home, sample_pdf, qtbot, "rag", "What is the maximum operating temperature of the PX-40?", ANSWER, "NOT FOUND")
+    cited = window.chat_panel.view.entries[-1].result.citations[0]
+    qtbot.waitUntil(lambda: window.page_view.page == cited.page, timeout=10_000)  # rendered in the background
+    assert window.page_view.file == cited.file
+    ask_and_wait(window, qtbot, "Who painted the pump?")
+    assert not window.chat_panel.view.entries[-1].result.found
+    assert window.page_view.page is None and window.page_view.file is None

@@ -125,6 +125,10 @@ class AskController:
     chats: ChatController
     models: ModelController
     feedback: Feedback
+    # The side panel's page: cleared when a question is asked (the last answer's page is not this one's), then the
+    # finished answer's first citation shown on its page. Late-bound: the evidence controller is made after this one.
+    clear_evidence: Callable[[], None] = lambda: None
+    show_citation: Callable[[int, int], object] = lambda entry_index, n: None
     job: Job | None = field(default=None, init=False)  # the running question; None when idle
     asking: _Asking | None = field(default=None, init=False)
 
@@ -145,6 +149,7 @@ class AskController:
         if not self.documents.rowCount():
             self.feedback.say("Add documents first: drop PDFs on the window or press Ctrl+O.", 8000)
         view = self.chat_panel.view
+        self.clear_evidence()
         view.add(ChatEntry("user", question))
         asking = _Asking(self.chats.current, question, mode, ChatEntry("assistant", "", streaming=True))
         asking.stage = STARTING if self.models.ready else WAITING_FOR_MODEL
@@ -233,6 +238,9 @@ class AskController:
             entry.streaming = False
             self.fusion_panel.show_result(result)
             view.render()
+            shown_at = next((i for i, e in enumerate(view.entries) if e is entry), None)  # None: another chat is open
+            if result.citations and shown_at is not None:
+                self.show_citation(shown_at, result.citations[0].n)
 
     def _ended(self, asking: _Asking) -> None:
         if asking.done:
