@@ -86,6 +86,7 @@ def sample(texts: Iterable[str]) -> str:
     return out[:SAMPLE_CHARS]
 
 
+@functools.lru_cache(maxsize=512)  # the review asks of each claim and its passages, often the same ones
 def question_language(question: str) -> str | None:
     """The language `question` is surely written in, among those LANGUAGE_NAMES names; None when it is too short to
     tell or no named language holds SURE of their likelihood (the identifier splits Chinese with Wu and Cantonese,

@@ -56,7 +56,7 @@ class Round:
     """What a round of searching found: the lists, the passages they fused into, and the queries searched."""
 
     question: str
-    question_vector: np.ndarray
+    question_vector: np.ndarray  # one row, or one per language it was searched in (the documents' too: retrieval/search.closeness)
     scope: Scope  # the documents and pages searched
     generated: GeneratedQueries
     lists: tuple[RankedList, ...]

@@ -361,9 +361,11 @@ class Pipeline:
             translated = self.in_documents_language(question) if mode.writes_queries and typed is None else ""
         with clock.stage("embedding"):
             generated, query_vectors = self._embed_queries(mode, generated, question_vector[0], guard=typed is None)
+            asked_vectors = question_vector[0]  # the question in each language it is searched in: what the "not found" gate judges
             if translated and translated not in generated.queries:  # searched as written: the guard's English model cannot judge it
                 generated = dataclasses.replace(generated, queries=(*generated.queries, translated))
-                query_vectors = np.vstack([query_vectors.reshape(-1, question_vector.shape[1]), self.embedder.embed([translated])])
+                asked_vectors = np.vstack([question_vector[0], self.embedder.embed([translated])[0]])
+                query_vectors = np.vstack([query_vectors.reshape(-1, question_vector.shape[1]), asked_vectors[1:]])
         if generated.notice:
             notices.append(generated.notice)
         yield QueriesGenerated(generated.queries, generated.dropped, generated.notice)
@@ -371,8 +373,8 @@ class Pipeline:
         with clock.stage("retrieval"):
             lists += self._more_lists(mode, question, generated, query_vectors, scope, notices)
         with clock.stage("fusion"):
-            sources = self.sources(mode.merge.fuse(lists, self.settings), question_vector[0])
-        found = Round(question, question_vector[0], scope, generated, tuple(lists), tuple(sources), typed is not None)
+            sources = self.sources(mode.merge.fuse(lists, self.settings), asked_vectors)
+        found = Round(question, asked_vectors, scope, generated, tuple(lists), tuple(sources), typed is not None)
         found = mode.second_round(self, found, clock)
         evidence = None
         if evidence_wanted:

@@ -126,3 +126,22 @@ def test_over_passages_in_another_language_or_for_an_english_question_the_prompt
     assert answer_messages("Wie schwer ist die Pumpe PX-40?", passages(EN_PUMP))[-1]["content"].endswith(plain)
     assert answer_messages("How much does the pump weigh?", passages(ZH_PUMP))[-1]["content"].endswith(plain)
     assert answer_messages("How much does the pump weigh?", passages(EN_PUMP))[-1]["content"].endswith(plain)
+
+
+def test_the_not_found_gate_judges_a_page_by_the_question_in_its_language_too(data_home, tmp_path):
+    # The English embedder put an English question far from the German page that answers it, under the gate's line:
+    # the app said "Not found" without asking the model. The model's German wording of the question is now judged too.
+    answer = "The outdoor pool of Wendelsried opens at half past six in July [1]."
+    generator = ScriptedGenerator(["Wendelsried outdoor swimming pool: opening time", TRANSLATED, answer])
+    library = make_library(data_home, tmp_path / "docs", {"freibad.md": POOL, "baeckerei.md": BAKERY}, generator)
+    try:
+        pool = next(p for p in map(library.passage, (1, 2)) if p.file.endswith("freibad.md"))
+        english, german, page = library.embedder.embed([QUESTION, TRANSLATED, pool.text])
+        assert float(english @ page) < float(german @ page)
+        # The gate's line between the two, as the real embedder's is between an English question and a German page.
+        library.settings = library.settings.replace(min_similarity=(float(english @ page) + float(german @ page)) / 2)
+        result = next(e for e in library.ask(QUESTION, mode="fusion") if isinstance(e, AnswerDone)).result
+        assert len(generator.prompts) == 3 and result.found, result.answer  # queries, translation, then the answer
+        assert next(s for s in result.sources if s.passage.file.endswith("freibad.md")).similarity >= float(german @ page) - 1e-6
+    finally:
+        library.close()

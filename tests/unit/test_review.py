@@ -141,6 +141,19 @@ def test_claims_in_german_and_russian_are_judged_by_their_own_words():
     assert not review("Маяк построен в 1910 году [1].", "Когда построен маяк?", russian).found
 
 
+def test_an_english_claim_over_a_german_page_is_judged_by_the_names_and_numbers_it_shares_with_it():
+    # Before, its English words counted as missing from the German page and a right answer was refused as made up.
+    mill = context("Die Mühle von Kornhalde wurde im Jahr 1784 am Ufer der Ossel gebaut.", "Die Brücke von Felsach entwarf Ada Quorn im Jahr 1802.")
+    right = review("The Kornhalde mill was built in 1784 on the bank of the Ossel [1].", "When was the Kornhalde mill built?", mill)
+    assert right.found and [(c.n, c.supported) for c in right.citations] == [(1, True)] and not right.notices
+    # Every number, and every name it shares with the documents, must be in what it cites.
+    assert not review("The Kornhalde mill on the bank of the Ossel was built in 1802 [1].", "When was the Kornhalde mill built?", mill[:1]).found
+    wrong_page = review("Ada Quorn designed the Felsach bridge in the year 1802 [1].", "Who designed the Felsach bridge?", mill)
+    assert wrong_page.found and [c.n for c in wrong_page.citations] == [2] and "now points at [2]" in wrong_page.notices[0]
+    # Saying back only the question's names is nothing the words can check.
+    assert not review("The Kornhalde mill was built by the Kornhalde mill [1].", "Who built the Kornhalde mill?", mill).found
+
+
 # A made-up town in three languages: a passage per fact; the claims say the population in words of their own.
 TOWNS = {
     "en": (

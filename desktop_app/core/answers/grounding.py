@@ -58,8 +58,7 @@ def _number(match: re.Match) -> str:
     if re.fullmatch(r"\d{1,3}(?:[^\d]\d{3})+", text):
         return re.sub(r"\D", "", text).lstrip("0") or "0"
     whole, _, fraction = text.replace(",", ".").partition(".")
-    fraction = fraction.rstrip("0")
-    return (whole.lstrip("0") or "0") + (f".{fraction}" if fraction else "")
+    return (whole.lstrip("0") or "0") + (f".{kept}" if (kept := fraction.rstrip("0")) else "")
 
 
 def _fold(text: str) -> str:
@@ -123,10 +122,10 @@ def _same_word(a: str, b: str) -> bool:
     return shared >= max(_STEM_START, short - _STEM_SLACK) and (shared >= 5 or long - shared <= _STEM_SLACK)
 
 
-def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str | Vocabulary = "", among: Sequence[Vocabulary] = (), agrees: bool = False) -> Grounding:
-    """Do the passages, together, state the claim? `question`: the words the claim may repeat from it count less.
-    `among`: all the passages the model read; a word few of them hold tells them apart, and counts more. `agrees`:
-    the claim's nearest sentence in meaning is in these passages, so its words no passage read holds count as held."""
+def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str | Vocabulary = "", among: Sequence[Vocabulary] = (), agrees: bool = False, exact: bool = False) -> Grounding:
+    """Do the passages, together, state the claim? `question`: the words the claim may repeat from it count less. `among`: all the
+    passages the model read; a word few of them hold tells them apart, and counts more. `agrees`: the claim's nearest sentence in meaning
+    is in these passages, so its words no passage read holds count as held. `exact`: each word must be held, as each number (review.py)."""
     vocabulary = passages if isinstance(passages, Vocabulary) else Vocabulary(passages)
     claim = MARK.sub(" ", claim)
     said = content(claim)
@@ -146,6 +145,6 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
     written = {next(iter(tokens(w)), ""): w for w in re.findall(r"\w+", spaced(claim))} if not all(held) else {}
     missing = tuple(dict.fromkeys(written.get(t, t) for t, h in zip(said, held) if not h))
     numbers = [t for t, h in zip(said, held) if not h and is_number(t)]
-    grounded = not numbers and score >= THRESHOLD
+    grounded = not numbers and score >= THRESHOLD and not (exact and not all(held))
     lack = f"contain {', '.join(numbers)}" if numbers else f"say {', '.join(missing[:6])}"
     return Grounding(grounded, round(score, 3), "the cited passages state it" if grounded else f"the cited passages do not {lack}", missing)

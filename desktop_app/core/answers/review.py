@@ -7,7 +7,7 @@ are flagged with what they lack (a list line: "not found"). Citing nothing: it g
 citation does. Saying only a name ("- Name: [2]"), it quotes the sentence naming it; ending in a colon ("the following code: [3]"), the
 passage it cites. An answer no claim of which is grounded, or whose grounded claims (the first DOUBTED sentences, each cited passage's)
 rest on sentences the model is sure do not answer the question, becomes the not-found answer, the model's reply in the notice (doubtful
-"no"s flag the first claim's citations). Nothing else vetoes an answer.
+"no"s flag the first claim's citations). Nothing else vetoes an answer. A claim in another language than what it cites: by its names and numbers.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..languages import other_languages
 from ..models.embedder import Embedder
 from ..types import Citation, Source
 from .grounding import MARK, NUMBER_WEIGHT, Grounding, Vocabulary, content, is_number, judge_claim, tokens
@@ -82,8 +83,7 @@ class ReadPassages:
 
     def __init__(self, context: Sequence[Source], question: str, embedder: Embedder | None = None):
         self.texts = [f"{s.passage.title}\n{s.passage.text}" for s in context]
-        self.titles = [s.passage.title for s in context]
-        self.embedder, self.asked = embedder, Vocabulary([question])
+        self.titles, self.embedder, self.asked = [s.passage.title for s in context], embedder, Vocabulary([question])
         self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
         self.each = tuple(self._vocabularies.values())
         self._sentences = [(n, m.group(0)) for n, s in enumerate(context, 1) for m in _SENTENCE.finditer(s.passage.text) if content(m.group(0))]
@@ -123,7 +123,11 @@ class ReadPassages:
         if not key:
             return Grounding(False, 0.0, "it cites no passage the model read")
         verdict = judge_claim(claim, self.vocabulary(key), self.asked, self.each)
-        return verdict if verdict.grounded or self.nearest(claim) not in key else judge_claim(claim, self.vocabulary(key), self.asked, self.each, agrees=True)
+        if verdict.grounded or not other_languages(claim, " ".join(self.texts[n - 1] for n in key)):  # its own wording counts when its nearest sentence in meaning is cited
+            return verdict if verdict.grounded or self.nearest(claim) not in key else judge_claim(claim, self.vocabulary(key), self.asked, self.each, agrees=True)
+        # In another language than they are (English over a German page) only names and numbers match, each must; adding none, the model reads it.
+        shared = " ".join(t for t in content(MARK.sub(" ", claim)) if is_number(t) or any(v.holds(t) for v in self.each))
+        return judge_claim(shared, self.vocabulary(key), self.asked, self.each, exact=True) if any(not self.asked.holds(t) for t in tokens(shared)) else Grounding(False, 0.0, "it says nothing they hold but the question's names")
 
     def vocabulary(self, key: tuple[int, ...]) -> Vocabulary:  # these passages' words together, built once however often asked
         if key not in self._vocabularies:

@@ -28,8 +28,7 @@ REPEAT_NOTICE = "The answer began repeating itself, so it was stopped there."
 Streamed = tuple[str, bool, float | None]  # (answer, found, when the first token arrived): what an answer stream returns after its tokens
 
 
-def not_found_answer(sources: Sequence[Source], limit: int = 3) -> str:
-    # Each page (or section) once, closest first.
+def not_found_answer(sources: Sequence[Source], limit: int = 3) -> str:  # each page (or section) once, closest first
     closest = list(dict.fromkeys(f"{Path(s.passage.file).name} {place_of(s.passage)}" for s in sorted(sources, key=lambda s: -s.similarity)))[:limit]
     return f"{NOT_FOUND_TEXT} The closest pages are: {'; '.join(closest)}." if closest else f"{NOT_FOUND_TEXT} Your library has no passages to search yet."
 
@@ -96,12 +95,11 @@ def stream_answer(
             decided = True
             text = pending.lstrip()
             yield Token(text)
-    first_token_at = stream.first_at
     if not decided and pending.strip():
         text = pending.strip()
         yield Token(text)
     if not text.strip():
         answer = refusal()
         yield Token(answer)
-        return answer, False, first_token_at
-    return text, True, first_token_at
+        return answer, False, stream.first_at
+    return text, True, stream.first_at

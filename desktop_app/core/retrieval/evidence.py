@@ -211,7 +211,7 @@ def select_evidence(
         vectors = lexical_vectors([*texts, question])
         vectors, question_vector = vectors[:-1], vectors[-1]
     sentence_vectors, query_vectors = vectors[: len(sentences)], vectors[len(sentences):]
-    to_question = sentence_vectors @ np.asarray(question_vector, dtype=np.float32)
+    to_question = (sentence_vectors @ np.atleast_2d(np.asarray(question_vector, dtype=np.float32)).T).max(axis=1)  # each language it was asked in
     to_queries = sentence_vectors @ query_vectors.T if len(queries) else np.zeros((len(sentences), 0), dtype=np.float32)
     overall = np.maximum(to_question, to_queries.max(axis=1)) if len(queries) else to_question
 

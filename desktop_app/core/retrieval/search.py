@@ -61,6 +61,7 @@ class Searcher:
 
         Not to the query that found it: a generated name ("QX-9 coolant", "Brindle Torva") is very close to a
         passage about refrigerants or cars in general, and the "not found" gate must judge the question.
+        `question_vector` may hold several rows, the question in each language it was searched in (`closeness`).
         Passages still being embedded get theirs computed here (`score_unembedded`).
         """
         passages = self.store.passages([f.chunk_id for f in fused])
@@ -71,7 +72,7 @@ class Searcher:
             if passage is None:  # removed while we searched
                 continue
             vector = vectors.get(hit.chunk_id)
-            similarity = float(vector @ question_vector) if vector is not None else 0.0  # 0: still being embedded
+            similarity = closeness(vector, question_vector) if vector is not None else 0.0  # 0: still being embedded
             out.append(Source(len(out) + 1, passage, hit.rrf_score, hit.ranks, similarity))
         return self.score_unembedded(merge_duplicates(out), question_vector)
 
@@ -84,5 +85,13 @@ class Searcher:
             return list(sources)
         targets = [s for s in head if s.passage.chunk_id in pending]
         vectors = self.embedder.embed([s.passage.text for s in targets])
-        similarity = {s.passage.chunk_id: float(v @ question_vector) for s, v in zip(targets, vectors)}
+        similarity = {s.passage.chunk_id: closeness(v, question_vector) for s, v in zip(targets, vectors)}
         return [dataclasses.replace(s, similarity=similarity[s.passage.chunk_id]) if s.passage.chunk_id in similarity else s for s in sources]
+
+
+def closeness(vector: np.ndarray, question_vectors: np.ndarray) -> float:
+    """The cosine of a passage to the question: to the closest of its vectors, the question as asked and, when the
+    library is in another language, as the model wrote it in theirs. The embedder reads mostly English: an English
+    question's cosine to a German page it answers stayed under the "not found" gate's line, which refused it unasked."""
+    return float(np.max(np.atleast_2d(question_vectors) @ vector))
+
