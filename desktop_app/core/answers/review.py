@@ -123,11 +123,12 @@ class ReadPassages:
         if not key:
             return Grounding(False, 0.0, "it cites no passage the model read")
         verdict = judge_claim(claim, self.vocabulary(key), self.asked, self.each)
-        if verdict.grounded or not other_languages(claim, " ".join(self.texts[n - 1] for n in key)):  # its own wording counts when its nearest sentence in meaning is cited
+        if verdict.grounded or not other_languages(claim, " ".join(self.texts[n - 1] for n in key)):  # its wording counts if its nearest sentence is cited
             return verdict if verdict.grounded or self.nearest(claim) not in key else judge_claim(claim, self.vocabulary(key), self.asked, self.each, agrees=True)
-        # In another language than they are (English over a German page) only names and numbers match, each must; adding none, the model reads it.
+        # In another language than they are (English over a German page), only names and numbers can match: each must, and one the question lacks.
         shared = " ".join(t for t in content(MARK.sub(" ", claim)) if is_number(t) or any(v.holds(t) for v in self.each))
-        return judge_claim(shared, self.vocabulary(key), self.asked, self.each, exact=True) if any(not self.asked.holds(t) for t in tokens(shared)) else Grounding(False, 0.0, "it says nothing they hold but the question's names")
+        adds = any(not self.asked.holds(t) for t in tokens(shared))
+        return judge_claim(shared, self.vocabulary(key), self.asked, self.each, exact=True) if adds else Grounding(False, 0.0, "it shares only the question's names with them")
 
     def vocabulary(self, key: tuple[int, ...]) -> Vocabulary:  # these passages' words together, built once however often asked
         if key not in self._vocabularies:
@@ -136,9 +137,8 @@ class ReadPassages:
 
     def reread(self, claim: str, numbers: Sequence[int], verdict: Grounding, check: ModelCheck | None) -> Grounding:
         """A claim the words fail, no number missing, adding 2+ words to the question, asked of the model (model_check.py)."""
-        if verdict.grounded or check is None or not numbers or self.rereads <= 0 or any(is_number(t) for w in verdict.missing for t in tokens(w)):
-            return verdict  # asked for every claim: the cheap answers first
-        if sum(not self.asked.holds(t) for t in content(MARK.sub(" ", claim))) < 2:  # it adds one word: nothing to vouch for
+        settled = verdict.grounded or check is None or not numbers or self.rereads <= 0 or any(is_number(t) for w in verdict.missing for t in tokens(w))
+        if settled or sum(not self.asked.holds(t) for t in content(MARK.sub(" ", claim))) < 2:  # cheap answers first; one added word: nothing to vouch for
             return verdict
         self.rereads -= 1
         stated = check.states(re.sub(r"\s*" + MARK.pattern, "", claim).strip(), " ".join(s for n in dict.fromkeys(numbers) for s in self.statements(claim, [n])[:1]))

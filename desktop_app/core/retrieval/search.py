@@ -94,4 +94,3 @@ def closeness(vector: np.ndarray, question_vectors: np.ndarray) -> float:
     library is in another language, as the model wrote it in theirs. The embedder reads mostly English: an English
     question's cosine to a German page it answers stayed under the "not found" gate's line, which refused it unasked."""
     return float(np.max(np.atleast_2d(question_vectors) @ vector))
-
