@@ -101,19 +101,19 @@ def question_language(question: str) -> str | None:
     return language if probabilities[language] >= SURE * total else None
 
 
-def language_clause(question: str, passages: Iterable[str], what: str = "the answer") -> str:
+def language_clause(question: str, passages: Iterable[str] | None, what: str = "the answer") -> str:
     """" Write the answer in German." (`what`) for a question surely asked in a language other than English when a passage the
-    model reads is in that language; "" otherwise. The answer prompts are in English, and the 1.5B model answered a
+    model reads is in that language (`passages` None: whatever it reads, as a follow-up's rewrite); "" otherwise. The answer prompts are in English, and the 1.5B model answered a
     Japanese question over a Japanese leaflet in English. Over passages all in other languages, the prompt is left
     alone: asked to write German over English passages, the 1.5B model answered worse (tune: right 0.96 -> 0.89,
     refused 0.04 -> 0.11, docs/filters-and-languages.md). An English question's prompt stays as it was."""
     language = question_language(question)
-    if language in (None, "en") or all(detect_language(text) != language for text in passages):
+    if language in (None, "en") or (passages is not None and all(detect_language(text) != language for text in passages)):
         return ""
     return f" Write {what} in {LANGUAGE_NAMES[language]}."
 
 
-def other_languages(text: str, other: str) -> bool:
+def different_languages(text: str, other: str) -> bool:
     """Are the two texts surely in two different languages (each sure by question_language)?"""
     return None not in (mine := question_language(text), theirs := question_language(other)) and mine != theirs
 

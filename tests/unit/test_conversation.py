@@ -73,6 +73,8 @@ def test_the_rewrite_prompt_names_the_follow_ups_language_and_leaves_an_english_
     history = [Turn("What is the capacity of the Minato kettle?", "It holds 1.2 litres [1].")]
     assert rewrite_messages(history, "その保証期間は何年ですか？")[-1]["content"].endswith("その保証期間は何年ですか？ Write it in Japanese.\n\nStandalone question:")
     assert rewrite_messages(history, "And how long is its warranty?")[-1]["content"].endswith("Follow-up question: And how long is its warranty?\n\nStandalone question:")
+    # A Chinese follow-up the identifier reads as Chinese when only the languages the prompts name count, Wu when all do.
+    assert rewrite_messages(history, "Quillmoor灯塔多高？")[-1]["content"].endswith("Write it in Chinese.\n\nStandalone question:")
 
 
 def test_export_to_markdown_has_questions_answers_and_quoted_sources(library, generator):

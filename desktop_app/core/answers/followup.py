@@ -7,7 +7,7 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..languages import language_clause, other_languages
+from ..languages import language_clause, different_languages
 from ..models.llm import Generator
 
 REWRITE_SYSTEM = (
@@ -29,7 +29,7 @@ class Turn:
 def rewrite_messages(history: Sequence[Turn], question: str) -> list[dict[str, str]]:
     """The follow-up's language named: "the same language" alone did not hold (after an English question, a Japanese follow-up was rewritten in English)."""
     conversation = "\n".join(f"User: {t.question}\nAssistant: {textwrap.shorten(t.answer, MAX_ANSWER_CHARS, placeholder='...')}" for t in history[-MAX_TURNS:])
-    follow_up = f"Follow-up question: {question}{language_clause(question, [question], 'it')}"
+    follow_up = f"Follow-up question: {question}{language_clause(question, None, 'it')}"
     return [{"role": "system", "content": REWRITE_SYSTEM}, {"role": "user", "content": f"Conversation:\n{conversation}\n\n{follow_up}\n\nStandalone question:"}]
 
 
@@ -37,7 +37,7 @@ def parse_rewrite(raw: str, question: str, history: Sequence[Turn] = ()) -> str:
     """The reply's first line, unless it is no rewrite and the user's words are kept: a rambling reply, a sentence of an earlier
     answer (the model answered instead), or a translation (searched in a language the follow-up's documents may not be in)."""
     line = next((text for text in (_LABEL.sub("", s.strip()).strip().strip("\"'`\u201c\u201d").strip() for s in raw.splitlines()) if text), "")
-    wrong = not line or len(line) > max(300, 3 * len(question)) or any(line in t.answer for t in history) or other_languages(line, question)
+    wrong = not line or len(line) > max(300, 3 * len(question)) or any(line in t.answer for t in history) or different_languages(line, question)
     return question if wrong else line
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..languages import other_languages
+from ..languages import different_languages
 from ..models.embedder import Embedder
 from ..types import Citation, Source
 from .grounding import MARK, NUMBER_WEIGHT, Grounding, Vocabulary, content, is_number, judge_claim, tokens
@@ -123,7 +123,7 @@ class ReadPassages:
         if not key:
             return Grounding(False, 0.0, "it cites no passage the model read")
         verdict = judge_claim(claim, self.vocabulary(key), self.asked, self.each)
-        if verdict.grounded or not other_languages(claim, " ".join(self.texts[n - 1] for n in key)):  # its wording counts if its nearest sentence is cited
+        if verdict.grounded or not different_languages(claim, " ".join(self.texts[n - 1] for n in key)):  # its wording counts if its nearest sentence is cited
             return verdict if verdict.grounded or self.nearest(claim) not in key else judge_claim(claim, self.vocabulary(key), self.asked, self.each, agrees=True)
         # In another language than they are (English over a German page), only names and numbers can match: each must, and one the question lacks.
         shared = " ".join(t for t in content(MARK.sub(" ", claim)) if is_number(t) or any(v.holds(t) for v in self.each))
