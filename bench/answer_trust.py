@@ -42,9 +42,13 @@ from .answer_cache import AnswerCache, NotReviewed, Recorded, ask_recorded, reju
 from .common import table
 from .paired_difference import bootstrap_interval
 
-SETS = ("near-miss", "near-hit", "german", "chinese", "english", "multihop")
+SETS = ("near-miss", "near-hit", "german", "chinese", "english", "mixed", "multihop")
 # The sets asking each question in its documents' language and in English: set -> that language.
 BILINGUAL = {"german": "de", "chinese": "zh", "english": "de"}  # "english": German questions over English documents
+# "mixed": the German set's English questions over its 6 German PDFs among the first 200 English articles of the
+# near sets' library (German 3% of the documents: one foreign datasheet among many manuals).
+MIXED = "mixed"
+MIXED_ENGLISH = 200
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,8 @@ def items_of(set_name: str, folder: Path, n: int | None) -> list[Item]:
         gold, relevant = tuple(q.get("answers") or ()), tuple(qrels.get(qid, ()))
         if set_name in BILINGUAL:
             out.append(Item(set_name, qid, q["text"], gold, relevant, BILINGUAL[set_name]))
+            out.append(Item(set_name, qid + "-en", q["text_en"], gold, relevant, "en"))
+        elif set_name == MIXED:
             out.append(Item(set_name, qid + "-en", q["text_en"], gold, relevant, "en"))
         else:
             out.append(Item(set_name, qid, q["text"], gold, relevant))
@@ -129,12 +135,16 @@ class Libraries:
         if self.generator is None:
             self.generator = library.generator()  # one model for every library
         started = time.perf_counter()
-        if kind in BILINGUAL:
-            pdfs = self.out / kind / "pdfs"
+        if kind in BILINGUAL or kind == MIXED:
+            pdfs = self.out / ("german" if kind == MIXED else kind) / "pdfs"
             for event in library.import_paths([pdfs]):
                 if event.stage == "failed":
                     print(f"import failed: {event.file}: {event.message}", file=sys.stderr)
-        else:
+        if kind == MIXED:
+            source = self.out / "wiki-library.jsonl"
+            corpus = {str(r["_id"]): (r.get("title", ""), r["text"]) for r in read_jsonl(source)[:MIXED_ENGLISH]}
+            import_corpus(library, source.with_suffix(""), BeirSet(corpus, [], {}))
+        elif kind not in BILINGUAL:
             source = self.out / "wiki-library.jsonl" if kind == "wiki" else self.devset / "corpus.jsonl"
             corpus = {str(r["_id"]): (r.get("title", ""), r["text"]) for r in read_jsonl(source)}
             # One fixed folder per library, whichever half asks (the dev set's root, as the answer eval names it,
@@ -152,8 +162,8 @@ def record_names(set_name: str, out: Path, devset: Path) -> dict[str, str]:
     """Document file name -> record id for the set's library (what a citation's file is scored as)."""
     from desktop_app.evaluation.harness import record_file_name
 
-    if set_name in BILINGUAL:
-        return {p.name: p.stem for p in (out / set_name / "pdfs").glob("*.pdf")}
+    if set_name in BILINGUAL or set_name == MIXED:
+        return {p.name: p.stem for p in (out / ("german" if set_name == MIXED else set_name) / "pdfs").glob("*.pdf")}
     if set_name != "multihop":
         return {}  # near hits and misses are scored on the answer's words, not on what it cites
     if set_name not in _NAMES:
@@ -202,6 +212,7 @@ def row_of(item: Item, recorded: Recorded, names: dict[str, str], embedder=None,
     if item.gold:
         row["accuracy"] = metrics.loose_accuracy(item.gold, said)
         row["accuracy_unchecked"] = metrics.loose_accuracy(item.gold, raw_answer if raw_found else "")
+        row["wrong_unflagged"] = row["unwarned"] and not row["accuracy"]
         if raw_found:  # a refusal of a right reply costs the person an answer; of a wrong one, it spares them one
             row["right_refused" if row["accuracy_unchecked"] else "wrong_refused"] = not judged.found
     if item.variant and judged.found:
@@ -308,6 +319,10 @@ def report_lines(rows: list[dict], modes: list[str]) -> list[list[object]]:
         ("chinese", "refused, English questions", "refused", "en"),
         ("chinese", "answered in Chinese, Chinese questions", "in_language", "zh"),
         ("chinese", "answered in English, English questions", "in_language", "en"),
+        ("mixed", "accuracy, English questions", "accuracy", "en"),
+        ("mixed", "refused, English questions", "refused", "en"),
+        ("mixed", "wrong answer shown with no flag", "wrong_unflagged", "en"),
+        ("mixed", "answer time, s", "total_s", "en"),
         ("multihop", "cited recall", "cited_recall", ""),
     ]
     lines = []
@@ -372,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
     embedder = open_embedder()  # the bundled default, as a new library's pipeline passes it to the check
     groups = []
     for set_name in wanted:
-        folder = Path(args.devset) / args.half if set_name == "multihop" else out / set_name / args.half
+        folder = Path(args.devset) / args.half if set_name == "multihop" else out / ("german" if set_name == MIXED else set_name) / args.half
         groups.append(items_of(set_name, folder, args.multihop_sample if set_name == "multihop" else args.sample))
     items = interleaved(groups)
 

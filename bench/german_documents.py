@@ -1,6 +1,8 @@
 """English questions over German documents: does the query step's German query find the right document?
 
     python -m bench.german_documents build .cache/german-set       # 20 made-up German documents (PDFs too) and questions
+    python -m bench.german_documents build .cache/german-mixed-set --english .cache/answer-trust/wiki-library.jsonl
+                                                                   # the same among English articles (no PDFs)
     python /work/shared/bench/split_devset.py .cache/german-set    # tune/ and report/ halves (once, before tuning)
     nice -n 10 python -m bench.german_documents run .cache/german-set/tune --home .cache/eval/german-tune-home
 
@@ -141,14 +143,20 @@ def write_pdf(path: Path, title: str, text: str) -> None:
     document.close()
 
 
-def build(folder: Path) -> None:
+def build(folder: Path, english: Path | None = None) -> None:
+    """`english`: a corpus.jsonl of English records added to the library (a library mostly in English holding some
+    German documents); the documents are then imported as texts, with no PDFs."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "pdfs").mkdir(exist_ok=True)
+    if english is None:
+        (folder / "pdfs").mkdir(exist_ok=True)
     with open(folder / "corpus.jsonl", "w", encoding="utf-8") as corpus, open(folder / "queries.jsonl", "w", encoding="utf-8") as queries:
         for number, (doc_id, title, text, question) in enumerate(DOCUMENTS, start=1):
             corpus.write(json.dumps({"_id": doc_id, "title": title, "text": text}, ensure_ascii=False) + "\n")
             queries.write(json.dumps({"_id": f"q{number:02}", "text": question}) + "\n")
-            write_pdf(folder / "pdfs" / f"{doc_id}.pdf", title, text)
+            if english is None:
+                write_pdf(folder / "pdfs" / f"{doc_id}.pdf", title, text)
+        if english is not None:
+            corpus.write(english.read_text(encoding="utf-8"))
     rows = [f"q{n:02}\t{doc_id}\t1" for n, (doc_id, *_) in enumerate(DOCUMENTS, start=1)]
     (folder / "qrels.tsv").write_text("query-id\tcorpus-id\tscore\n" + "\n".join(rows) + "\n")
     print(f"{len(DOCUMENTS)} documents and questions in {folder}; split it: python /work/shared/bench/split_devset.py {folder}")
@@ -174,13 +182,14 @@ def main(argv: list[str] | None = None) -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build")
     b.add_argument("folder", type=Path)
+    b.add_argument("--english", type=Path, help="a corpus.jsonl of English records to add to the library")
     r = sub.add_parser("run")
     r.add_argument("folder", type=Path, help="a half made by split_devset.py (tune/ or report/)")
     r.add_argument("--home", type=Path, required=True, help="the eval library's data folder")
     r.add_argument("--modes", default=MODES)
     args = parser.parse_args(argv)
     if args.command == "build":
-        build(args.folder)
+        build(args.folder, args.english)
     else:
         run(args.folder, args.home, args.modes)
 

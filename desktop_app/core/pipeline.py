@@ -50,7 +50,7 @@ from .retrieval.on_question import stay_on_question
 from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
 from .retrieval.query_writing import GeneratedQueries, write_queries
 from . import languages
-from .languages import LANGUAGE_NAMES, detect_language, mostly, other_language
+from .languages import LANGUAGE_NAMES, MOST_TRANSLATIONS, detect_language, notable, other_languages
 from .retrieval.question_filters import no_match_answer, read_filters
 from .retrieval.translation import in_language, translation_messages
 from .retrieval.scope import Scope
@@ -113,8 +113,9 @@ class Pipeline:
             warmed.append(check_messages("Warm-up question", "Warm-up text"))
         if self.settings.claim_check:
             warmed.append(claim_messages("Warm-up claim", "Warm-up text"))
-        language = self.documents_language() if self.settings.document_language_queries else None
-        if language in LANGUAGE_NAMES:  # a question in another language is written in the library's with this prompt
+        languages_held = self.documents_languages() if self.settings.document_language_queries else []
+        for language in [held for held in languages_held if held in LANGUAGE_NAMES][: MOST_TRANSLATIONS + 1]:
+            # a question in another language than one the library holds is written in it with this prompt
             warmed.append(translation_messages("Warm-up question", LANGUAGE_NAMES[language]))
         sql_prompt = warm_up_messages(self.store, self.tables) if self.tables is not None else None
         if sql_prompt:  # only a library with tables pays for it
@@ -336,7 +337,7 @@ class Pipeline:
         model reads and the evidence chosen from them (None when it reads whole passages, or nothing is answered:
         a search alone, such as the retrieval eval's, keeps the fused top_k as its context)."""
         if answering or (mode.writes_queries and typed is None and self.settings.document_language_queries):
-            # Ready when the queries are written (in_documents_language) and when the answer prompt asks the question's
+            # Ready when the queries are written (in_documents_languages) and when the answer prompt asks the question's
             # language (languages.language_clause): unpacking it takes 0.7 s.
             languages.preload()
         # The question (or the text the mode writes instead) is searched first; its list can decide what follows.
@@ -358,13 +359,14 @@ class Pipeline:
             yield StageStarted(WRITING_QUERIES)
         with clock.stage("query_generation"):
             generated = mode.write_queries(self, question, searched, lists[0], typed)
-            translated = self.in_documents_language(question) if mode.writes_queries and typed is None else ""
+            translated = self.in_documents_languages(question) if mode.writes_queries and typed is None else ()
         with clock.stage("embedding"):
             generated, query_vectors = self._embed_queries(mode, generated, question_vector[0], guard=typed is None)
             asked_vectors = question_vector[0]  # the question in each language it is searched in: what the "not found" gate judges
-            if translated and translated not in generated.queries:  # searched as written: the guard's English model cannot judge it
-                generated = dataclasses.replace(generated, queries=(*generated.queries, translated))
-                asked_vectors = np.vstack([question_vector[0], self.embedder.embed([translated])[0]])
+            translated = tuple(text for text in dict.fromkeys(translated) if text not in generated.queries)
+            if translated:  # searched as written: the guard's English model cannot judge them
+                generated = dataclasses.replace(generated, queries=(*generated.queries, *translated))
+                asked_vectors = np.vstack([question_vector[0], self.embedder.embed(list(translated))])
                 query_vectors = np.vstack([query_vectors.reshape(-1, question_vector.shape[1]), asked_vectors[1:]])
         if generated.notice:
             notices.append(generated.notice)
@@ -391,22 +393,24 @@ class Pipeline:
             clock.mark("fused_evidence")
         return found, context, evidence
 
-    def documents_language(self) -> str | None:
-        """The language most of the library's passages are in (None: no one language holds most). Documents of an
+    def documents_languages(self) -> list[str]:
+        """The languages that hold a notable share of the library's passages, the largest first. Documents of an
         older library are read here, a batch per question, since they were imported before languages were kept."""
         unread = self.store.documents_without_language(LANGUAGE_BATCH)
         if unread:
             self.store.set_document_languages({i: detect_language(text) or "" for i, text in unread})
-        return mostly(self.store.passages_by_language())
+        return notable(self.store.languages_held())
 
-    def in_documents_language(self, question: str) -> str:
-        """The question written in the documents' language when the library is mostly in another one; else ""."""
+    def in_documents_languages(self, question: str) -> tuple[str, ...]:
+        """The question written in each language the library holds a notable share of and the question is not in:
+        in a library mostly in English, a German manual is searched in German too."""
         if not self.settings.document_language_queries:
-            return ""
-        language = other_language(question, self.documents_language())
-        if language is None:
-            return ""
-        return in_language(self._generator(), question, LANGUAGE_NAMES[language], max_tokens=4 * self.settings.query_tokens_each)
+            return ()
+        written = (
+            in_language(self._generator(), question, LANGUAGE_NAMES[language], max_tokens=4 * self.settings.query_tokens_each)
+            for language in other_languages(question, self.documents_languages())
+        )
+        return tuple(text for text in written if text)
 
     def _embed_queries(self, mode: Mode, generated: GeneratedQueries, question_vector: np.ndarray, guard: bool) -> tuple[GeneratedQueries, np.ndarray]:
         """The searched queries' vectors; with `guard`, generated queries far from the question are dropped."""

@@ -61,8 +61,8 @@ class Settings:
     max_queries: int = 5
     drift_guard: float = 0.0
     keyword_weight: float = 0.5
-    # A library mostly in another language than the question: the model also writes the question in the
-    # documents' language, searched like a query (docs/filters-and-languages.md).
+    # A library holding documents in another language than the question (languages.NOTABLE of its passages): the
+    # model also writes the question in their language, searched like a query (docs/filters-and-languages.md).
     document_language_queries: bool = True
     # Index and contents passages (entries and page numbers, core/navigation_text.py) and repeated boilerplate
     # (a notice or footer block on many pages, core/repeated_text.py) are never in the vector lists; True lets
@@ -180,7 +180,7 @@ SETTING_HELP: dict[str, SettingHelp] = {
     "max_queries": advanced("The most lines the model may write when a question names many things, one per thing."),
     "drift_guard": advanced("Generated queries less similar than this to your question are dropped (0 keeps them all)."),
     "keyword_weight": advanced("How much exact-word search counts beside search by meaning (0 turns it off)."),
-    "document_language_queries": advanced("When your documents are mostly in another language than your question, also search your question written in theirs."),
+    "document_language_queries": advanced("When some of your documents are in another language than your question, also search your question written in theirs."),
     "navigation_pages": advanced(
         "Let index and contents pages (entries followed by page numbers) and notices repeated on many pages of a document "
         "be among the passages found by their words."

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_app.core.events import AnswerDone
-from desktop_app.core.languages import detect_language, mostly, other_language, question_language
+from desktop_app.core.languages import detect_language, notable, other_languages, question_language
 from desktop_app.core.library import Library
 from tests.fakes import HashingEmbedder, ScriptedGenerator
 
@@ -32,20 +32,41 @@ def test_languages_are_read_from_the_text_in_any_script():
     assert detect_language(POOL) == "de"
     assert detect_language("Это руководство описывает насос и его обслуживание.") == "ru"
     assert detect_language("PX-40") is None  # too few letters to tell
-    assert other_language(QUESTION, "de") == "de"
-    assert other_language(TRANSLATED, "de") is None
-    assert other_language(QUESTION, "en") is None
-    assert mostly({"de": 30, "en": 10, None: 5}) == "de" and mostly({"de": 10, "en": 10}) is None
+    assert other_languages(QUESTION, ["de"]) == ["de"]
+    assert other_languages(TRANSLATED, ["de"]) == []
+    assert other_languages(QUESTION, ["en"]) == []
+    assert other_languages(QUESTION, ["en", "de", "fr", "ru"]) == ["de", "fr"]  # the two largest besides English
+    assert other_languages(TRANSLATED, ["en", "de"]) == ["en"]
+    # Languages by their share of the documents or passages, the most passages first; one misread page among
+    # thousands is none; one short German document among thirty long English ones is one.
+    assert notable({"de": (3, 30), "en": (1, 10), None: (1, 5)}) == ["de", "en"] and notable({"en": (10_000, 10_500), "es": (1, 1)}) == ["en"]
+    assert notable({"en": (30, 9_000), "de": (1, 4)}) == ["en", "de"]
 
 
 def test_an_english_question_over_german_documents_is_also_searched_in_german(data_home, tmp_path):
     generator = ScriptedGenerator(["Wendelsried outdoor swimming pool: opening time", TRANSLATED])
     library = make_library(data_home, tmp_path / "docs", {"freibad.md": POOL, "baeckerei.md": BAKERY}, generator)
     try:
-        assert library.store.passages_by_language() == {"de": 2}
+        assert library.store.languages_held() == {"de": (2, 2)}
         result = next(e for e in library.ask(QUESTION, mode="fusion", generate_answer=False) if isinstance(e, AnswerDone)).result
         assert "German" in generator.prompts[1][0]["content"] and generator.prompts[1][-1]["content"] == QUESTION
         assert TRANSLATED in result.queries
+        german = next(lst for lst in result.lists if lst.kind == "keyword" and lst.query == TRANSLATED)
+        assert library.passage(german.hits[0].chunk_id).file.endswith("freibad.md")
+    finally:
+        library.close()
+
+
+def test_in_a_library_mostly_in_english_an_english_question_is_also_searched_in_german_for_its_german_pages(data_home, tmp_path):
+    # Before, only the language of more than half the passages was searched: a German manual among English ones was
+    # found by an English question only through the names and numbers they share.
+    english = {f"guide{n}.md": f"# Garden guide {n}\n\nPrune the roses of bed {n} in early spring and water them twice a week.\n" for n in range(6)}
+    generator = ScriptedGenerator(["Wendelsried outdoor swimming pool: opening time", TRANSLATED])
+    library = make_library(data_home, tmp_path / "docs", {"freibad.md": POOL, **english}, generator)
+    try:
+        assert library.store.languages_held() == {"en": (6, 6), "de": (1, 1)}
+        result = next(e for e in library.ask(QUESTION, mode="fusion", generate_answer=False) if isinstance(e, AnswerDone)).result
+        assert "German" in generator.prompts[1][0]["content"] and TRANSLATED in result.queries
         german = next(lst for lst in result.lists if lst.kind == "keyword" and lst.query == TRANSLATED)
         assert library.passage(german.hits[0].chunk_id).file.endswith("freibad.md")
     finally:
@@ -74,8 +95,8 @@ def test_an_older_library_gets_its_documents_languages_read_when_asked(data_home
     try:
         with library.store.transaction() as conn:
             conn.execute("UPDATE documents SET language = NULL")  # as a library imported before languages were kept
-        assert library.pipeline().documents_language() == "de"
-        assert library.store.passages_by_language() == {"de": 2}
+        assert library.pipeline().documents_languages() == ["de"]
+        assert library.store.languages_held() == {"de": (2, 2)}
     finally:
         library.close()
 

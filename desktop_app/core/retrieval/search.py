@@ -91,6 +91,6 @@ class Searcher:
 
 def closeness(vector: np.ndarray, question_vectors: np.ndarray) -> float:
     """The cosine of a passage to the question: to the closest of its vectors, the question as asked and, when the
-    library is in another language, as the model wrote it in theirs. The embedder reads mostly English: an English
+    library holds another language, as the model wrote it in that one. The embedder reads mostly English: an English
     question's cosine to a German page it answers stayed under the "not found" gate's line, which refused it unasked."""
     return float(np.max(np.atleast_2d(question_vectors) @ vector))

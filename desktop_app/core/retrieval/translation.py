@@ -1,5 +1,5 @@
-"""The question in the documents' language: when a library is mostly in another language than the question,
-its words are not the question's, so keyword search finds nothing and the (English) embedding model little.
+"""The question in the documents' languages: when a library holds documents in another language than the question,
+their words are not the question's, so keyword search finds nothing and the (English) embedding model little.
 The local LLM is multilingual: it writes the question in the documents' language, and that is searched too."""
 
 from __future__ import annotations

@@ -140,10 +140,11 @@ class DocumentStore(Database):
         )
         return [PageText(number, text, bool(ocr), section) for number, text, ocr, section in rows]
 
-    def passages_by_language(self) -> dict[str | None, int]:
-        """How many passages the library holds in each language (None: documents whose language is not read yet)."""
-        rows = self.conn.execute("SELECT language, sum(chunks) FROM documents WHERE chunks > 0 GROUP BY language")
-        return {language: count for language, count in rows}
+    def languages_held(self) -> dict[str | None, tuple[int, int]]:
+        """How many documents and passages the library holds in each language (None: documents whose language is
+        not read yet)."""
+        rows = self.conn.execute("SELECT language, count(*), sum(chunks) FROM documents WHERE chunks > 0 GROUP BY language")
+        return {language: (documents, passages) for language, documents, passages in rows}
 
     def documents_without_language(self, limit: int) -> list[tuple[int, str]]:
         """(id, the start of its text) of documents with passages whose language is not read yet (older libraries)."""

@@ -42,9 +42,11 @@ class PgDocumentStore(PgDatabase):
         return [DocumentName(i, path, title, added.strftime("%Y-%m-%d %H:%M:%S")) for i, path, title, added in self.rows(
             "SELECT id, path, title, added_at AT TIME ZONE 'UTC' FROM documents ORDER BY id")]
 
-    def passages_by_language(self) -> dict[str | None, int]:
-        """How many passages the library holds in each language (None: documents whose language is not read yet)."""
-        return {language: int(count) for language, count in self.rows("SELECT language, sum(chunks) FROM documents WHERE chunks > 0 GROUP BY language")}
+    def languages_held(self) -> dict[str | None, tuple[int, int]]:
+        """How many documents and passages the library holds in each language (None: documents whose language is
+        not read yet)."""
+        rows = self.rows("SELECT language, count(*), sum(chunks) FROM documents WHERE chunks > 0 GROUP BY language")
+        return {language: (int(documents), int(passages)) for language, documents, passages in rows}
 
     def documents_without_language(self, limit: int) -> list[tuple[int, str]]:
         """(id, the start of its text) of documents with passages whose language is not read yet."""
