@@ -154,6 +154,18 @@ def test_an_english_claim_over_a_german_page_is_judged_by_the_names_and_numbers_
     assert not review("The Kornhalde mill was built by the Kornhalde mill [1].", "Who built the Kornhalde mill?", mill).found
 
 
+def test_an_english_claim_citing_the_wrong_english_page_moves_to_the_german_page_that_states_it():
+    # A library mostly in English holding a German manual (seen in the window): the claim's English words are on the
+    # English pages, so they were taken for names the German page must hold too, and a right answer was refused.
+    pages = context(
+        "Bei Frost muss die Teichpumpe aus dem Teich genommen und in einem Eimer mit Wasser gelagert werden.",
+        "Mimetypes are stored in the suffix tree, which is written when the database is updated.",
+        "The magic data is stored in a binary format with a header, for ease of parsing.",
+    )
+    moved = review("The pump should be stored in an Eimer with water when there is frost [3].", "How should the pump be stored when there is frost?", pages)
+    assert moved.found and [(c.n, c.supported) for c in moved.citations] == [(1, True)] and "now points at [1]" in moved.notices[0]
+
+
 # A made-up town in three languages: a passage per fact; the claims say the population in words of their own.
 TOWNS = {
     "en": (
