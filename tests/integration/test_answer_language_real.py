@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_app.core.events import AnswerDone
-from desktop_app.core.languages import LANGUAGE_NAMES, _probabilities
+from desktop_app.core.languages import LANGUAGE_NAMES, _probabilities, question_language
 from desktop_app.core.library import Library
 from desktop_app.sample_datasheet import write_sample_datasheet
 
@@ -63,3 +63,12 @@ def test_a_follow_up_in_another_language_than_the_question_before_is_answered_in
     result = next(e for e in library.ask_in_chat(chat, "その保証期間は何年ですか？", "fusion") if isinstance(e, AnswerDone)).result
     assert result.found and "1年" in result.answer, result.answer
     assert written_in(result.answer) == "ja", result.answer
+
+
+def test_an_english_question_is_also_searched_in_the_language_of_a_german_page_among_others(library):
+    # Before, only the language of most of the library's passages was searched in, and this library has no such
+    # language: an English question found the German page only by the names they share.
+    result = next(e for e in library.ask("In which year was the water mill on the Ossel built?", mode="fusion") if isinstance(e, AnswerDone)).result
+    assert any(question_language(query) == "de" for query in result.queries), result.queries  # surely German, not a bare name
+    assert result.found and "1784" in result.answer, result.answer
+    assert {c.file.rsplit("/", 1)[-1] for c in result.citations} == {"muehle.txt"}, result.citations
