@@ -359,7 +359,7 @@ class Pipeline:
             yield StageStarted(WRITING_QUERIES)
         with clock.stage("query_generation"):
             generated = mode.write_queries(self, question, searched, lists[0], typed)
-            translated = self.in_documents_languages(question) if mode.writes_queries and typed is None else ()
+            translated = self.in_documents_languages(question, scope) if mode.writes_queries and typed is None else ()
         with clock.stage("embedding"):
             generated, query_vectors = self._embed_queries(mode, generated, question_vector[0], guard=typed is None)
             asked_vectors = question_vector[0]  # the question in each language it is searched in: what the "not found" gate judges
@@ -393,22 +393,24 @@ class Pipeline:
             clock.mark("fused_evidence")
         return found, context, evidence
 
-    def documents_languages(self) -> list[str]:
-        """The languages that hold a notable share of the library's passages, the largest first. Documents of an
-        older library are read here, a batch per question, since they were imported before languages were kept."""
+    def documents_languages(self, scope: Scope | None = None) -> list[str]:
+        """The languages that hold a notable share of the documents the question may find (`scope`; None: the whole
+        library), the largest first. Documents of an older library are read here, a batch per question, since they
+        were imported before languages were kept."""
         unread = self.store.documents_without_language(LANGUAGE_BATCH)
         if unread:
             self.store.set_document_languages({i: detect_language(text) or "" for i, text in unread})
-        return notable(self.store.languages_held())
+        return notable(self.store.languages_held(None if scope is None else scope.documents))
 
-    def in_documents_languages(self, question: str) -> tuple[str, ...]:
-        """The question written in each language the library holds a notable share of and the question is not in:
-        in a library mostly in English, a German manual is searched in German too."""
+    def in_documents_languages(self, question: str, scope: Scope | None = None) -> tuple[str, ...]:
+        """The question written in each language the documents in `scope` hold a notable share of and the question is
+        not in: in a library mostly in English, a German manual is searched in German too; not when only English files
+        are ticked."""
         if not self.settings.document_language_queries:
             return ()
         written = (
             in_language(self._generator(), question, LANGUAGE_NAMES[language], max_tokens=4 * self.settings.query_tokens_each)
-            for language in other_languages(question, self.documents_languages())
+            for language in other_languages(question, self.documents_languages(scope))
         )
         return tuple(text for text in written if text)
 

@@ -55,6 +55,8 @@ def test_a_library_in_postgresql_keeps_documents_chats_collections_and_folders_f
     assert found and {other.passage(h.chunk_id).document_id for h in found} == scope  # the scope holds
     by_words = other.store.keyword_search("pump temperature filters", 5, allowed)
     assert by_words and {other.passage(h.chunk_id).document_id for h in by_words} == scope
+    # What a question in another language is written in counts the documents it may find (pipeline.documents_languages).
+    assert other.store.languages_held(scope) == {"en": (1, len(allowed))} and other.store.languages_held()["en"][0] == 2
 
     datasheet_id = next(d.id for d in other.documents() if d.path == str(datasheet))
     other.remove_document(datasheet_id)

@@ -73,6 +73,20 @@ def test_in_a_library_mostly_in_english_an_english_question_is_also_searched_in_
         library.close()
 
 
+def test_with_only_english_files_ticked_an_english_question_is_not_written_in_german(data_home, tmp_path):
+    # The German manual is outside what the question may find: its translation would cost a model call for nothing.
+    english = {f"guide{n}.md": f"# Garden guide {n}\n\nPrune the roses of bed {n} in early spring and water them twice a week.\n" for n in range(6)}
+    generator = ScriptedGenerator(["Wendelsried outdoor swimming pool: opening time", "SHOULD NOT BE ASKED"])
+    library = make_library(data_home, tmp_path / "docs", {"freibad.md": POOL, **english}, generator)
+    try:
+        ticked = [d.id for d in library.documents() if not d.path.endswith("freibad.md")]
+        result = next(e for e in library.ask(QUESTION, mode="fusion", allowed_documents=ticked, generate_answer=False) if isinstance(e, AnswerDone)).result
+        assert len(generator.prompts) == 1 and "SHOULD NOT BE ASKED" not in result.queries
+        assert library.store.languages_held(ticked) == {"en": (6, 6)}
+    finally:
+        library.close()
+
+
 @pytest.mark.parametrize("question, files, setting", [
     (TRANSLATED, {"freibad.md": POOL, "baeckerei.md": BAKERY}, True),  # already in the documents' language
     (QUESTION, {"pool.md": "# Wendelsried pool\n\nThe outdoor pool of Wendelsried opens at half past six in July; adults pay five euros.\n"}, True),

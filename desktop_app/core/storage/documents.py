@@ -140,11 +140,14 @@ class DocumentStore(Database):
         )
         return [PageText(number, text, bool(ocr), section) for number, text, ocr, section in rows]
 
-    def languages_held(self) -> dict[str | None, tuple[int, int]]:
-        """How many documents and passages the library holds in each language (None: documents whose language is
-        not read yet)."""
-        rows = self.conn.execute("SELECT language, count(*), sum(chunks) FROM documents WHERE chunks > 0 GROUP BY language")
-        return {language: (documents, passages) for language, documents, passages in rows}
+    def languages_held(self, document_ids: Iterable[int] | None = None) -> dict[str | None, tuple[int, int]]:
+        """How many documents and passages the library (or these of its documents) holds in each language (None:
+        documents whose language is not read yet)."""
+        sql, args = "SELECT language, count(*), sum(chunks) FROM documents WHERE chunks > 0", ()
+        if document_ids is not None:
+            sql += f" AND id IN {_IDS}"
+            args = (id_list(document_ids),)
+        return {language: (documents, passages) for language, documents, passages in self.conn.execute(sql + " GROUP BY language", args)}
 
     def documents_without_language(self, limit: int) -> list[tuple[int, str]]:
         """(id, the start of its text) of documents with passages whose language is not read yet (older libraries)."""

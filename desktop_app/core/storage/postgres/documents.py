@@ -42,10 +42,13 @@ class PgDocumentStore(PgDatabase):
         return [DocumentName(i, path, title, added.strftime("%Y-%m-%d %H:%M:%S")) for i, path, title, added in self.rows(
             "SELECT id, path, title, added_at AT TIME ZONE 'UTC' FROM documents ORDER BY id")]
 
-    def languages_held(self) -> dict[str | None, tuple[int, int]]:
-        """How many documents and passages the library holds in each language (None: documents whose language is
-        not read yet)."""
-        rows = self.rows("SELECT language, count(*), sum(chunks) FROM documents WHERE chunks > 0 GROUP BY language")
+    def languages_held(self, document_ids: Iterable[int] | None = None) -> dict[str | None, tuple[int, int]]:
+        """How many documents and passages the library (or these of its documents) holds in each language (None:
+        documents whose language is not read yet)."""
+        sql, args = "SELECT language, count(*), sum(chunks) FROM documents WHERE chunks > 0", ()
+        if document_ids is not None:
+            sql, args = sql + " AND id = ANY(%s)", ([int(i) for i in document_ids],)
+        rows = self.rows(sql + " GROUP BY language", args)
         return {language: (int(documents), int(passages)) for language, documents, passages in rows}
 
     def documents_without_language(self, limit: int) -> list[tuple[int, str]]:
