@@ -180,3 +180,18 @@ def test_the_not_found_gate_judges_a_page_by_the_question_in_its_language_too(da
         assert next(s for s in result.sources if s.passage.file.endswith("freibad.md")).similarity >= float(german @ page) - 1e-6
     finally:
         library.close()
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Wann öffnet das Freibad in Wendelsried?",
+        "Übersetzung: Wann öffnet das Freibad in Wendelsried?",
+        'Wendelsried pool in German: "Wann öffnet das Freibad in Wendelsried?',  # seen with the 1.5B model: a label, one quote
+        "„Wann öffnet das Freibad in Wendelsried?“",
+    ],
+)
+def test_the_translation_is_read_without_the_label_or_quotes_the_model_puts_around_it(reply):
+    from desktop_app.core.retrieval.translation import in_language
+
+    assert in_language(ScriptedGenerator([reply]), QUESTION, "German") == TRANSLATED

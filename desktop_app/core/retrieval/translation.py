@@ -13,7 +13,7 @@ TRANSLATE_SYSTEM = (
     "Translate the user's question into {language}, as a search query for documents written in {language}. "
     "Keep names, numbers and codes exactly as written. Reply with the translation only."
 )
-_LABEL = re.compile(r"^\w+:\s+")  # "Translation:", "Übersetzung:", "German:"
+_LABEL = r"^(?:\w+|[^:\"“„«]*\b{language}\b[^:\"“„«]*):\s+"  # "Translation:", "Übersetzung:", "asn1_check_version in German:"
 
 
 def translation_messages(question: str, language: str) -> list[dict[str, str]]:
@@ -24,7 +24,7 @@ def in_language(generator: Generator, question: str, language: str, max_tokens: 
     """`question` written in `language` (an English name: "German"); "" when the model wrote nothing usable."""
     raw = generator.complete(translation_messages(question, language), max_tokens=max_tokens, temperature=0.0)
     for line in raw.splitlines():
-        line = _LABEL.sub("", clean_line(line)).strip().strip("\"'“”„«»")
+        line = re.sub(_LABEL.format(language=re.escape(language)), "", clean_line(line)).strip().strip("\"'“”„«»")
         if line and line.casefold() != question.casefold():
             return line
     return ""
