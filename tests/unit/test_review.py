@@ -338,6 +338,20 @@ def test_a_chinese_answer_is_checked_sentence_by_sentence_against_the_sentence_i
     assert check.shown == ["孙玉文: 孙玉文出生于新秋镇。"]
 
 
+def test_the_question_check_reads_a_manuals_returns_line_after_the_line_naming_its_function():
+    # Seen in the window over libtasn1's manual: "Returns: Version string of run-time library ..." alone does not say whose
+    # version string, so the check doubted a right answer and flagged it. It now reads the line naming the function first.
+    from desktop_app.core.answers.model_check import Doubt
+
+    check = _AnswersIn("gz_probe_level", otherwise=Doubt.SOME)
+    page = ("Returns: the handle, or NULL on error. gz probe level [Function] int gz_probe_level (const char * name) name: the "
+            "archive to read. Reads the compression level that the named archive was written with. Returns: the level, from 1 to 9.")  # as the model read it
+    sources = context(page, title="gzkit manual")
+    reviewed = review_answer("gz_probe_level returns the level, from 1 to 9 [1].", True, "What does gz_probe_level return?", sources, sources, model_check=check)
+    assert reviewed.found and all(c.supported for c in reviewed.citations) and not reviewed.notices, reviewed.notices
+    assert check.shown[0].endswith("… Returns: the level, from 1 to 9.") and "int gz_probe_level" in check.shown[0]
+
+
 class _Near:
     """An embedder that finds the claim nearest in meaning to one sentence (holding `near`), and far from the rest."""
 

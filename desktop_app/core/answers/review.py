@@ -24,7 +24,7 @@ from ..languages import different_languages
 from ..models.embedder import Embedder
 from ..types import Citation, Source
 from .grounding import MARK, NUMBER_WEIGHT, Grounding, Vocabulary, content, is_number, judge_claim, tokens
-from .model_check import Doubt, ModelCheck
+from .model_check import MAX_CHARS, Doubt, ModelCheck
 from .streaming import NOT_FOUND_LINE, not_found_answer
 
 # A claim: a list line ("- ...", "1. ..."), or a sentence with the citation marks that follow it, wherever they stand
@@ -83,7 +83,7 @@ class ReadPassages:
 
     def __init__(self, context: Sequence[Source], question: str, embedder: Embedder | None = None):
         self.texts = [f"{s.passage.title}\n{s.passage.text}" for s in context]
-        self.titles, self.embedder, self.asked = [s.passage.title for s in context], embedder, Vocabulary([question])
+        self.titles, self.embedder, self.asked, self.asked_words = [s.passage.title for s in context], embedder, Vocabulary([question]), content(question)
         self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
         self.each = tuple(self._vocabularies.values())
         self._sentences = [(n, m.group(0)) for n, s in enumerate(context, 1) for m in _SENTENCE.finditer(s.passage.text) if content(m.group(0))]
@@ -104,7 +104,7 @@ class ReadPassages:
         closeness = self._closeness(claim, range(len(self._sentences)))
         return self._sentences[int(np.argmax(closeness))][0] if closeness else 0
 
-    def statements(self, claim: str, cited: Sequence[int]) -> list[str]:
+    def statements(self, claim: str, cited: Sequence[int], subject: bool = False) -> list[str]:
         """Each cited passage's sentence holding most of the claim's words (numbers twice), best passage first, then its sentence
         nearest the claim in meaning ("from", "object" can make another hold more), after the title ("It has ..." keeps its subject)."""
         indices = [i for i, (n, _) in enumerate(self._sentences) if n in cited]
@@ -116,7 +116,13 @@ class ReadPassages:
         for k in sorted(range(len(indices)), key=lambda k: -closeness[k]) if self.embedder else ():
             nearest.setdefault(self._sentences[indices[k]][0], indices[k])
         read = [(n, self._sentences[j][1].strip()) for n, i in most.items() for j in dict.fromkeys((i, nearest.get(n, i)))]
+        read = [(n, self._led(n, sentence, said) if subject else sentence) for n, sentence in read]  # `subject`: for the question check
         return [f"{self.titles[n - 1]}: {sentence}" if self.titles[n - 1] else sentence for n, sentence in read]
+
+    def _led(self, n: int, sentence: str, said: list[str]) -> str:  # after its passage's sentence naming most of what claim and question name that it lacks
+        named = lambda text: sum(Vocabulary([text]).holds(t) for t in set(said) & set(self.asked_words) if not Vocabulary([sentence]).holds(t))  # noqa: E731
+        lead = max((s.strip() for m, s in self._sentences if m == n), key=named, default=sentence)
+        return f"{' '.join(lead.split())[: MAX_CHARS // 2]} … {sentence}" if named(lead) else sentence  # the check reads MAX_CHARS
 
     def judge(self, claim: str, numbers: Sequence[int]) -> Grounding:
         key = tuple(sorted(n for n in set(numbers) if 1 <= n <= len(self.texts)))
@@ -234,8 +240,7 @@ def review_answer(
             continue
         verdict = evidence.judge(claim, numbers)
         better = None if verdict.grounded else evidence.stating(claim, numbers)
-        if better is None:
-            verdict = evidence.reread(claim, numbers, verdict, model_check)
+        verdict = evidence.reread(claim, numbers, verdict, model_check) if better is None else verdict
         if verdict.grounded:
             if len(needed := evidence.needed(claim, numbers)) < len(numbers):  # a passage cited for nothing it says
                 out = out[:start] + _with_marks(claim, needed) + out[end:]
@@ -254,7 +259,7 @@ def review_answer(
         else:
             flagged.update({n: verdict.reason for n in numbers if n not in flagged})
     checked = answered and not general_knowledge
-    doubt = _least_doubt(model_check, question, (s for g in reversed(grounded) for s in evidence.statements(*g))) if checked and grounded and model_check else Doubt.NONE
+    doubt = _least_doubt(model_check, question, (s for g in reversed(grounded) for s in evidence.statements(*g, subject=True))) if checked and grounded and model_check else Doubt.NONE
     if (checked and not grounded) or doubt is Doubt.SURE:
         why = "the passage it rests on does not answer the question" if grounded else "no passage it read states that: it did not come from your documents"
         return ReviewedAnswer(not_found_answer(sources or context), False, (), (f"The model answered \u201c{answer.strip()[:300]}\u201d, but {why}.",))

@@ -49,9 +49,7 @@ class RepeatWatch:
     """Finds the first run of REPEAT_WORDS words that a growing text writes a second time, each word looked at once."""
 
     def __init__(self, words: int = REPEAT_WORDS):
-        self.words = words
-        self._seen: set[tuple[str, ...]] = set()
-        self._next = 0  # the first run not yet seen
+        self.words, self._seen, self._next = words, set[tuple[str, ...]](), 0  # _next: the first run not yet seen
 
     def repeat_at(self, text: str) -> int | None:
         """Where in `text` a repeated run starts, or None. The last word may be unfinished: it waits."""
@@ -70,15 +68,13 @@ def stream_answer(
 ) -> Generator[Token, None, Streamed]:
     """Yields the model's tokens, the first few held back to catch a NOT FOUND reply (`refusal` gives the answer that
     replaces it, or an empty reply); a reply that repeats itself is stopped, with REPEAT_NOTICE in `notices`."""
-    pending, text, decided = "", "", False
-    watch = RepeatWatch()
+    pending, text, decided, watch = "", "", False, RepeatWatch()
     with TokenStream(pieces, cancel) as stream:
         for piece in stream:
             if decided:
                 text += piece
                 yield Token(piece)
-                cut = watch.repeat_at(text)
-                if cut is not None:
+                if (cut := watch.repeat_at(text)) is not None:
                     text = text[:cut].rstrip()
                     if notices is not None:
                         notices.append(REPEAT_NOTICE)
@@ -95,8 +91,7 @@ def stream_answer(
             decided = True
             text = pending.lstrip()
             yield Token(text)
-    if not decided and pending.strip():
-        text = pending.strip()
+    if not decided and (text := pending.strip()):  # a short reply, all of it held back
         yield Token(text)
     if not text.strip():
         answer = refusal()
