@@ -119,8 +119,8 @@ class ReadPassages:
         read = [(n, self._led(n, sentence, said) if subject else sentence) for n, sentence in read]  # `subject`: for the question check
         return [f"{self.titles[n - 1]}: {sentence}" if self.titles[n - 1] else sentence for n, sentence in read]
 
-    def _led(self, n: int, sentence: str, said: list[str]) -> str:  # after its passage's sentence naming most of what claim and question name that it lacks
-        named = lambda text: sum(Vocabulary([text]).holds(t) for t in set(said) & set(self.asked_words) if not Vocabulary([sentence]).holds(t))  # noqa: E731
+    def _led(self, n: int, sentence: str, said: list[str]) -> str:  # after its passage's sentence naming most of what claim and question name that it (and its title) lack
+        named = lambda text: sum(Vocabulary([text]).holds(t) for t in set(said) & set(self.asked_words) if not Vocabulary([self.titles[n - 1], sentence]).holds(t))  # noqa: E731
         lead = max((s.strip() for m, s in self._sentences if m == n), key=named, default=sentence)
         return f"{' '.join(lead.split())[: MAX_CHARS // 2]} … {sentence}" if named(lead) else sentence  # the check reads MAX_CHARS
 
