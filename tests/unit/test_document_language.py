@@ -43,11 +43,24 @@ def test_languages_are_read_from_the_text_in_any_script():
     assert notable({"en": (30, 9_000), "de": (1, 4)}) == ["en", "de"]
 
 
-def test_an_english_question_over_german_documents_is_also_searched_in_german(data_home, tmp_path):
+# A German manual among English guides: a library mostly in English.
+ENGLISH = {f"guide{n}.md": f"# Garden guide {n}\n\nPrune the roses of bed {n} in early spring and water them twice a week.\n" for n in range(6)}
+
+
+@pytest.mark.parametrize(
+    "files, held",
+    [
+        ({"freibad.md": POOL, "baeckerei.md": BAKERY}, {"de": (2, 2)}),
+        # Before, only the language of more than half the passages was searched: a German manual among English ones
+        # was found by an English question only through the names and numbers they share.
+        ({"freibad.md": POOL, **ENGLISH}, {"en": (6, 6), "de": (1, 1)}),
+    ],
+)
+def test_an_english_question_is_also_searched_in_german_over_german_documents_alone_or_among_english_ones(data_home, tmp_path, files, held):
     generator = ScriptedGenerator(["Wendelsried outdoor swimming pool: opening time", TRANSLATED])
-    library = make_library(data_home, tmp_path / "docs", {"freibad.md": POOL, "baeckerei.md": BAKERY}, generator)
+    library = make_library(data_home, tmp_path / "docs", files, generator)
     try:
-        assert library.store.languages_held() == {"de": (2, 2)}
+        assert library.store.languages_held() == held
         result = next(e for e in library.ask(QUESTION, mode="fusion", generate_answer=False) if isinstance(e, AnswerDone)).result
         assert "German" in generator.prompts[1][0]["content"] and generator.prompts[1][-1]["content"] == QUESTION
         assert TRANSLATED in result.queries
@@ -57,27 +70,10 @@ def test_an_english_question_over_german_documents_is_also_searched_in_german(da
         library.close()
 
 
-def test_in_a_library_mostly_in_english_an_english_question_is_also_searched_in_german_for_its_german_pages(data_home, tmp_path):
-    # Before, only the language of more than half the passages was searched: a German manual among English ones was
-    # found by an English question only through the names and numbers they share.
-    english = {f"guide{n}.md": f"# Garden guide {n}\n\nPrune the roses of bed {n} in early spring and water them twice a week.\n" for n in range(6)}
-    generator = ScriptedGenerator(["Wendelsried outdoor swimming pool: opening time", TRANSLATED])
-    library = make_library(data_home, tmp_path / "docs", {"freibad.md": POOL, **english}, generator)
-    try:
-        assert library.store.languages_held() == {"en": (6, 6), "de": (1, 1)}
-        result = next(e for e in library.ask(QUESTION, mode="fusion", generate_answer=False) if isinstance(e, AnswerDone)).result
-        assert "German" in generator.prompts[1][0]["content"] and TRANSLATED in result.queries
-        german = next(lst for lst in result.lists if lst.kind == "keyword" and lst.query == TRANSLATED)
-        assert library.passage(german.hits[0].chunk_id).file.endswith("freibad.md")
-    finally:
-        library.close()
-
-
 def test_with_only_english_files_ticked_an_english_question_is_not_written_in_german(data_home, tmp_path):
     # The German manual is outside what the question may find: its translation would cost a model call for nothing.
-    english = {f"guide{n}.md": f"# Garden guide {n}\n\nPrune the roses of bed {n} in early spring and water them twice a week.\n" for n in range(6)}
     generator = ScriptedGenerator(["Wendelsried outdoor swimming pool: opening time", "SHOULD NOT BE ASKED"])
-    library = make_library(data_home, tmp_path / "docs", {"freibad.md": POOL, **english}, generator)
+    library = make_library(data_home, tmp_path / "docs", {"freibad.md": POOL, **ENGLISH}, generator)
     try:
         ticked = [d.id for d in library.documents() if not d.path.endswith("freibad.md")]
         result = next(e for e in library.ask(QUESTION, mode="fusion", allowed_documents=ticked, generate_answer=False) if isinstance(e, AnswerDone)).result

@@ -120,9 +120,9 @@ class ReadPassages:
         return [f"{self.titles[n - 1]}: {sentence}" if self.titles[n - 1] else sentence for n, sentence in read]
 
     def _led(self, n: int, sentence: str, said: list[str]) -> str:  # after its passage's sentence naming most of what claim and question name that it (and its title) lack
-        named = lambda text: sum(Vocabulary([text]).holds(t) for t in set(said) & set(self.asked_words) if not Vocabulary([self.titles[n - 1], sentence]).holds(t))  # noqa: E731
-        lead = max((s.strip() for m, s in self._sentences if m == n), key=named, default=sentence)
-        return f"{' '.join(lead.split())[: MAX_CHARS // 2]} … {sentence}" if named(lead) else sentence  # the check reads MAX_CHARS
+        lacking = [t for t in set(said) & set(self.asked_words) if not Vocabulary([self.titles[n - 1], sentence]).holds(t)]  # built once, not per word
+        most, _, lead = max(((sum(Vocabulary([s]).holds(t) for t in lacking), -i, s.strip()) for i, (m, s) in enumerate(self._sentences) if m == n), default=(0, 0, sentence))
+        return f"{' '.join(lead.split())[: MAX_CHARS // 2]} … {sentence}" if most else sentence  # the check reads MAX_CHARS
 
     def judge(self, claim: str, numbers: Sequence[int]) -> Grounding:
         key = tuple(sorted(n for n in set(numbers) if 1 <= n <= len(self.texts)))
