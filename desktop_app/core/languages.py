@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 # Enough text to tell a language reliably; more only costs time (the model reads bytes one by one).
 SAMPLE_CHARS = 4000
@@ -79,6 +79,12 @@ def _too_short(text: str) -> bool:
 def detect_language(text: str) -> str | None:
     """The ISO 639-1 code of the language `text` is mostly written in; None when it has too few letters to tell."""
     return None if _too_short(text) else _likeliest(_probabilities(text))
+
+
+def likeliest_among(text: str, candidates: Collection[str]) -> str | None:
+    """The likeliest of `candidates` for `text`, however short (None when the identifier knows none of them)."""
+    probabilities = _probabilities(text)
+    return max((language for language in probabilities if language in candidates), key=probabilities.__getitem__, default=None)
 
 
 def sample(texts: Iterable[str]) -> str:

@@ -115,3 +115,25 @@ def test_meaning_vouches_for_a_claims_wording_not_for_its_content():
     # Nor does it make a number, or a name another passage read holds, the cited passage's.
     assert not judge_claim("Edda Tarrow erected the beacon in 1784 [1].", [HARBOUR], "", read, agrees=True).grounded
     assert judge_claim("Edda Tarrow erected the beacon in Kornhalde [1].", [HARBOUR], "", read, agrees=True).missing == ("Kornhalde",)
+
+
+@pytest.mark.parametrize(
+    "claim, passage",
+    [
+        ("The warranty on the pump is 3 years [1].", "The pump comes with a warranty of three years."),
+        ("Die Garantie beträgt 3 Jahre [1].", "Auf die Pumpe gibt es drei Jahre Garantie."),
+        ("La garantie est de 21 ans [1].", "La pompe a une garantie de vingt et un ans."),
+        ("Гарантия на насос 7 лет [1].", "Гарантия на насос составляет семь лет."),
+    ],
+)
+def test_a_number_the_page_spells_in_words_grounds_the_claims_digits(claim, passage):
+    # Before, "3" had to be written as a digit on the page: a right answer over "three years" was flagged.
+    assert judge_claim(claim, [passage]).grounded
+
+
+def test_a_spelled_number_is_read_in_its_texts_language_only():
+    # "fire" is four in Norwegian and "once" eleven in Spanish: in an English page they stay words.
+    assert not judge_claim("The pump was tested 4 times [1].", ["The pump was tested in a fire."]).grounded
+    assert not judge_claim("Rinse the sponge 11 times a week [1].", ["Rinse the sponge once a week."]).grounded
+    # A claim's number word is not held by any digit of the page: "5.7.3" is a section's number, not three.
+    assert not judge_claim("The result has three components [1].", ["5.7.3 Eigenvalues. The result is a list of two components."]).grounded

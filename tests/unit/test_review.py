@@ -504,3 +504,18 @@ def test_the_model_never_vouches_for_a_changed_number_or_a_claim_adding_nothing_
     reader = _Reader(False)
     review_answer(many, True, "Tell me about the towers.", sources, sources, model_check=reader)
     assert len(reader.read) == 2
+
+
+def test_an_english_claim_saying_a_number_in_words_is_grounded_by_the_german_page_spelling_it_and_highlights_that_sentence():
+    # Seen in the window: "... is three years [1]" over a German manual saying "drei Jahre" was flagged, and the first
+    # sentence of the page was highlighted. A spelled number is now read as its digits, in the language of its text.
+    manual = context(
+        "Die Teichpumpe PF-200 fördert bis zu 2000 Liter pro Stunde. Sie eignet sich für Teiche bis zehn Kubikmeter. "
+        "Der Hersteller gewährt auf die Teichpumpe drei Jahre Garantie."
+    )
+    question = "How long is the warranty on the PF-200 pond pump?"
+    right = review("The PF-200 pond pump has a warranty of three years [1].", question, manual)
+    assert right.found and [(c.n, c.supported) for c in right.citations] == [(1, True)] and not right.notices
+    highlighted = manual[0].passage.text[right.citations[0].start - manual[0].passage.start : right.citations[0].end - manual[0].passage.start]
+    assert "drei Jahre" in highlighted, highlighted
+    assert not review("The PF-200 pond pump has a warranty of five years [1].", question, manual).found

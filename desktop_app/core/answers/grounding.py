@@ -1,7 +1,7 @@
 """Does what a passage says state a claim? The one grounding check of an answer, in any language and script.
 
-A claim (a sentence or a list line) is compared with the passages it cites, together, by their words: Unicode word tokens (`\\w+`; Chinese and
-Japanese: pairs of characters, word_pieces.py), casefolded, accents dropped, numbers in one spelling ("2,000", "2 000", "2000"; "1,5" is 1.5).
+A claim (a sentence or a list line) is compared with the passages it cites, together, by their words: Unicode word tokens (`\\w+`; Chinese and Japanese: pairs
+of characters), casefolded, accents dropped, numbers in one spelling ("2,000", "2 000", "2000"; "1,5" is 1.5; German "drei" is 3, and holds "three": spelled_numbers.py).
 1. Every number of the claim must be in the passages (a changed figure is a wrong fact).
 2. score = the weighted share of the claim's content words (MIN_LETTERS letters or more: no word list) the passages
    hold. A word matches one of the same stem: equal, or sharing all but the last few letters (`_same_word`:
@@ -24,14 +24,13 @@ from __future__ import annotations
 import functools
 import math
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ..spelled_numbers import fold_letters, number_words, spelled_digits
 from ..word_pieces import is_spaceless, spaced
 
-# Tune half of tests/data/citation_support.jsonl (claims alone; bench/citation_check_quality.py): 0.7 flags 2 of 35 right
-# and passes 18 of 35 wrong, 0.75 2 and 16; 0.7 is kept for tests/unit/test_review.py's answers, judged in context.
+# Tune half of tests/data/citation_support.jsonl (claims alone; bench/citation_check_quality.py): 0.7 flags 2 of 35 right, passes 18 of 35 wrong.
 THRESHOLD = 0.7
 NEW_WEIGHT = 4.0  # a word the claim adds to the question's (the fact it states) counts 4 times one it repeats
 NUMBER_WEIGHT = 2.0  # a number (or code with digits) is the most specific thing a claim states: it counts twice a word
@@ -63,9 +62,7 @@ def _number(match: re.Match) -> str:
 
 def _fold(text: str) -> str:
     """Casefolded, accents dropped ("Malmö" = "malmo"), numbers in one spelling."""
-    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    return _NUMBER.sub(lambda m: f" {_number(m)} ", text)
+    return _NUMBER.sub(lambda m: f" {_number(m)} ", fold_letters(text))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -78,17 +75,20 @@ def is_number(token: str) -> bool:
     return any(c.isdigit() for c in token)
 
 
-def content(text: str) -> list[str]:
+def content(text: str, spelled: bool = False) -> list[str]:
     """The claim's words that say something: numbers, codes, words of MIN_LETTERS letters or more (a function word that long, "with", "было",
-    is in most passages: it barely counts), a spaceless script's character pairs."""
-    return [t for t in tokens(text) if is_number(t) or len(t) >= MIN_LETTERS or is_spaceless(t)]
+    is in most passages: it barely counts), a spaceless script's character pairs. `spelled`: a number word as its digits ("three": "3")."""
+    said = [t for t in tokens(text) if is_number(t) or len(t) >= MIN_LETTERS or is_spaceless(t)]
+    return [numbers.get(t, t) for t in said] if spelled and (numbers := number_words(tokens(text), text)) else said
 
 
 class Vocabulary:
     """The tokens of some passages, indexed by their first letters for the stem match."""
 
     def __init__(self, texts: Iterable[str]):
-        self.tokens = {t for text in texts for t in tokens(text)}
+        texts = list(texts)  # read twice
+        self.spelled = {t for text in texts for t in spelled_digits(tokens(text), text)}  # "drei" (German text): 3
+        self.tokens = {t for text in texts for t in tokens(text)} | self.spelled
         self._by_start: dict[str, list[str]] = {}
         self._stems: dict[str, bool] = {}
         for token in self.tokens:
@@ -134,7 +134,7 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
     asked = question if isinstance(question, Vocabulary) else Vocabulary([question]) if question else None
     among = tuple(among)
     weights = [(1.0 if asked is not None and asked.holds(t) else NEW_WEIGHT) * (NUMBER_WEIGHT if is_number(t) else 1.0) * _rarity(t, among) for t in said]
-    held = [vocabulary.holds(t) for t in said]
+    held = [vocabulary.holds(t) or spelled.get(t) in vocabulary.spelled for spelled in [number_words(tokens(claim), claim)] for t in said]  # "three": "drei"
     if agrees:  # its own wording (no passage read, nor the question, holds it) is held when its answer is the passages'
         known = [h or any(v.holds(t) for v in among) for t, h in zip(said, held)]
         added = [k and (asked is None or not asked.holds(t)) for t, k in zip(said, known)]  # what it adds that they know

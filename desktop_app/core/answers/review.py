@@ -108,7 +108,7 @@ class ReadPassages:
         """Each cited passage's sentence holding most of the claim's words (numbers twice), best passage first, then its sentence
         nearest the claim in meaning ("from", "object" can make another hold more), after the title ("It has ..." keeps its subject)."""
         indices = [i for i, (n, _) in enumerate(self._sentences) if n in cited]
-        said, closeness = content(MARK.sub(" ", claim)), self._closeness(claim, indices) or [0.0] * len(indices)
+        said, closeness = content(MARK.sub(" ", claim), spelled=True), self._closeness(claim, indices) or [0.0] * len(indices)
         held = [sum((NUMBER_WEIGHT if is_number(t) else 1) * words.holds(t) for t in said) for words in (Vocabulary([self._sentences[i][1]]) for i in indices)]
         most, nearest = {}, {}  # passage -> its sentence holding most of the claim's words / nearest it in meaning
         for k in sorted(range(len(indices)), key=lambda k: (held[k], closeness[k], -k), reverse=True):
@@ -132,7 +132,7 @@ class ReadPassages:
         if verdict.grounded or not different_languages(claim, " ".join(self.texts[n - 1] for n in key)):  # its wording counts if its nearest sentence is cited
             return verdict if verdict.grounded or self.nearest(claim) not in key else judge_claim(claim, self.vocabulary(key), self.asked, self.each, agrees=True)
         # In another language than they are (English over a German page), only numbers and names (words a passage in another language holds) match: each must, and one the question lacks.
-        shared = " ".join(t for t in content(MARK.sub(" ", claim)) if is_number(t) or any(v.holds(t) for v, text in zip(self.each, self.texts) if different_languages(claim, text)))
+        shared = " ".join(t for t in content(MARK.sub(" ", claim), spelled=True) if is_number(t) or any(v.holds(t) for v, text in zip(self.each, self.texts) if different_languages(claim, text)))
         adds = any(not self.asked.holds(t) for t in tokens(shared))
         return judge_claim(shared, self.vocabulary(key), self.asked, self.each, exact=True) if adds else Grounding(False, 0.0, "it shares only the question's names with them")
 
