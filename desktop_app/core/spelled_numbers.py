@@ -2,8 +2,8 @@
 grounding check matches an answer's "3 years" with a page's "drei Jahre" or "three years", and an answer's "four
 years" does not pass over a page's "3 years".
 
-num2words (a well-kept library that spells numbers in about 50 languages) spells 2 to SPELLED_UP_TO and the round
-hundreds up to a thousand; those spellings are read back into digits, a spelling of several words ("twenty-one",
+num2words (a well-kept library that spells numbers in about 50 languages) spells 2 to SPELLED_UP_TO, the round
+hundreds up to a thousand and the round thousands up to ten thousand ("dreitausend Liter"); those spellings are read back into digits, a spelling of several words ("twenty-one",
 "vingt et un") as one number. A text's number words are read only in its own language (the identifier's likeliest
 among the languages num2words spells), because a number word of one language is an ordinary word of another ("fire"
 is four in Norwegian, "once" eleven in Spanish). One is left as a word: it is also an article or a pronoun in most
@@ -22,7 +22,7 @@ from .languages import likeliest_among
 from .word_pieces import is_spaceless
 
 SPELLED_UP_TO = 100
-_VALUES = (*range(2, SPELLED_UP_TO + 1), *range(200, 1001, 100))
+_VALUES = (*range(2, SPELLED_UP_TO + 1), *range(200, 1001, 100), *range(2000, 10001, 1000))
 
 
 def fold_letters(text: str) -> str:

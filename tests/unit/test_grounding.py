@@ -123,6 +123,7 @@ def test_meaning_vouches_for_a_claims_wording_not_for_its_content():
         ("The warranty on the pump is 3 years [1].", "The pump comes with a warranty of three years."),
         ("Die Garantie beträgt 3 Jahre [1].", "Auf die Pumpe gibt es drei Jahre Garantie."),
         ("La garantie est de 21 ans [1].", "La pompe a une garantie de vingt et un ans."),
+        ("Die Pumpe fördert 3000 Liter in der Stunde [1].", "Die Teichpumpe fördert bis zu dreitausend Liter Wasser pro Stunde."),
         ("Гарантия на насос 7 лет [1].", "Гарантия на насос составляет семь лет."),
     ],
 )
