@@ -138,3 +138,12 @@ def test_a_spelled_number_is_read_in_its_texts_language_only():
     assert not judge_claim("Rinse the sponge 11 times a week [1].", ["Rinse the sponge once a week."]).grounded
     # A claim's number word is not held by any digit of the page: "5.7.3" is a section's number, not three.
     assert not judge_claim("The result has three components [1].", ["5.7.3 Eigenvalues. The result is a list of two components."]).grounded
+
+
+def test_a_spelled_number_holds_only_beside_another_word_of_the_claim():
+    # A number word is often another thing's number: "six provinces" on one page and "urban districts" on another do
+    # not state "6 urban districts" together, as they would with a page saying "6 urban districts".
+    provinces = "Brenmoor is divided into six provinces and two free cities."
+    districts = "The urban districts of Tolvane lie along the river."
+    assert not judge_claim("Quarrendale has 6 urban districts [1][2].", [provinces, districts]).grounded
+    assert judge_claim("Brenmoor has 6 provinces [1].", [provinces]).grounded

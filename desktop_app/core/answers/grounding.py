@@ -1,22 +1,20 @@
 """Does what a passage says state a claim? The one grounding check of an answer, in any language and script.
 
-A claim (a sentence or a list line) is compared with the passages it cites, together, by their words: Unicode word tokens (`\\w+`; Chinese and Japanese: pairs
-of characters), casefolded, accents dropped, numbers in one spelling ("2,000", "2 000", "2000"; "1,5" is 1.5; German "drei" is 3, and holds "three": spelled_numbers.py).
-1. Every number of the claim must be in the passages (a changed figure is a wrong fact).
-2. score = the weighted share of the claim's content words (MIN_LETTERS letters or more: no word list) the passages
-   hold. A word matches one of the same stem: equal, or sharing all but the last few letters (`_same_word`:
-   "flashes"/"flash", "Москва"/"Москве", "Bäume"/"Baum"), so no stemmer is needed. Words the claim adds to the
-   question count NEW_WEIGHT, words it repeats 1 (a page says "formed in" where a question asks "origin"); each
-   weight times the word's rarity among the passages read (`_rarity`, their IDF: "write" tells a page about writing
-   tables from one about reading them, "table" does not); a number counts NUMBER_WEIGHT times a word.
-3. Meaning (`agrees`, from review.py's embedder): when the sentence nearest the claim, of all those read, is in the
-   cited passages, the claim's own wording (words no passage read nor the question holds: "people live in" for "has
-   ... inhabitants") counts as held, provided what it adds that the passages hold includes a number they state or
-   outnumbers its own words. Meaning vouches for wording, not content: a colour or a name no passage holds stays
-   missing; a number, or a word another passage holds, is never credited.
-Grounded: no number missing and score >= THRESHOLD; the words the passages lack explain a verdict (`missing`). Well
-under a millisecond a claim. It cannot see a negation or words in another relation (docs/grounding.md,
-bench/relation_swaps.py); review.py asks the model about a claim the words fail (model_check.py).
+A claim (a sentence or a list line) is compared with the passages it cites, together, by their words: Unicode word tokens (`\\w+`; Chinese and Japanese:
+pairs of characters), casefolded, accents dropped, numbers in one spelling ("2,000", "2 000", "2000"; "1,5" is 1.5).
+1. Every number of the claim must be in the passages (a changed figure is a wrong fact): as digits, or spelled ("drei" in a German text: spelled_numbers.py)
+   in a passage holding another of the claim's words too (a number word is often another thing's number).
+2. score = the weighted share of the claim's content words (MIN_LETTERS letters or more, no word list) the passages hold. A word matches one of the same
+   stem: equal, or sharing all but the last few letters (`_same_word`: "Москва"/"Москве", "Bäume"/"Baum"). Words the claim adds to the question count
+   NEW_WEIGHT, words it repeats 1 (a page says "formed in" for "origin"); each weight times the word's rarity among the passages read (`_rarity`, their IDF:
+   "write" tells a page about writing tables from one about reading them, "table" does not); a number counts NUMBER_WEIGHT times a word.
+3. Meaning (`agrees`, from review.py's embedder): when the sentence nearest the claim, of all those read, is in the cited passages, the claim's own wording
+   (words no passage read nor the question holds: "people live in" for "has ... inhabitants") counts as held, provided what it adds that the passages hold
+   includes a number they state or outnumbers its own words. Meaning vouches for wording, not content: a colour or a name no passage holds stays missing; a
+   number, or a word another passage holds, is never credited.
+Grounded: no number missing and score >= THRESHOLD; the words the passages lack explain a verdict (`missing`). Well under a millisecond a claim. It cannot
+see a negation or words in another relation (docs/grounding.md, bench/relation_swaps.py); review.py asks the model about a claim the words fail
+(model_check.py).
 """
 
 from __future__ import annotations
@@ -24,7 +22,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..spelled_numbers import fold_letters, number_words, spelled_digits
@@ -78,22 +76,25 @@ def is_number(token: str) -> bool:
 def content(text: str, spelled: bool = False) -> list[str]:
     """The claim's words that say something: numbers, codes, words of MIN_LETTERS letters or more (a function word that long, "with", "было",
     is in most passages: it barely counts), a spaceless script's character pairs. `spelled`: a number word as its digits ("three": "3")."""
-    said = [t for t in tokens(text) if is_number(t) or len(t) >= MIN_LETTERS or is_spaceless(t)]
-    return [numbers.get(t, t) for t in said] if spelled and (numbers := number_words(tokens(text), text)) else said
+    numbers = number_words(tokens(text), text) if spelled else {}
+    return [numbers.get(t, t) for t in tokens(text) if is_number(t) or len(t) >= MIN_LETTERS or is_spaceless(t)]
 
 
 class Vocabulary:
     """The tokens of some passages, indexed by their first letters for the stem match."""
 
-    def __init__(self, texts: Iterable[str]):
-        texts = list(texts)  # read twice
-        self.spelled = {t for text in texts for t in spelled_digits(tokens(text), text)}  # "drei" (German text): 3
-        self.tokens = {t for text in texts for t in tokens(text)} | self.spelled
+    def __init__(self, texts: Sequence[str]):
+        self.spelling = [(set(digits), text) for text in texts if (digits := spelled_digits(tokens(text), text))]  # "drei" (German): 3
+        self.written = {t for text in texts for t in tokens(text)}
+        self.tokens = self.written | {number for digits, _ in self.spelling for number in digits}
         self._by_start: dict[str, list[str]] = {}
         self._stems: dict[str, bool] = {}
         for token in self.tokens:
             if len(token) >= _STEM_START and not is_number(token):
                 self._by_start.setdefault(token[:_STEM_START], []).append(token)
+
+    def spells(self, number: str, beside: Sequence[str]) -> bool:  # in a text holding one of the claim's other words too: "six provinces" is not "6 districts"
+        return any(number in digits and (not beside or any(map(Vocabulary([text]).holds, beside))) for digits, text in self.spelling)
 
     def holds(self, token: str) -> bool:
         if token in self.tokens or is_number(token) or len(token) < MIN_LETTERS:
@@ -134,7 +135,8 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
     asked = question if isinstance(question, Vocabulary) else Vocabulary([question]) if question else None
     among = tuple(among)
     weights = [(1.0 if asked is not None and asked.holds(t) else NEW_WEIGHT) * (NUMBER_WEIGHT if is_number(t) else 1.0) * _rarity(t, among) for t in said]
-    held = [vocabulary.holds(t) or spelled.get(t) in vocabulary.spelled for spelled in [number_words(tokens(claim), claim)] for t in said]  # "three": "drei"
+    spelled = number_words(tokens(claim), claim)  # "three": 3
+    held = [(t in vocabulary.written if is_number(t) else vocabulary.holds(t)) or (t in spelled or is_number(t)) and vocabulary.spells(spelled.get(t, t), [w for w in said if w != t]) for t in said]
     if agrees:  # its own wording (no passage read, nor the question, holds it) is held when its answer is the passages'
         known = [h or any(v.holds(t) for v in among) for t, h in zip(said, held)]
         added = [k and (asked is None or not asked.holds(t)) for t, k in zip(said, known)]  # what it adds that they know

@@ -138,7 +138,7 @@ class ReadPassages:
 
     def vocabulary(self, key: tuple[int, ...]) -> Vocabulary:  # these passages' words together, built once however often asked
         if key not in self._vocabularies:
-            self._vocabularies[key] = Vocabulary(self.texts[n - 1] for n in key)
+            self._vocabularies[key] = Vocabulary([self.texts[n - 1] for n in key])
         return self._vocabularies[key]
 
     def reread(self, claim: str, numbers: Sequence[int], verdict: Grounding, check: ModelCheck | None) -> Grounding:
@@ -173,11 +173,9 @@ class ReadPassages:
         """The passages that state the claim: the one passage that states it best; else those it cites and the one
         more that completes it best, with a word of the claim they lack (a claim joining two passages' facts, citing one); None when none do."""
         every = range(1, len(self.texts) + 1)
-        for tried in ([[n] for n in every], [[*cited, n] for n in every if cited and n not in cited]):
-            verdicts = [(g.score, -n[-1], n) for n in tried if (g := self.judge(claim, n)).grounded and self.needed(claim, n) == n]
-            if verdicts:
-                return max(verdicts)[2]
-        return None
+        tries = ([[n] for n in every], [[*cited, n] for n in every if cited and n not in cited])
+        verdicts = ([(g.score, -n[-1], n) for n in tried if (g := self.judge(claim, n)).grounded and self.needed(claim, n) == n] for tried in tries)
+        return next((max(found)[2] for found in verdicts if found), None)
 
 
 def _least_doubt(check: ModelCheck, question: str, statements: Iterable[str]) -> Doubt:
