@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bench.citation_check_quality import load_labelled, measure, new_check
-from desktop_app.core.answers.grounding import THRESHOLD, Vocabulary, judge_claim
+from desktop_app.core.answers.grounding import THRESHOLD, judge_claim
+from desktop_app.core.words import Vocabulary
 
 HARBOUR = "The Quillmoor lighthouse flashes green every 9 seconds. It was built in 1887 by Edda Tarrow."
 TOWN = "Brackwater lies on the banks of the Ossel river. The town was formed in Fennick by three weavers."
