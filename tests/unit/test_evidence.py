@@ -203,6 +203,29 @@ def test_a_citation_is_narrowed_to_the_sentence_the_answer_rests_on():
 
 
 @pytest.mark.parametrize(
+    "said, sentence",
+    [
+        ("The warranty of the pond pump is three years [1].", "Die Garantie beträgt drei Jahre ab Kaufdatum."),
+        ("The power cable of the pond pump is 10 meters long [1].", "Das Netzkabel ist zehn Meter lang."),
+        ("The pump moves up to 3000 litres an hour [1].", "Die Teichpumpe Aquavera fördert bis zu dreitausend Liter Wasser pro Stunde."),
+    ],
+)
+def test_an_english_answer_over_a_german_page_highlights_the_sentence_holding_its_number(said, sentence):
+    # Seen in the window: the English answer shared no word with the German page, so the whole page was highlighted
+    # from its first sentence. The sentence is now found as the grounding check finds it, numbers in words included.
+    from desktop_app.core.retrieval.evidence import on_the_page
+    from desktop_app.core.types import Citation, Passage, Source
+
+    page = (
+        "Bedienungsanleitung Teichpumpe Aquavera. Die Teichpumpe Aquavera fördert bis zu dreitausend Liter Wasser pro Stunde. "
+        "Das Netzkabel ist zehn Meter lang. Der Filterschwamm muss alle vier Wochen ausgespült werden. Die Garantie beträgt drei Jahre ab Kaufdatum."
+    )
+    passage = Passage(7, 1, "/docs/teichpumpe.pdf", "Teichpumpe", 3, 0, len(page), page)
+    narrowed = on_the_page([Citation.from_passage(1, passage)], [Source(1, passage, 0.1, {}, 0.5)], {1: said}, "How long is it?")[0]
+    assert narrowed.text == sentence
+
+
+@pytest.mark.parametrize(
     ("lead_in", "what_follows"),
     [
         ("To reset the controller to its factory settings, type in a terminal", "pumpctl reset --factory --port 2"),

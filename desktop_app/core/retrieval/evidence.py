@@ -33,6 +33,7 @@ from ..models.embedder import Embedder
 from ..stopwords import FUNCTION_WORDS
 from ..types import Citation, Quote, Source
 from ..word_pieces import is_spaceless, spaced, word_count
+from ..words import Vocabulary, content, is_number
 
 # Tokens per character of English prose for Qwen's tokenizer, rounded up (about 4 characters a token);
 # an estimate is enough for a budget and keeps this stage free of the model.
@@ -42,6 +43,7 @@ MIN_WORDS = 4  # shorter pieces are headings, captions, page numbers: they match
 SENTENCE_CHARS = 400  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
 LEXICAL_POOL = 48  # sentences scored when none is embedded (scoring by words costs next to nothing)
 _WORD = re.compile(r"[^\W_][\w'-]*")  # a word in any script ("Москва", "Malmö")
+_CITATION_MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
 _FULL_STOPS = frozenset(".!?;\u2026\u3002\uff01\uff1f\uff1b\u061f\u0964\u17d4\u104b")  # what ends a sentence, in Latin, CJK, Arabic, Devanagari, Khmer and Myanmar text
 _COLONS = ":\uff1a"  # a piece ending in one introduces what follows, however short: "Report faults to:", "Returns:"
 _CLOSING = "\"')]\u00bb\u201d\u2019"  # closing quotes and brackets after a full stop
@@ -320,31 +322,27 @@ def on_the_page(citations: Sequence[Citation], sources: Sequence[Source], said: 
     return tuple(out)
 
 
-def _telling(words: set[str]) -> set[str]:
-    """The words that tell a sentence apart: numbers, or 4 letters or more, in any script (as answers/grounding.py counts)."""
-    return {w for w in words if len(w) >= 4 or any(c.isdigit() for c in w)}
-
-
 def _narrowed(citation: Citation, said: str, question: str = "") -> Citation:
-    """The citation's sentence holding the most of what `said` says: its words (numbers, or 4 letters or more, in any
-    script), each counting 4 when the question does not hold it (what the answer adds: "IP67", not "PX-40", for
-    "What is the IP rating of the PX-40?"), as in answers/grounding.py, widened to the sentences holding the numbers it
-    lacks that the question does not hold (a sentence joining two facts: "85 °C at 6 bar"). The whole citation when none holds any,
-    or when `said` holds every sentence's words (a quote of the whole passage)."""
+    """The citation's sentence holding the most of what `said` says, its words compared as the grounding check compares
+    them (core/words.py: any script, accents dropped, forms of a word, numbers in words in the sentence's language: an
+    English "three years" finds a German "drei Jahre"), each counting 4 when the question does not hold it (what the
+    answer adds: "IP67", not "PX-40", for "What is the IP rating of the PX-40?"), widened to the sentences holding the
+    numbers it lacks that the question does not hold (a sentence joining two facts: "85 °C at 6 bar"). The whole
+    citation when none holds any, or when `said` holds every sentence's words (a quote of the whole passage)."""
     spans = sentence_spans(citation.text)
     if len(spans) < 2:
         return citation
-    asked = {w.casefold() for w in _WORD.findall(question)}
-    wanted = _telling({w.casefold() for w in _WORD.findall(said)})
-    words = [{w.casefold() for w in _WORD.findall(citation.text[a:b])} for a, b in spans]
-    held = [sum(1 if w in asked else 4 for w in wanted & said_here) for said_here in words]
-    quoted = all(_telling(said_here) <= wanted for said_here in words)
+    said = _CITATION_MARK.sub(" ", said)  # its "[1]" is no number it says
+    asked, wanted = Vocabulary([question]), set(content(said, spelled=True))
+    sentences = [Vocabulary([citation.text[a:b]]) for a, b in spans]
+    held = [sum(1 if asked.holds(w) else 4 for w in wanted if sentence.holds(w)) for sentence in sentences]
+    quoted = all(Vocabulary([said]).holds(w) for a, b in spans for w in content(citation.text[a:b]))
     if max(held) == 0 or quoted:  # an answer quoting the passage whole ("the following code: “...”") rests on all of it
         return citation
     first = last = held.index(max(held))
-    numbers = {w for w in wanted - asked if any(c.isdigit() for c in w)}
-    for i, said_here in enumerate(words):  # every number the answer took from here is highlighted (not the question's own: "PX-40")
-        if numbers & said_here - set().union(*words[first : last + 1]):
+    numbers = {w for w in wanted if is_number(w) and not asked.holds(w)}
+    for i, sentence in enumerate(sentences):  # every number the answer took from here is highlighted (not the question's own: "PX-40")
+        if any(sentence.holds(n) and not any(s.holds(n) for s in sentences[first : last + 1]) for n in numbers):
             first, last = min(first, i), max(last, i)
     a, b = spans[first][0], spans[last][1]
     return dataclasses.replace(citation, start=citation.start + a, end=citation.start + b, text=citation.text[a:b])
