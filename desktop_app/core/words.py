@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from .spelled_numbers import fold_letters, number_words, spelled_digits
 from .word_pieces import is_spaceless, spaced
 
+NEW_WEIGHT = 4.0  # a word a claim adds to the question's (the fact it states) counts 4 times one it repeats
+NUMBER_WEIGHT = 2.0  # a number (or code with digits) is the most specific thing a claim states: it counts twice a word
 MIN_LETTERS = 4  # shorter words are mostly function words in most languages ("der", "the", "и", "των")
 _STEM_SLACK = 3  # letters an inflected form may differ by at its end
 _STEM_START = 3  # letters two forms of a word share at least
@@ -87,3 +89,8 @@ def _same_word(a: str, b: str) -> bool:
     if shared == short >= MIN_LETTERS:
         return True
     return shared >= max(_STEM_START, short - _STEM_SLACK) and (shared >= 5 or long - shared <= _STEM_SLACK)
+
+
+def telling(token: str, asked: Vocabulary | None) -> float:
+    """How much a claim's word tells: NEW_WEIGHT when the question (`asked`) does not hold it, times NUMBER_WEIGHT for a number."""
+    return (1.0 if asked is not None and asked.holds(token) else NEW_WEIGHT) * (NUMBER_WEIGHT if is_number(token) else 1.0)

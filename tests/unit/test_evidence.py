@@ -205,7 +205,8 @@ def test_a_citation_is_narrowed_to_the_sentence_the_answer_rests_on():
 @pytest.mark.parametrize(
     "said, sentence",
     [
-        ("The warranty of the pond pump is three years [1].", "Die Garantie beträgt drei Jahre ab Kaufdatum."),
+        # "from" and "Frost" share their first letters, and "Pumpe" is the question's word: the number tells more.
+        ("The warranty of the pond pump is three years from the date of purchase [1].", "Die Garantie beträgt drei Jahre ab Kaufdatum."),
         ("The power cable of the pond pump is 10 meters long [1].", "Das Netzkabel ist zehn Meter lang."),
         ("The pump moves up to 3000 litres an hour [1].", "Die Teichpumpe Aquavera fördert bis zu dreitausend Liter Wasser pro Stunde."),
     ],
@@ -218,10 +219,11 @@ def test_an_english_answer_over_a_german_page_highlights_the_sentence_holding_it
 
     page = (
         "Bedienungsanleitung Teichpumpe Aquavera. Die Teichpumpe Aquavera fördert bis zu dreitausend Liter Wasser pro Stunde. "
-        "Das Netzkabel ist zehn Meter lang. Der Filterschwamm muss alle vier Wochen ausgespült werden. Die Garantie beträgt drei Jahre ab Kaufdatum."
+        "Das Netzkabel ist zehn Meter lang. Der Filterschwamm muss alle vier Wochen ausgespült werden. "
+        "Bei Frost muss die Pumpe aus dem Teich genommen werden. Die Garantie beträgt drei Jahre ab Kaufdatum."
     )
     passage = Passage(7, 1, "/docs/teichpumpe.pdf", "Teichpumpe", 3, 0, len(page), page)
-    narrowed = on_the_page([Citation.from_passage(1, passage)], [Source(1, passage, 0.1, {}, 0.5)], {1: said}, "How long is it?")[0]
+    narrowed = on_the_page([Citation.from_passage(1, passage)], [Source(1, passage, 0.1, {}, 0.5)], {1: said}, "How long is the warranty of the pond pump?")[0]
     assert narrowed.text == sentence
 
 

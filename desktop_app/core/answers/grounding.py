@@ -6,8 +6,9 @@ and Japanese: pairs of characters), casefolded, accents dropped, numbers in one 
    in a passage holding another of the claim's words too (a number word is often another thing's number).
 2. score = the weighted share of the claim's content words (MIN_LETTERS letters or more, no word list) the passages hold. A word matches one of the same
    stem: equal, or sharing all but the last few letters (`_same_word`: "Москва"/"Москве", "Bäume"/"Baum"). Words the claim adds to the question count
-   NEW_WEIGHT, words it repeats 1 (a page says "formed in" for "origin"); each weight times the word's rarity among the passages read (`_rarity`, their IDF:
-   "write" tells a page about writing tables from one about reading them, "table" does not); a number counts NUMBER_WEIGHT times a word.
+   NEW_WEIGHT, words it repeats 1 (core/words.py's `telling`; a page says "formed in" for "origin"); each weight times the word's rarity among the passages
+   read (`_rarity`, their IDF: "write" tells a page about writing tables from one about reading them, "table" does not); a number counts NUMBER_WEIGHT times
+   a word.
 3. Meaning (`agrees`, from review.py's embedder): when the sentence nearest the claim, of all those read, is in the cited passages, the claim's own wording
    (words no passage read nor the question holds: "people live in" for "has ... inhabitants") counts as held, provided what it adds that the passages hold
    includes a number they state or outnumbers its own words. Meaning vouches for wording, not content: a colour or a name no passage holds stays missing; a
@@ -27,12 +28,10 @@ from dataclasses import dataclass
 
 from ..spelled_numbers import number_words
 from ..word_pieces import spaced
-from ..words import Vocabulary, content, is_number, tokens
+from ..words import Vocabulary, content, is_number, telling, tokens
 
 # Tune half of tests/data/citation_support.jsonl (claims alone; bench/citation_check_quality.py): 0.7 flags 2 of 35 right, passes 18 of 35 wrong.
 THRESHOLD = 0.7
-NEW_WEIGHT = 4.0  # a word the claim adds to the question's (the fact it states) counts 4 times one it repeats
-NUMBER_WEIGHT = 2.0  # a number (or code with digits) is the most specific thing a claim states: it counts twice a word
 MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")  # a citation mark, "[2]" or "[1, 3]"
 
 
@@ -63,7 +62,7 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
         return Grounding(True, 1.0, "the claim states nothing to check")
     asked = question if isinstance(question, Vocabulary) else Vocabulary([question]) if question else None
     among = tuple(among)
-    weights = [(1.0 if asked is not None and asked.holds(t) else NEW_WEIGHT) * (NUMBER_WEIGHT if is_number(t) else 1.0) * _rarity(t, among) for t in said]
+    weights = [telling(t, asked) * _rarity(t, among) for t in said]
     spelled = number_words(tokens(claim), claim)  # "three": 3
     held = [(t in vocabulary.written if is_number(t) else vocabulary.holds(t)) or (t in spelled or is_number(t)) and vocabulary.spells(spelled.get(t, t), [w for w in said if w != t]) for t in said]
     if agrees:  # its own wording (no passage read, nor the question, holds it) is held when its answer is the passages'

@@ -23,8 +23,8 @@ import numpy as np
 from ..languages import different_languages
 from ..models.embedder import Embedder
 from ..types import Citation, Source
-from ..words import Vocabulary, content, is_number, tokens
-from .grounding import MARK, NUMBER_WEIGHT, Grounding, judge_claim
+from ..words import NUMBER_WEIGHT, Vocabulary, content, is_number, tokens
+from .grounding import MARK, Grounding, judge_claim
 from .model_check import MAX_CHARS, Doubt, ModelCheck
 from .streaming import NOT_FOUND_LINE, not_found_answer
 

@@ -33,7 +33,7 @@ from ..models.embedder import Embedder
 from ..stopwords import FUNCTION_WORDS
 from ..types import Citation, Quote, Source
 from ..word_pieces import is_spaceless, spaced, word_count
-from ..words import Vocabulary, content, is_number
+from ..words import Vocabulary, content, is_number, telling
 
 # Tokens per character of English prose for Qwen's tokenizer, rounded up (about 4 characters a token);
 # an estimate is enough for a budget and keeps this stage free of the model.
@@ -325,8 +325,8 @@ def on_the_page(citations: Sequence[Citation], sources: Sequence[Source], said: 
 def _narrowed(citation: Citation, said: str, question: str = "") -> Citation:
     """The citation's sentence holding the most of what `said` says, its words compared as the grounding check compares
     them (core/words.py: any script, accents dropped, forms of a word, numbers in words in the sentence's language: an
-    English "three years" finds a German "drei Jahre"), each counting 4 when the question does not hold it (what the
-    answer adds: "IP67", not "PX-40", for "What is the IP rating of the PX-40?"), widened to the sentences holding the
+    English "three years" finds a German "drei Jahre"), and weighed as it weighs them (`telling`: 4 when the question does
+    not hold it, what the answer adds: "IP67", not "PX-40", for "What is the IP rating of the PX-40?"; a number twice), widened to the sentences holding the
     numbers it lacks that the question does not hold (a sentence joining two facts: "85 °C at 6 bar"). The whole
     citation when none holds any, or when `said` holds every sentence's words (a quote of the whole passage)."""
     spans = sentence_spans(citation.text)
@@ -335,7 +335,7 @@ def _narrowed(citation: Citation, said: str, question: str = "") -> Citation:
     said = _CITATION_MARK.sub(" ", said)  # its "[1]" is no number it says
     asked, wanted = Vocabulary([question]), set(content(said, spelled=True))
     sentences = [Vocabulary([citation.text[a:b]]) for a, b in spans]
-    held = [sum(1 if asked.holds(w) else 4 for w in wanted if sentence.holds(w)) for sentence in sentences]
+    held = [sum(telling(w, asked) for w in wanted if sentence.holds(w)) for sentence in sentences]
     quoted = all(Vocabulary([said]).holds(w) for a, b in spans for w in content(citation.text[a:b]))
     if max(held) == 0 or quoted:  # an answer quoting the passage whole ("the following code: “...”") rests on all of it
         return citation
