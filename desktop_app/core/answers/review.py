@@ -23,7 +23,7 @@ import numpy as np
 from ..languages import different_languages
 from ..models.embedder import Embedder
 from ..types import Citation, Source
-from ..words import NUMBER_WEIGHT, Vocabulary, content, is_number, tokens
+from ..words import Vocabulary, content, is_number, telling, tokens
 from .grounding import MARK, Grounding, judge_claim
 from .model_check import MAX_CHARS, Doubt, ModelCheck
 from .streaming import NOT_FOUND_LINE, not_found_answer
@@ -106,11 +106,12 @@ class ReadPassages:
         return self._sentences[int(np.argmax(closeness))][0] if closeness else 0
 
     def statements(self, claim: str, cited: Sequence[int], subject: bool = False) -> list[str]:
-        """Each cited passage's sentence holding most of the claim's words (numbers twice), best passage first, then its sentence
-        nearest the claim in meaning ("from", "object" can make another hold more), after the title ("It has ..." keeps its subject)."""
+        """Each cited passage's sentence holding most of the claim's words (weighed by `telling`: what it adds to the question 4, numbers
+        twice), best passage first, then its sentence nearest the claim in meaning ("from", "object" can make another hold more), after the
+        title ("It has ..." keeps its subject)."""
         indices = [i for i, (n, _) in enumerate(self._sentences) if n in cited]
         said, closeness = content(MARK.sub(" ", claim), spelled=True), self._closeness(claim, indices) or [0.0] * len(indices)
-        held = [sum((NUMBER_WEIGHT if is_number(t) else 1) * words.holds(t) for t in said) for words in (Vocabulary([self._sentences[i][1]]) for i in indices)]
+        held = [sum(telling(t, self.asked) * words.holds(t) for t in said) for words in (Vocabulary([self._sentences[i][1]]) for i in indices)]
         most, nearest = {}, {}  # passage -> its sentence holding most of the claim's words / nearest it in meaning
         for k in sorted(range(len(indices)), key=lambda k: (held[k], closeness[k], -k), reverse=True):
             most.setdefault(self._sentences[indices[k]][0], indices[k])
