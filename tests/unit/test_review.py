@@ -352,6 +352,20 @@ def test_the_question_check_reads_a_manuals_returns_line_after_the_line_naming_i
     assert check.shown[0].endswith("… Returns: the level, from 1 to 9.") and "int gz_probe_level" in check.shown[0]
 
 
+def test_the_question_check_reads_the_sentence_holding_the_answers_number_over_one_sharing_the_questions_word():
+    # Seen in the window: "... three years from the date of purchase [1]" over a German manual was flagged. The check
+    # read the frost sentence, holding "Pumpe" (the question's word) and "Frost" (first letters of "from"), not the one
+    # saying "drei Jahre": a number the claim adds now weighs as in the grounding check (words.telling).
+    from desktop_app.core.answers.model_check import Doubt
+
+    check = _AnswersIn("drei Jahre", otherwise=Doubt.SOME)
+    page = "Bei Frost muss die Pumpe aus dem Teich genommen werden. Die Garantie beträgt drei Jahre ab Kaufdatum."
+    sources = context(page, title="Teichpumpe")
+    question = "How long is the warranty of the pond pump?"
+    reviewed = review_answer("The warranty of the pond pump is three years from the date of purchase [1].", True, question, sources, sources, model_check=check)
+    assert reviewed.found and all(c.supported for c in reviewed.citations) and not reviewed.notices, (reviewed.notices, check.shown)
+
+
 class _Near:
     """An embedder that finds the claim nearest in meaning to one sentence (holding `near`), and far from the rest."""
 
