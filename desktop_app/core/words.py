@@ -3,15 +3,20 @@
 
 Unicode word tokens (`\\w+`; Chinese and Japanese: pairs of characters, word_pieces.py), casefolded, accents dropped,
 numbers in one spelling ("2,000", "2 000", "2000"; "1,5" is 1.5), numbers spelled in words read as digits in the text's
-language (spelled_numbers.py). A word matches one of the same stem (`_same_word`), so no stemmer and no word list.
+language (spelled_numbers.py). A word matches one of the same stem (`_same_word`): they share all but their last
+letters. Two words sharing only their first three letters and more than a last letter apart ("city"/"cities", but also
+"from"/"frost") are one word only when the Snowball stemmer of the passages' language says so (in a language it has no
+stemmer for, they are).
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 
+from .languages import SAMPLE_CHARS, likeliest_among
 from .spelled_numbers import fold_letters, number_words, spelled_digits
 from .word_pieces import is_spaceless, spaced
 
@@ -19,7 +24,14 @@ NEW_WEIGHT = 4.0  # a word a claim adds to the question's (the fact it states) c
 NUMBER_WEIGHT = 2.0  # a number (or code with digits) is the most specific thing a claim states: it counts twice a word
 MIN_LETTERS = 4  # shorter words are mostly function words in most languages ("der", "the", "и", "των")
 _STEM_SLACK = 3  # letters an inflected form may differ by at its end
-_STEM_START = 3  # letters two forms of a word share at least
+_STEM_START = 3  # letters two forms of a word share at least (when they share no more, the stemmer decides)
+# Snowball's stemmers (snowballstemmer, a well-kept pure-Python build of them) by the identifier's language codes.
+_STEMMERS = {
+    "ar": "arabic", "ca": "catalan", "cs": "czech", "da": "danish", "de": "german", "el": "greek", "en": "english", "es": "spanish",
+    "et": "estonian", "eu": "basque", "fa": "persian", "fi": "finnish", "fr": "french", "ga": "irish", "hi": "hindi", "hu": "hungarian",
+    "hy": "armenian", "id": "indonesian", "it": "italian", "lt": "lithuanian", "ne": "nepali", "nl": "dutch", "no": "norwegian",
+    "pl": "polish", "pt": "portuguese", "ro": "romanian", "ru": "russian", "sr": "serbian", "sv": "swedish", "ta": "tamil", "tr": "turkish",
+}  # fmt: skip
 # A grouped number stands alone: digits after a letter are a code's ("V7 516" is a code and 516, not 7516).
 _NUMBER = re.compile(r"(?<!\w)\d{1,3}(?:[,.\u00a0\u202f\u2009' ]\d{3})+(?![\d])|\d+(?:[.,]\d+)?")
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|\w+")
@@ -60,6 +72,7 @@ class Vocabulary:
     """The tokens of some passages, indexed by their first letters for the stem match."""
 
     def __init__(self, texts: Sequence[str]):
+        self._sample = " ".join(texts)[:SAMPLE_CHARS]  # its language is read only when a stemmer must decide
         self.spelling = [(set(digits), text) for text in texts if (digits := spelled_digits(tokens(text), text))]  # "drei" (German): 3
         self.written = {t for text in texts for t in tokens(text)}
         self.tokens = self.written | {number for digits, _ in self.spelling for number in digits}
@@ -76,19 +89,45 @@ class Vocabulary:
         if token in self.tokens or is_number(token) or len(token) < MIN_LETTERS:
             return token in self.tokens
         if token not in self._stems:  # a review asks about the same words many times
-            self._stems[token] = any(_same_word(token, other) for other in self._by_start.get(token[:_STEM_START], ()))
+            self._stems[token] = any(_same_word(token, other, self._language) for other in self._by_start.get(token[:_STEM_START], ()))
         return self._stems[token]
 
+    def _language(self) -> str | None:
+        if not hasattr(self, "_read"):
+            self._read = likeliest_among(self._sample, _STEMMERS)
+        return self._read
 
-def _same_word(a: str, b: str) -> bool:
+
+def _same_word(a: str, b: str, language: Callable[[], str | None] = lambda: None) -> bool:
     """One word in two forms: they share all but the last _STEM_SLACK letters of the shorter and at least
-    _STEM_START letters, a short stem only with a short ending ("lie"/"lies", not "cat"/"catalog"); or the shorter,
-    of MIN_LETTERS or more, starts the longer (an abbreviation: "temp", "temperature")."""
+    _STEM_START letters, a short stem only with a short ending ("lie"/"lies", not "cat"/"catalog"), and when they
+    share no more than _STEM_START, either one last letter apart ("July"/"Juli", in two languages) or as the stemmer of
+    the passages' `language` has it ("city"/"cities", not "from"/"frost"); or the shorter, of MIN_LETTERS or more, starts the longer (an abbreviation: "temp", "temperature")."""
     short, long = sorted((len(a), len(b)))
     shared = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), short)
     if shared == short >= MIN_LETTERS:
         return True
-    return shared >= max(_STEM_START, short - _STEM_SLACK) and (shared >= 5 or long - shared <= _STEM_SLACK)
+    if not (shared >= max(_STEM_START, short - _STEM_SLACK) and (shared >= 5 or long - shared <= _STEM_SLACK)):
+        return False
+    stem = _stemmer(language()) if shared <= _STEM_START and long - shared > 1 else None
+    return stem is None or stem(a) == stem(b)
+
+
+@functools.cache
+def _stemmer(language: str | None) -> Callable[[str], str] | None:
+    """The Snowball stemmer of `language` as a cached function of a word; None for a language it has none for."""
+    if language not in _STEMMERS:
+        return None
+    import snowballstemmer  # late: only a review needs it
+
+    stemmer, lock = snowballstemmer.stemmer(_STEMMERS[language]), threading.Lock()
+
+    @functools.lru_cache(maxsize=8192)
+    def stem(word: str) -> str:
+        with lock:  # a stemmer keeps its state while it works: one word at a time
+            return stemmer.stemWord(word)
+
+    return stem
 
 
 def telling(token: str, asked: Vocabulary | None) -> float:
