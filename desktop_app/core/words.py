@@ -34,7 +34,8 @@ _STEMMERS = {
 }  # fmt: skip
 # A grouped number stands alone: digits after a letter are a code's ("V7 516" is a code and 516, not 7516).
 _NUMBER = re.compile(r"(?<!\w)\d{1,3}(?:[,.\u00a0\u202f\u2009' ]\d{3})+(?![\d])|\d+(?:[.,]\d+)?")
-_TOKEN = re.compile(r"\d+(?:\.\d+)?|\w+")
+# A dotted name is one word, a code's: "write.csv" is not "write.table" (parts of two letters or more: "e.g." and "U.S." are not).
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]{2}\w*(?:\.[^\W\d_]{2}\w*)+|\w+")
 
 
 def _number(match: re.Match) -> str:
@@ -53,12 +54,17 @@ def _fold(text: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def tokens(text: str) -> tuple[str, ...]:
-    """The text's words and numbers, folded (kept for the texts a review asks about again and again)."""
-    return tuple(_TOKEN.findall(spaced(_fold(text))))
+    """The text's words and numbers, folded, a dotted name whole and then its parts (kept for the texts a review asks about again and again)."""
+    return tuple(part for token in _TOKEN.findall(spaced(_fold(text))) for part in (token, *(token.split(".") if _is_name(token) else ())))
+
+
+def _is_name(token: str) -> bool:
+    return "." in token and not token[0].isdigit()
 
 
 def is_number(token: str) -> bool:
-    return any(c.isdigit() for c in token)
+    """A number, or a code: with digits ("IP67"), or a dotted name ("write.csv"); a claim's must be in its passages, as written."""
+    return any(c.isdigit() for c in token) or _is_name(token)
 
 
 def content(text: str, spelled: bool = False) -> list[str]:

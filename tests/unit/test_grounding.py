@@ -148,3 +148,13 @@ def test_a_spelled_number_holds_only_beside_another_word_of_the_claim():
     districts = "The urban districts of Tolvane lie along the river."
     assert not judge_claim("Quarrendale has 6 urban districts [1][2].", [provinces, districts]).grounded
     assert judge_claim("Brenmoor has 6 provinces [1].", [provinces]).grounded
+
+
+def test_a_dotted_name_is_one_word_that_must_be_in_the_page():
+    # Issue 30's window: "use the write.table() function [3]" cited a page about read.table with no flag; "write" and
+    # "table" were each somewhere on it. A dotted name is now one word, a code's, held only as written.
+    page = "To read a data frame from a file, call the read.table() function with the file name."
+    assert not judge_claim("Call the write.table() function with the file name [1].", [page]).grounded
+    assert judge_claim("Call the read.table() function with the file name [1].", [page]).grounded
+    # Its parts are words too, and "e.g." or "U.S." are no dotted names.
+    assert judge_claim("The function reads a table, e.g. a data frame [1].", [page]).grounded
