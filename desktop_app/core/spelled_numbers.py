@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Sequence
 
 from .languages import likeliest_among
 from .word_pieces import is_spaceless
@@ -54,7 +53,8 @@ def _first_words() -> frozenset[str]:
     return frozenset(words[0] for table in _spellings().values() for words in table)
 
 
-def _spans(words: Sequence[str], text: str) -> list[tuple[int, int, str]]:
+@functools.lru_cache(maxsize=4096)  # a review builds the words of the same sentences again and again
+def _spans(words: tuple[str, ...], text: str) -> list[tuple[int, int, str]]:
     """(start, end, digits) of each number `words` (folded, as fold_letters folds them, from `text`) spell in `text`'s
     language, the longest spelling first: "vingt et un" is one number, 21, not 20 and two words."""
     if _first_words().isdisjoint(words):
@@ -71,11 +71,11 @@ def _spans(words: Sequence[str], text: str) -> list[tuple[int, int, str]]:
     return spans
 
 
-def spelled_digits(words: Sequence[str], text: str) -> tuple[str, ...]:
+def spelled_digits(words: tuple[str, ...], text: str) -> tuple[str, ...]:
     """The digits of the numbers `words` spell: ("die", "garantie", "betragt", "drei", "jahre") -> ("3",)."""
     return tuple(digits for _, _, digits in _spans(words, text))
 
 
-def number_words(words: Sequence[str], text: str) -> dict[str, str]:
+def number_words(words: tuple[str, ...], text: str) -> dict[str, str]:
     """Each of `words` that spells a number alone -> its digits: ("three", "years") -> {"three": "3"}."""
     return {words[start]: digits for start, end, digits in _spans(words, text) if end == start + 1}

@@ -35,6 +35,7 @@ _STEMMERS = {
 # A grouped number stands alone: digits after a letter are a code's ("V7 516" is a code and 516, not 7516).
 _NUMBER = re.compile(r"(?<!\w)\d{1,3}(?:[,.\u00a0\u202f\u2009' ]\d{3})+(?![\d])|\d+(?:[.,]\d+)?")
 # A dotted name is one word, a code's: "write.csv" is not "write.table" (parts of two letters or more: "e.g." and "U.S." are not).
+MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")  # a citation mark, "[2]" or "[1, 3]": no number the answer says
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]{2}\w*(?:\.[^\W\d_]{2}\w*)+|\w+")
 
 
@@ -78,7 +79,7 @@ class Vocabulary:
     """The tokens of some passages, indexed by their first letters for the stem match."""
 
     def __init__(self, texts: Sequence[str]):
-        self._sample = " ".join(texts)[:SAMPLE_CHARS]  # its language is read only when a stemmer must decide
+        self._sample = " ".join(texts)[:SAMPLE_CHARS]
         self.spelling = [(set(digits), text) for text in texts if (digits := spelled_digits(tokens(text), text))]  # "drei" (German): 3
         self.written = {t for text in texts for t in tokens(text)}
         self.tokens = self.written | {number for digits, _ in self.spelling for number in digits}
@@ -88,20 +89,19 @@ class Vocabulary:
             if len(token) >= _STEM_START and not is_number(token):
                 self._by_start.setdefault(token[:_STEM_START], []).append(token)
 
-    def spells(self, number: str, beside: Sequence[str]) -> bool:  # in a text holding one of the claim's other words too: "six provinces" is not "6 districts"
+    def spells(self, number: str, beside: Sequence[str]) -> bool:  # in a text holding another of the claim's words: "six bridges" is not "6 towers"
         return any(number in digits and (not beside or any(map(Vocabulary([text]).holds, beside))) for digits, text in self.spelling)
 
     def holds(self, token: str) -> bool:
         if token in self.tokens or is_number(token) or len(token) < MIN_LETTERS:
             return token in self.tokens
         if token not in self._stems:  # a review asks about the same words many times
-            self._stems[token] = any(_same_word(token, other, self._language) for other in self._by_start.get(token[:_STEM_START], ()))
+            self._stems[token] = any(_same_word(token, other, lambda: self.language) for other in self._by_start.get(token[:_STEM_START], ()))
         return self._stems[token]
 
-    def _language(self) -> str | None:
-        if not hasattr(self, "_read"):
-            self._read = likeliest_among(self._sample, _STEMMERS)
-        return self._read
+    @functools.cached_property
+    def language(self) -> str | None:  # read only when a stemmer must decide
+        return likeliest_among(self._sample, _STEMMERS)
 
 
 def _same_word(a: str, b: str, language: Callable[[], str | None] = lambda: None) -> bool:

@@ -142,12 +142,12 @@ def test_a_spelled_number_is_read_in_its_texts_language_only():
 
 
 def test_a_spelled_number_holds_only_beside_another_word_of_the_claim():
-    # A number word is often another thing's number: "six provinces" on one page and "urban districts" on another do
-    # not state "6 urban districts" together, as they would with a page saying "6 urban districts".
-    provinces = "Brenmoor is divided into six provinces and two free cities."
-    districts = "The urban districts of Tolvane lie along the river."
-    assert not judge_claim("Quarrendale has 6 urban districts [1][2].", [provinces, districts]).grounded
-    assert judge_claim("Brenmoor has 6 provinces [1].", [provinces]).grounded
+    # A number word is often another thing's number: "six bridges" on one page and "stone towers" on another do not
+    # state "6 stone towers" together, as they would with a page saying "6 stone towers".
+    bridges = "Brenmoor crosses its canal on six bridges and two ferries."
+    towers = "The stone towers of Tolvane stand along the river."
+    assert not judge_claim("Quarrendale has 6 stone towers [1][2].", [bridges, towers]).grounded
+    assert judge_claim("Brenmoor has 6 bridges [1].", [bridges]).grounded
 
 
 def test_a_dotted_name_is_one_word_that_must_be_in_the_page():

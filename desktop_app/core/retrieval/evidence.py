@@ -33,7 +33,7 @@ from ..models.embedder import Embedder
 from ..stopwords import FUNCTION_WORDS
 from ..types import Citation, Quote, Source
 from ..word_pieces import is_spaceless, spaced, word_count
-from ..words import Vocabulary, content, is_number, telling
+from ..words import MARK, Vocabulary, content, is_number, telling
 
 # Tokens per character of English prose for Qwen's tokenizer, rounded up (about 4 characters a token);
 # an estimate is enough for a budget and keeps this stage free of the model.
@@ -43,7 +43,6 @@ MIN_WORDS = 4  # shorter pieces are headings, captions, page numbers: they match
 SENTENCE_CHARS = 400  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
 LEXICAL_POOL = 48  # sentences scored when none is embedded (scoring by words costs next to nothing)
 _WORD = re.compile(r"[^\W_][\w'-]*")  # a word in any script ("Москва", "Malmö")
-_CITATION_MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
 _FULL_STOPS = frozenset(".!?;\u2026\u3002\uff01\uff1f\uff1b\u061f\u0964\u17d4\u104b")  # what ends a sentence, in Latin, CJK, Arabic, Devanagari, Khmer and Myanmar text
 _COLONS = ":\uff1a"  # a piece ending in one introduces what follows, however short: "Report faults to:", "Returns:"
 _CLOSING = "\"')]\u00bb\u201d\u2019"  # closing quotes and brackets after a full stop
@@ -326,17 +325,17 @@ def _narrowed(citation: Citation, said: str, question: str = "") -> Citation:
     """The citation's sentence holding the most of what `said` says, its words compared as the grounding check compares
     them (core/words.py: any script, accents dropped, forms of a word, numbers in words in the sentence's language: an
     English "three years" finds a German "drei Jahre"), and weighed as it weighs them (`telling`: 4 when the question does
-    not hold it, what the answer adds: "IP67", not "PX-40", for "What is the IP rating of the PX-40?"; a number twice), widened to the sentences holding the
-    numbers it lacks that the question does not hold (a sentence joining two facts: "85 °C at 6 bar"). The whole
-    citation when none holds any, or when `said` holds every sentence's words (a quote of the whole passage)."""
+    not hold it, what the answer adds: "IP67", not "PX-40", for "What is the IP rating of the PX-40?"; a number twice),
+    widened to the sentences holding the numbers it lacks that the question does not hold (a sentence joining two facts:
+    "85 °C at 6 bar"). The whole citation when none holds any, or when `said` holds every sentence's words (a quote of
+    the whole passage)."""
     spans = sentence_spans(citation.text)
     if len(spans) < 2:
         return citation
-    said = _CITATION_MARK.sub(" ", said)  # its "[1]" is no number it says
-    asked, wanted = Vocabulary([question]), set(content(said, spelled=True))
+    asked, wanted, whole = Vocabulary([question]), set(content(MARK.sub(" ", said), spelled=True)), Vocabulary([said])
     sentences = [Vocabulary([citation.text[a:b]]) for a, b in spans]
     held = [sum(telling(w, asked) for w in wanted if sentence.holds(w)) for sentence in sentences]
-    quoted = all(Vocabulary([said]).holds(w) for a, b in spans for w in content(citation.text[a:b]))
+    quoted = all(whole.holds(w) for a, b in spans for w in content(citation.text[a:b]))
     if max(held) == 0 or quoted:  # an answer quoting the passage whole ("the following code: “...”") rests on all of it
         return citation
     first = last = held.index(max(held))
