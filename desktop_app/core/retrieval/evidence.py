@@ -332,7 +332,8 @@ def _narrowed(citation: Citation, said: str, question: str = "") -> Citation:
     spans = sentence_spans(citation.text)
     if len(spans) < 2:
         return citation
-    asked, wanted, whole = Vocabulary([question]), set(content(MARK.sub(" ", said), spelled=True)), Vocabulary([said])
+    said = MARK.sub(" ", said)  # its "[1]" is no number it says
+    asked, wanted, whole = Vocabulary([question]), set(content(said, spelled=True)), Vocabulary([said])
     sentences = [Vocabulary([citation.text[a:b]]) for a, b in spans]
     held = [sum(telling(w, asked) for w in wanted if sentence.holds(w)) for sentence in sentences]
     quoted = all(whole.holds(w) for a, b in spans for w in content(citation.text[a:b]))
