@@ -7,8 +7,13 @@ hundreds up to a thousand and the round thousands up to ten thousand ("dreitause
 "vingt et un") as one number. A text's number words are read only in its own language (the identifier's likeliest
 among the languages num2words spells), because a number word of one language is an ordinary word of another ("fire"
 is four in Norwegian, "once" eleven in Spanish). One is left as a word: it is also an article or a pronoun in most
-languages ("ein", "un", "one of"). Not read: scripts written without spaces (Chinese, Japanese), inflected forms of a
-number ("трёх" for "три") and ordinals ("third", which in many languages is also a fraction).
+languages ("ein", "un", "one of"). Not read: inflected forms of a number ("трёх" for "три") and ordinals ("third", which
+in many languages is also a fraction).
+
+Chinese and Japanese write numbers in characters ("两年", "三十五平方米", "三千", "六点五", "3万"), which num2words spells
+for neither as a text writes them; `cjk_numerals` reads them as digits by the characters' one grammar (a digit, then
+十 百 千, then 万 or 亿 over all before). A lone 一 or 零 is left as it stands: it is in more words than numbers ("一些",
+"统一", "零件"), as one is left a word elsewhere; so is an ordinal ("第三章", chapter three).
 """
 
 from __future__ import annotations
@@ -21,6 +26,13 @@ from .languages import likeliest_among
 from .word_pieces import is_spaceless
 
 SPELLED_UP_TO = 100
+_CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
+_CJK_GROUPS = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
+_DIGIT = "".join(_CJK_DIGITS)
+# A number starts with a digit or 十 (a group sign first is a word: "万一", "千万"); "点" and digits after it are its decimals.
+# After 第 it is an ordinal, a chapter's or a step's ("第三章"), left as it stands, as ordinals are in other languages.
+_CJK_NUMBER = re.compile(f"(?<!第)(?:(?<![\\d.,])\\d+(?:\\.\\d+)?(?=[万萬亿億])|[{_DIGIT}十])[{_DIGIT}十百千万萬亿億]*(?:点[{_DIGIT}]+)?")
 _VALUES = (*range(2, SPELLED_UP_TO + 1), *range(200, 1001, 100), *range(2000, 10001, 1000))
 
 
@@ -79,3 +91,38 @@ def spelled_digits(words: tuple[str, ...], text: str) -> tuple[str, ...]:
 def number_words(words: tuple[str, ...], text: str) -> dict[str, str]:
     """Each of `words` that spells a number alone -> its digits: ("three", "years") -> {"three": "3"}."""
     return {words[start]: digits for start, end, digits in _spans(words, text) if end == start + 1}
+
+
+def cjk_numerals(text: str) -> str:
+    """The text with each number written in Chinese or Japanese characters as its digits, between spaces:
+    "保修期为两年" -> "保修期为 2 年", "六点五公斤" -> "6.5 公斤", "3万元" -> "30000 元"."""
+    return _CJK_NUMBER.sub(_cjk_digits, text) if _CJK_NUMBER.search(text) else text
+
+
+def _cjk_digits(match: re.Match) -> str:
+    written = match.group(0)
+    if written in ("一", "零", "〇"):
+        return written
+    whole, _, decimals = written.partition("点")
+    lead = re.match(r"\d+(?:\.\d+)?", whole)
+    if lead is None and not any(c in _CJK_UNITS or c in _CJK_GROUPS for c in whole):  # digit by digit: "二〇二四" is 2024
+        number = "".join(str(_CJK_DIGITS[c]) for c in whole)
+    else:
+        groups: list[tuple[float, int]] = []  # (value, its group sign's size): "一亿五千万" is 1亿 and 5000万
+        section, digit = 0, float(lead.group(0)) if lead else None
+        for c in whole[lead.end() if lead else 0 :]:
+            if c in _CJK_DIGITS:
+                digit = _CJK_DIGITS[c]
+            elif c in _CJK_UNITS:  # "十二" is 12: a unit with no digit before it counts one
+                section += int((1 if digit is None else digit) * _CJK_UNITS[c])
+                digit = None
+            else:  # 万, 亿: of all before it since a larger group sign
+                size, value = _CJK_GROUPS[c], section + (digit or 0)
+                while groups and groups[-1][1] < size:
+                    value += groups.pop()[0]
+                groups.append((value * size, size))
+                section, digit = 0, None
+        value = sum(v for v, _ in groups) + section + (digit or 0)
+        number = str(int(value)) if value == int(value) else str(value)
+    fraction = "".join(str(_CJK_DIGITS[c]) for c in decimals)
+    return f" {number}{'.' + fraction if fraction else ''} "

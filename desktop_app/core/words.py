@@ -2,8 +2,8 @@
 (retrieval/evidence.py) compare an answer's sentence with a passage's.
 
 Unicode word tokens (`\\w+`; Chinese and Japanese: pairs of characters, word_pieces.py), casefolded, accents dropped,
-numbers in one spelling ("2,000", "2 000", "2000"; "1,5" is 1.5), numbers spelled in words read as digits in the text's
-language (spelled_numbers.py). A word matches one of the same stem (`_same_word`): they share all but their last
+numbers in one spelling ("2,000", "2 000", "2000"; "1,5" is 1.5; "两千" is 2000), numbers spelled in words read as digits
+in the text's language (spelled_numbers.py). A word matches one of the same stem (`_same_word`): they share all but their last
 letters. Two words sharing only their first three letters and more than a last letter apart ("city"/"cities", but also
 "from"/"frost") are one word only when the Snowball stemmer of the passages' language says so (in a language it has no
 stemmer for, they are).
@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Sequence
 
 from .languages import SAMPLE_CHARS, likeliest_among
-from .spelled_numbers import fold_letters, number_words, spelled_digits
+from .spelled_numbers import cjk_numerals, fold_letters, number_words, spelled_digits
 from .word_pieces import is_spaceless, spaced
 
 NEW_WEIGHT = 4.0  # a word a claim adds to the question's (the fact it states) counts 4 times one it repeats
@@ -49,8 +49,8 @@ def _number(match: re.Match) -> str:
 
 
 def _fold(text: str) -> str:
-    """Casefolded, accents dropped ("Malmö" = "malmo"), numbers in one spelling."""
-    return _NUMBER.sub(lambda m: f" {_number(m)} ", fold_letters(text))
+    """Casefolded, accents dropped ("Malmö" = "malmo"), numbers in one spelling (Chinese and Japanese ones too: "两年" is "2 年")."""
+    return _NUMBER.sub(lambda m: f" {_number(m)} ", cjk_numerals(fold_letters(text)))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -72,7 +72,7 @@ def content(text: str, spelled: bool = False) -> list[str]:
     """The claim's words that say something: numbers, codes, words of MIN_LETTERS letters or more (a function word that long, "with", "было",
     is in most passages: it barely counts), a spaceless script's character pairs. `spelled`: a number word as its digits ("three": "3")."""
     numbers = number_words(tokens(text), text) if spelled else {}
-    return [numbers.get(t, t) for t in tokens(text) if is_number(t) or len(t) >= MIN_LETTERS or is_spaceless(t)]
+    return [numbers.get(t, t) for t in tokens(text) if is_number(t) or t in numbers or len(t) >= MIN_LETTERS or is_spaceless(t)]
 
 
 class Vocabulary:

@@ -60,7 +60,7 @@ def test_a_claim_the_passages_state_is_grounded(claim, passages):
         ("Ο φάρος της Λευκονήσου χτίστηκε το 1880.", [EL], "1880"),
         ("Ο φάρος της Λευκονήσου βάφτηκε κόκκινος πρόσφατα.", [EL], "βάφτηκε"),
         ("北湾灯塔建于1890年。", [ZH], "1890"),
-        ("北湾灯塔由三位织工建造。", [ZH], "织工"),
+        ("北湾灯塔由三位织工建造。", [ZH], "三位"),  # "three weavers": the number (三) first
         ("北浜灯台は1910年に建てられた。", [JA], "1910"),
         ("ประภาคารอ่าวเหนือสร้างเมื่อปี 1890", [TH], "1890"),
     ],
@@ -158,3 +158,19 @@ def test_a_dotted_name_is_one_word_that_must_be_in_the_page():
     assert judge_claim("Call the read.table() function with the file name [1].", [page]).grounded
     # Its parts are words too, and "e.g." or "U.S." are no dotted names.
     assert judge_claim("The function reads a table, e.g. a data frame [1].", [page]).grounded
+
+
+@pytest.mark.parametrize(
+    "claim, passage",
+    [
+        ("保修期为2年 [1]。", "本产品整机保修期为两年。"),
+        ("洁净空气量为每小时300立方米 [1]。", "洁净空气量：每小时三百立方米。"),
+        ("重量为6.5公斤 [1]。", "重量：六点五公斤。"),
+        ("年产量为35000台 [1]。", "年产量为三万五千台。"),
+        ("本機の重さは12キロです [1]。", "本機の重さは十二キロです。"),
+    ],
+)
+def test_a_number_written_in_chinese_or_japanese_characters_grounds_the_claims_digits(claim, passage):
+    # Before, "两年" was two characters and no number: a claim's "2" was never in the page.
+    assert judge_claim(claim, [passage]).grounded
+    assert not judge_claim(claim.replace("2", "4").replace("300", "400").replace("6.5", "7.5").replace("35000", "36000"), [passage]).grounded

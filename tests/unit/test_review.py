@@ -533,3 +533,33 @@ def test_an_english_claim_saying_a_number_in_words_is_grounded_by_the_german_pag
     highlighted = manual[0].passage.text[right.citations[0].start - manual[0].passage.start : right.citations[0].end - manual[0].passage.start]
     assert "drei Jahre" in highlighted, highlighted
     assert not review("The PF-200 pond pump has a warranty of five years [1].", question, manual).found
+
+
+def test_an_english_claim_is_grounded_by_a_chinese_page_writing_its_number_in_characters():
+    # Seen in the window: "The warranty ... is two years [1]" and "... every six months [1]" over a made-up Chinese
+    # manual saying "两年" and "每六个月" were refused as made up: characters were no numbers, and a number word shorter
+    # than four letters ("two", "six") was not read at all.
+    manual = context("第三章 保修说明。本产品整机保修期为两年，电机保修期为五年。", "复合滤网应每六个月更换一次。", title="QL-300")
+    for claim in ("The QL-300 has a warranty of two years [1].", "The filter of the QL-300 is replaced every six months [2].", "The filter is replaced every 6 months [2]."):
+        right = review(claim, "How long is the warranty of the QL-300?", manual)
+        assert right.found and all(c.supported for c in right.citations) and not right.notices, claim
+    # A number the page does not state is not: nor is a chapter's ordinal ("第三章", chapter three) a claim's three.
+    for claim in ("The QL-300 has a warranty of three years [1].", "The filter of the QL-300 is replaced every eight months [2]."):
+        assert not review(claim, "How long is the warranty of the QL-300?", manual).found, claim
+
+
+def test_a_mark_after_a_reference_to_the_passage_leaves_its_sentence_one_claim():
+    # Seen in the window: "The passage [1] states that ... takes three hours [1]." was cut after the first mark, and
+    # "The passage [1]" was flagged: "the cited passages do not say passage". A piece before a mark inside a sentence
+    # is a claim of its own only when it states a number or more than a subject.
+    lamp = context("Полная зарядка фонаря занимает три часа. Индикатор горит красным.", title="Sokol-12")
+    right = review("The passage [1] states that a full charge of the Sokol-12 takes three hours [1].", "How long does the Sokol-12 take to charge?", lamp)
+    assert right.found and [(c.n, c.supported) for c in right.citations] == [(1, True)] and not right.notices
+    page = context("The pump comes with a warranty of three years. Keep the receipt.", title="Pump manual")
+    for answer in ("The passage [1] states that the pump comes with a warranty of three years [1].", "According to passage [1], the pump comes with a warranty of three years [1]."):
+        right = review_answer(answer, True, "How long is the warranty of the pump?", page, page, embedder=HashingEmbedder())
+        assert right.found and [(c.n, c.supported) for c in right.citations] == [(1, True)] and not right.notices, answer
+    # A piece that states a fact of its own is still judged alone, against what it cites.
+    two = context(LIGHT, BUILT)
+    mixed = review("The Quillmoor lighthouse flashes green every 9 seconds [2] and was built in 1887 [2].", "Tell me about the lighthouse.", two)
+    assert mixed.found and "now points at [1]" in mixed.notices[0]

@@ -34,3 +34,25 @@ def test_forms_of_one_word_match(word, text):
 )
 def test_different_words_sharing_their_first_letters_do_not(word, text):
     assert not Vocabulary([text]).holds(word)
+
+
+@pytest.mark.parametrize(
+    "text, digits",
+    [
+        ("保修期为两年", "保修期为 2 年"),
+        ("三十五平方米", " 35 平方米"),
+        ("一亿五千万", " 150000000 "),
+        ("一千零五", " 1005 "),
+        ("二〇二四年", " 2024 年"),
+        ("3万元", " 30000 元"),
+        # A lone 一 or 零, a group sign first, and an ordinal after 第 are words ("一些" some, "千万" by all means).
+        ("一些", "一些"),
+        ("千万", "千万"),
+        ("零件", "零件"),
+        ("第三章", "第三章"),
+    ],
+)
+def test_chinese_and_japanese_numbers_are_read_as_digits(text, digits):
+    from desktop_app.core.spelled_numbers import cjk_numerals
+
+    assert cjk_numerals(text) == digits

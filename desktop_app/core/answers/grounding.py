@@ -75,5 +75,5 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
     missing = tuple(dict.fromkeys(written.get(t, t) for t, h in zip(said, held) if not h))
     numbers = [t for t, h in zip(said, held) if not h and is_number(t)]
     grounded = not numbers and score >= THRESHOLD and not (exact and not all(held))
-    lack = f"contain {', '.join(numbers)}" if numbers else f"say {', '.join(missing[:6])}"
+    lack = f"contain {', '.join(dict.fromkeys(written.get(t, t) for t in numbers))}" if numbers else f"say {', '.join(missing[:6])}"
     return Grounding(grounded, round(score, 3), "the cited passages state it" if grounded else f"the cited passages do not {lack}", missing)

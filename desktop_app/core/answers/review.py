@@ -33,6 +33,7 @@ from .streaming import NOT_FOUND_LINE, not_found_answer
 _LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S.*$")
 _MARKS_INSIDE = re.compile(r"(?:\s*\[\d+(?:\s*,\s*\d+)*\])+(?=\s*[^\s\[.!?])")  # marks with more of the sentence after them
 MAX_REREADS = 2  # claims of one answer the model rereads (model_check.py): each costs 0.3-0.5 s
+CLAIM_WORDS = 2  # a piece of a sentence naming no more, and no number, before a mark inside it is its subject or a reference, not a claim
 DOUBTED = 3  # grounded claims' sentences the question check reads at most, when the first ones do not answer
 _LONE_MARKS = re.compile(r"\n[ \t]*(?:[-*\u2022][ \t]+)*(?=(?:\[\d+(?:\s*,\s*\d+)*\][ \t]*)+(?:\n|$))")  # before a line of marks only ("- - [1]" too): they close the line above
 _SENTENCE = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?=\w))+(?:[.!?\u3002\uff01\uff1f]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")  # "。！？" end Chinese and Japanese ones
@@ -63,7 +64,8 @@ def closing_marks(rest: str) -> list[int]:
 
 def claim_spans(answer: str) -> list[tuple[int, int]]:
     """(start, end) of each claim: list lines whole; other lines by sentence, cut again after marks inside one ("It
-    needs 24 V [1] and seals every 2,000 h [2]." is two claims)."""
+    needs 24 V [1] and seals every 2,000 h [2]." is two claims) where what comes before them is a claim: a number, or
+    more than CLAIM_WORDS words ("The passage [1] states that ...", "The pump [1] runs at 24 V [2]" stay whole)."""
     spans, offset = [], 0
     for line in answer.split("\n"):
         if _LIST_LINE.match(line):
@@ -72,8 +74,10 @@ def claim_spans(answer: str) -> list[tuple[int, int]]:
             for m in _SENTENCE.finditer(line):
                 start = m.start()
                 for mark in _MARKS_INSIDE.finditer(m.group(0)):
-                    spans.append((offset + start, offset + m.start() + mark.end()))
-                    start = m.start() + mark.end()
+                    said = content(MARK.sub(" ", line[start : m.start() + mark.end()]))
+                    if len(said) > CLAIM_WORDS or any(map(is_number, said)):
+                        spans.append((offset + start, offset + m.start() + mark.end()))
+                        start = m.start() + mark.end()
                 spans.append((offset + start, offset + m.end()))
         offset += len(line) + 1
     return [(s, e) for s, e in spans if answer[s:e].strip()]
