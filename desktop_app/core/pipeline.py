@@ -49,7 +49,7 @@ from .retrieval.fusion import reciprocal_rank_fusion
 from .retrieval.on_question import stay_on_question
 from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
 from .retrieval.query_writing import GeneratedQueries, write_queries
-from . import languages
+from . import languages, spelled_numbers
 from .languages import LANGUAGE_NAMES, MOST_TRANSLATIONS, detect_language, notable, other_languages
 from .retrieval.question_filters import no_match_answer, read_filters
 from .retrieval.translation import in_language, translation_messages
@@ -338,8 +338,9 @@ class Pipeline:
         a search alone, such as the retrieval eval's, keeps the fused top_k as its context)."""
         if answering or (mode.writes_queries and typed is None and self.settings.document_language_queries):
             # Ready when the queries are written (in_documents_languages) and when the answer prompt asks the question's
-            # language (languages.language_clause): unpacking it takes 0.7 s.
+            # language (languages.language_clause): unpacking it takes 0.7 s. The review's number words too.
             languages.preload()
+            spelled_numbers.preload()
         # The question (or the text the mode writes instead) is searched first; its list can decide what follows.
         with clock.stage("query_generation"):
             searched = mode.search_text(self._generator, question)

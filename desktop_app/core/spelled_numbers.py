@@ -7,8 +7,9 @@ hundreds up to a thousand and the round thousands up to ten thousand ("dreitause
 "vingt et un") as one number. A text's number words are read only in its own language (the identifier's likeliest
 among the languages num2words spells), because a number word of one language is an ordinary word of another ("fire"
 is four in Norwegian, "once" eleven in Spanish). One is left as a word: it is also an article or a pronoun in most
-languages ("ein", "un", "one of"). Not read: inflected forms of a number ("трёх" for "три") and ordinals ("third", which
-in many languages is also a fraction).
+languages ("ein", "un", "one of"). A number is read in every form num2words writes it in: the cases and genders of
+Russian, Ukrainian, Finnish ... ("трёх", "двадцати двух", "kolmessa"). Not read: forms num2words does not write (Polish
+and Czech cases), and ordinals ("third", which in many languages is also a fraction).
 
 Chinese and Japanese write numbers in characters ("两年", "三十五平方米", "三千", "六点五", "3万"), which num2words spells
 for neither as a text writes them; `cjk_numerals` reads them as digits by the characters' one grammar (a digit, then
@@ -19,8 +20,12 @@ for neither as a text writes them; `cjk_numerals` reads them as digits by the ch
 from __future__ import annotations
 
 import functools
+import inspect
+import itertools
 import re
+import threading
 import unicodedata
+from collections.abc import Callable
 
 from .languages import likeliest_among
 from .word_pieces import is_spaceless
@@ -33,6 +38,12 @@ _DIGIT = "".join(_CJK_DIGITS)
 # A number starts with a digit or 十 (a group sign first is a word: "万一", "千万"); "点" and digits after it are its decimals.
 # After 第 it is an ordinal, a chapter's or a step's ("第三章"), left as it stands, as ordinals are in other languages.
 _CJK_NUMBER = re.compile(f"(?<!第)(?:(?<![\\d.,])\\d+(?:\\.\\d+)?(?=[万萬亿億])|[{_DIGIT}十])[{_DIGIT}十百千万萬亿億]*(?:点[{_DIGIT}]+)?")
+# What num2words' converters take for a number's form, under the names and codes they use (Russian "g", Ukrainian
+# and Finnish "genitive"); each converter refuses the ones it does not know.
+_CASES = ("n", "g", "d", "a", "i", "p", "nominative", "genitive", "dative", "accusative", "instrumental", "locative", "partitive",
+          "essive", "translative", "inessive", "elative", "illative", "adessive", "ablative", "allative", "abessive", "comitative")  # fmt: skip
+_INFLECTIONS: dict[str, tuple[object, ...]] = {"case": _CASES, "gender": ("m", "f", "n", "feminine", "neuter"), "plural": (True,), "feminine": (True,)}
+_PROBES = (2, 3, 5, 21, 22, 40, 100, 300, 1000, 2000)  # numbers whose words differ by form where any do: two forms writing these alike are one
 _VALUES = (*range(2, SPELLED_UP_TO + 1), *range(200, 1001, 100), *range(2000, 10001, 1000))
 
 
@@ -42,21 +53,48 @@ def fold_letters(text: str) -> str:
     return "".join(c for c in text if not unicodedata.combining(c))
 
 
+def preload() -> None:
+    """Build the spellings on a background thread (about a quarter of a second), started when a question is asked, so
+    that its answer's review finds them ready."""
+    if _spellings.cache_info().currsize == 0:
+        threading.Thread(target=_spellings, name="number words", daemon=True).start()
+
+
 @functools.cache
 def _spellings() -> dict[str, dict[tuple[str, ...], str]]:
-    """language -> (its folded words for a number -> the number's digits); built once, in about a tenth of a second."""
+    """language -> (its folded words for a number, in every form num2words writes it -> the number's digits); built once."""
     from num2words import CONVERTER_CLASSES, num2words  # late: only a review needs it
 
     tables: dict[str, dict[tuple[str, ...], str]] = {}
-    for language in CONVERTER_CLASSES:
+    for language, converter in CONVERTER_CLASSES.items():
         if "_" in language:  # a regional variant ("en_IN") spells as its language, or writes lakhs
             continue
-        try:
-            spelled = {tuple(re.findall(r"\w+", fold_letters(num2words(n, lang=language)))): str(n) for n in _VALUES}
-        except Exception:  # noqa: BLE001 - a converter num2words lists but cannot run (it raises its own errors)
-            continue
-        tables[language] = {words: digits for words, digits in spelled.items() if words and not any(map(is_spaceless, words))}
+        spelled: dict[tuple[str, ...], str] = {}
+        for form in _forms(converter, functools.partial(num2words, lang=language)):
+            try:
+                spelled.update({tuple(re.findall(r"\w+", fold_letters(num2words(n, lang=language, **form)))): str(n) for n in _VALUES})
+            except Exception:  # noqa: BLE001 - a converter num2words lists but cannot run (it raises its own errors)
+                continue
+        if spelled:
+            tables[language] = {words: digits for words, digits in spelled.items() if words and not any(map(is_spaceless, words))}
     return tables
+
+
+def _forms(converter: object, spell: Callable[..., str]) -> list[dict[str, object]]:
+    """The keyword arguments for each form of a number a converter writes: the plain one, and in a language whose
+    numbers inflect (Russian "трёх" is three's genitive, Finnish "kolmessa" its inessive), each case, gender and
+    plural num2words takes for it. A combination is kept when it writes some numbers otherwise than those kept before."""
+    parameters = inspect.signature(converter.to_cardinal).parameters
+    open_ended = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+    names = [name for name in _INFLECTIONS if name in parameters or open_ended and name != "feminine"]
+    forms: dict[tuple[str, ...], dict[str, object]] = {}
+    for values in itertools.product(*((None, *_INFLECTIONS[name]) for name in names)):
+        form = {name: value for name, value in zip(names, values) if value is not None}
+        try:
+            forms.setdefault(tuple(spell(n, **form) for n in _PROBES), form)
+        except Exception:  # noqa: BLE001 - a value this converter does not know: it raises its own error
+            continue
+    return list(forms.values())
 
 
 @functools.cache

@@ -126,6 +126,10 @@ def test_meaning_vouches_for_a_claims_wording_not_for_its_content():
         ("La garantie est de 21 ans [1].", "La pompe a une garantie de vingt et un ans."),
         ("Die Pumpe fördert 3000 Liter in der Stunde [1].", "Die Teichpumpe fördert bis zu dreitausend Liter Wasser pro Stunde."),
         ("Гарантия на насос 7 лет [1].", "Гарантия на насос составляет семь лет."),
+        # A number in another case than its dictionary form ("трёх" is three's genitive, "kolmen" its Finnish one).
+        ("Гарантия на насос 3 года [1].", "Гарантия на насос действует в течение трёх лет."),
+        ("Фонарь крепится на руль диаметром от 22 до 35 миллиметров [1].", "Фонарь крепится на руль диаметром от двадцати двух до тридцати пяти миллиметров."),
+        ("Pumpun takuu on 3 vuotta [1].", "Pumpulla on kolmen vuoden takuu."),
     ],
 )
 def test_a_number_the_page_spells_in_words_grounds_the_claims_digits(claim, passage):
