@@ -29,6 +29,7 @@ from .controllers.model_loading import ModelController
 from .controllers.overviews import OverviewController
 from .controllers.settings import SettingsController
 from .controllers.watched_folders import WatchedFolderController
+from . import fonts
 from .fusion_panel import FusionPanel
 from .input_guards import FocusReturn, install_wheel_guard
 from .library_panel import LibraryPanel
@@ -36,7 +37,7 @@ from .models import ChatsModel, CollectionsModel, DocumentsModel
 from .page_view import PageView
 from .shortcuts_dialog import ShortcutsDialog
 from .text_view import PassageTextView
-from .workers import JobRunner
+from .workers import Job, JobRunner
 
 APP_NAME = "Desktop App"
 GIL_SWITCH_INTERVAL_S = 0.001
@@ -64,6 +65,8 @@ class MainWindow(QMainWindow):
         # Chats, collections and settings are written here: a write waits for an import's lock on this thread.
         self.library_jobs = JobRunner("library-jobs", self)
         self.page_jobs = JobRunner("page-jobs", self)  # cited pages are rendered here
+        if fonts.lacks_cjk_font():  # with pymupdf's, which the page jobs import anyway
+            self.page_jobs.submit(Job("font for Chinese and Japanese", fonts.cjk_font_data, on_item=fonts.add_font))
 
         self.documents = DocumentsModel(self)
         self.chats = ChatsModel(self)

@@ -320,3 +320,17 @@ def test_chats_show_date_and_mode_can_be_renamed_and_searched(make_window, data_
     panel.search.clear()
     assert panel.proxy.rowCount() == 3
     assert chat_date("2020-01-02 03:04:05").startswith("2020-01-0")
+
+
+def test_a_chinese_answer_draws_no_missing_glyph_boxes_on_a_system_without_a_chinese_font(make_window, data_home, qtbot):
+    # Seen in the window on a machine with no font for Chinese (a fresh Linux install): a Chinese manual's quotes and
+    # passages were rows of empty boxes. pymupdf's own Droid Sans Fallback is now added when the system has none.
+    from desktop_app.ui.chat_view import ChatEntry
+
+    window = make_window(fake_library(data_home))
+    qtbot.waitUntil(lambda: not window.page_jobs.busy, timeout=20_000)
+    view = window.chat_panel.view
+    view.set_entries([ChatEntry("assistant", "本产品整机保修期为两年 [1]。本機の重さは十二キロです。", None)])
+    view.document().setTextWidth(view.viewport().width())
+    assert view.document().begin().layout().lineCount()
+    assert missing_glyphs(view) == []
