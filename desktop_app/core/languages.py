@@ -99,11 +99,11 @@ def sample(texts: Iterable[str]) -> str:
 
 @functools.lru_cache(maxsize=512)  # the review asks of each claim and its passages, often the same ones
 def question_language(question: str) -> str | None:
-    """The language `question` is surely written in, among those LANGUAGE_NAMES names; None when it is too short to
-    tell or no named language holds SURE of their likelihood (the identifier splits Chinese with Wu and Cantonese,
-    which a prompt does not name)."""
-    if _too_short(question):
-        return None
+    """The language `question` is surely written in, among those LANGUAGE_NAMES names; None when no named language
+    holds SURE of their likelihood (the identifier splits Chinese with Wu and Cantonese, which a prompt does not name).
+    However short: a short question in a script many languages write rarely reaches SURE ("Warranty?"; none of the 61
+    tune-half questions under 20 bytes of letters was read as another language than English), one in a script few
+    languages write does ("保修期多久？", six characters, was answered in English when its length alone said "too short")."""
     probabilities = {language: p for language, p in _probabilities(question).items() if language in LANGUAGE_NAMES}
     total = sum(probabilities.values())
     if not total:

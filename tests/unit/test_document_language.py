@@ -148,6 +148,17 @@ def test_an_answer_is_asked_for_in_the_questions_language_over_passages_in_it():
     )
 
 
+def test_a_short_question_in_chinese_is_answered_in_chinese_and_a_short_english_one_stays_english():
+    # Seen in the window: "保修期是多久？" (six characters, "how long is the warranty?") over a Chinese manual was
+    # answered in English: under 20 bytes of letters, its language was not read at all.
+    from desktop_app.core.answers.prompts import answer_messages
+
+    assert answer_messages("保修期是多久？", passages(ZH_PUMP))[-1]["content"].endswith("Write the answer in Chinese.")
+    assert answer_messages("保修期多久？", passages(ZH_PUMP))[-1]["content"].endswith("Write the answer in Chinese.")
+    for short in ("Warranty?", "How heavy?", "Weight of PX-40?"):
+        assert answer_messages(short, passages(EN_PUMP, ZH_PUMP))[-1]["content"].endswith("citing the passages like [1]."), short
+
+
 def test_over_passages_in_another_language_or_for_an_english_question_the_prompt_is_unchanged():
     # The grounding check compares an answer's words with its passages': a German answer over English passages
     # failed it, right ones too.
