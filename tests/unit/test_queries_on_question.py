@@ -67,17 +67,3 @@ def test_the_pipeline_drops_queries_that_say_nothing_and_shows_them_dropped(empt
     [generated] = [e for e in events if isinstance(e, QueriesGenerated)]
     assert set(generated.dropped) == {"Q", "10"}, generated
     assert "Q switch off" in generated.queries and "Q kettle boiling" in generated.queries
-
-
-def test_a_name_the_model_brought_that_neither_the_question_nor_the_library_mentions_is_dropped():
-    # Seen in the window: "保修期是多久？" ("how long is the warranty?") over a purifier's Chinese manual got the
-    # queries "海尔空调" and "海尔洗衣机" (a brand's air conditioner and washing machine), which no document names.
-    from desktop_app.core.retrieval.on_question import unknown_names
-
-    brought = ["海尔空调", "海尔空调 保修期", "滤网", "滤网 保修期"]
-    assert unknown_names(brought, "保修期是多久？", lambda words: set(words) & {"滤网"}) == {"海尔空调", "海尔空调 保修期"}
-    # A name the question or the library holds is what a query is for: kept.
-    named = ["Monaco", "Monaco population density", "Zorbistan", "Zorbistan population density", "Orlen Works"]
-    library = lambda words: set(words) - {"zorbistan"}  # noqa: E731 - every word but the made-up country's
-    assert unknown_names(named, "Which countries are the most densely populated?", library) == {"Zorbistan", "Zorbistan population density"}
-    assert unknown_names(named, "Is Zorbistan densely populated?", library) == set()

@@ -4,9 +4,6 @@
   query prompt's examples (a drone range, a wine cooperative) into its queries for an unrelated question. A query
   holding a word of those names that neither the question nor the library mentions searches for the example,
   not for the question. A name the library does mention is kept: a person may own a document about it.
-- So is a name the model brought that no document can be about: a name-fact query's name (and its facts) holding a
-  word that neither the question nor the library mentions ("海尔空调", a brand, for a question about the warranty of a
-  purifier whose manual never names it). Names the library holds are kept: they are what multi-hop queries are for.
 - A query that says nothing (a single letter, or a number the question does not state) is dropped too.
 - A question left with no usable query (the model wrote none, failed, or wrote only echoes) is searched by its own
   key terms too: its content words, stop words out, as one more query beside the whole question.
@@ -20,8 +17,6 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 
 from ..storage.chunks import content_words
-from ..word_pieces import spaced
-from .evidence import names_of
 from .query_parsing import normalize
 from .query_styles import QueryStyle, query_style
 from .query_writing import NO_QUERIES, GeneratedQueries
@@ -60,24 +55,6 @@ def example_echoes(queries: Sequence[str], question: str, styles: Sequence[str],
     return {q for q, words in suspects.items() if words & unknown}
 
 
-def unknown_names(queries: Sequence[str], question: str, mentioned: Mentioned) -> set[str]:
-    """The queries naming something (a name-fact query's name, with its facts) a word of which neither the question nor
-    the library mentions; words of a spaceless script are its pairs of characters, as keyword search reads them."""
-    names = names_of(queries)
-    asked = set(_pieces(question))
-    suspects = {name: {w for w in _pieces(name) if w not in asked} for name in names}
-    unknown = set().union(*suspects.values()) if suspects else set()
-    if not unknown:
-        return set()
-    unknown -= mentioned(unknown)
-    brought = [name.casefold() for name, words in suspects.items() if words & unknown]
-    return {q for q in queries if any(q.casefold() == n or q.casefold().startswith(n + " ") for n in brought)}
-
-
-def _pieces(text: str) -> list[str]:
-    return re.findall(r"\w+", spaced(text.casefold()))
-
-
 def key_terms(question: str) -> str:
     """The question's content words (stop words out), or "" when they say nothing the question does not."""
     terms = " ".join(content_words(question))
@@ -95,8 +72,7 @@ def says_nothing(query: str, question: str) -> bool:
 def stay_on_question(generated: GeneratedQueries, question: str, styles: Sequence[str], mentioned: Mentioned) -> GeneratedQueries:
     """`generated` without echoes of the prompt's examples nor queries saying nothing; with no query left, the
     question's key terms."""
-    unusable = example_echoes(generated.queries, question, styles, mentioned) | unknown_names(generated.queries, question, mentioned)
-    unusable |= {q for q in generated.queries if says_nothing(q, question)}
+    unusable = example_echoes(generated.queries, question, styles, mentioned) | {q for q in generated.queries if says_nothing(q, question)}
     queries = tuple(q for q in generated.queries if q not in unusable)
     dropped = (*generated.dropped, *(q for q in generated.queries if q in unusable))
     notice = generated.notice
