@@ -69,6 +69,19 @@ def test_a_rewrite_that_answers_instead_or_translates_is_not_taken_for_the_follo
     assert parse_rewrite("みなと電気ケトルの保証期間は何年ですか？", follow_up, history) == "みなと電気ケトルの保証期間は何年ですか？"
 
 
+def test_a_rewrite_that_states_instead_of_asking_is_not_taken_for_the_follow_up():
+    # Seen in the window: after four turns over libtasn1's manual, "What does asn1_delete_structure do?" came back as
+    # "asn1_delete_structure is a function used to delete a DER encoded structure in libtasn1.": that statement was
+    # searched, limited to libtasn1.pdf by its "in libtasn1", and the answer repeated it.
+    history = [Turn("Which function reads a DER encoded structure in libtasn1?", "Not found in your documents.")]
+    question = "What does asn1_delete_structure do?"
+    assert parse_rewrite("asn1_delete_structure is a function used to delete a DER encoded structure in libtasn1.", question, history) == question
+    assert parse_rewrite("What does the function asn1_delete_structure do?", question, history) == "What does the function asn1_delete_structure do?"
+    assert parse_rewrite("みなと電気ケトルの保証期間は2年です。", "その保証期間は何年ですか？") == "その保証期間は何年ですか？"
+    # A follow-up written without a question mark may come back as one, or not.
+    assert parse_rewrite("The IP rating of the PX-40", "and its rating") == "The IP rating of the PX-40"
+
+
 def test_the_rewrite_prompt_names_the_follow_ups_language_and_leaves_an_english_one_as_it_was():
     history = [Turn("What is the capacity of the Minato kettle?", "It holds 1.2 litres [1].")]
     assert rewrite_messages(history, "その保証期間は何年ですか？")[-1]["content"].endswith("その保証期間は何年ですか？ Write it in Japanese.\n\nStandalone question:")

@@ -15,6 +15,8 @@ REWRITE_SYSTEM = (
     "conversation. Replace pronouns and vague references (it, its, they, that, this one) with the things they refer to. "
     "Write it in the same language as the follow-up question. Reply with the rewritten question only."
 )
+# A question's closing mark, in Latin, Chinese and Japanese (full width), Arabic, Greek and Armenian writing.
+QUESTION_MARKS = ("?", "\uff1f", "\u061f", "\u037e", "\u055e")
 MAX_TURNS = 3  # older turns rarely matter for resolving a pronoun and only cost prompt time
 MAX_ANSWER_CHARS = 400
 _LABEL = re.compile(r"^(standalone question|rewritten question|question|rewritten)\s*:\s*", re.IGNORECASE)
@@ -35,9 +37,11 @@ def rewrite_messages(history: Sequence[Turn], question: str) -> list[dict[str, s
 
 def parse_rewrite(raw: str, question: str, history: Sequence[Turn] = ()) -> str:
     """The reply's first line, unless it is no rewrite and the user's words are kept: a rambling reply, a sentence of an earlier
-    answer (the model answered instead), or a translation (searched in a language the follow-up's documents may not be in)."""
+    answer, a statement for a question ending in a question mark (the model answered instead), or a translation (searched in a
+    language the follow-up's documents may not be in)."""
     line = next((text for text in (_LABEL.sub("", s.strip()).strip().strip("\"'`\u201c\u201d").strip() for s in raw.splitlines()) if text), "")
-    wrong = not line or len(line) > max(300, 3 * len(question)) or any(line in t.answer for t in history) or different_languages(line, question)
+    answered = question.rstrip().endswith(QUESTION_MARKS) and not line.rstrip().endswith(QUESTION_MARKS)
+    wrong = not line or len(line) > max(300, 3 * len(question)) or answered or any(line in t.answer for t in history) or different_languages(line, question)
     return question if wrong else line
 
 
