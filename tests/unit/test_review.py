@@ -352,6 +352,21 @@ def test_the_question_check_reads_a_manuals_returns_line_after_the_line_naming_i
     assert check.shown[0].endswith("… Returns: the level, from 1 to 9.") and "int gz_probe_level" in check.shown[0]
 
 
+def test_the_question_check_reads_the_line_naming_the_function_in_the_passage_of_the_same_page_before_the_cited_one():
+    # Seen in the window over libtasn1's manual: a passage began below "int asn1_delete_element (asn1 node structure,
+    # const char *", its line naming the function, which the passage before it on the page held. The check read "Deletes
+    # the element named ..." alone, doubted a right answer and flagged it.
+    from desktop_app.core.answers.model_check import Doubt
+
+    check = _AnswersIn("gz_drop_entry", otherwise=Doubt.SOME)
+    before = "gz drop archive [Function] int gz_drop_archive (gz handle * archive) Closes the archive. [Function] int gz_drop_entry (gz handle archive, const char *"
+    cited = "entry_name) archive: the archive holding the entry. Removes the entry named entry_name from the archive. Returns: 0 on success."
+    sources = [Source(n, Passage(n, 1, "/gzkit.pdf", "gzkit manual", 12, start, start + len(t), t), 0.1, {}, 0.5) for n, (start, t) in enumerate([(0, before), (len(before) - 30, cited)], 1)]
+    reviewed = review_answer("gz_drop_entry removes the entry named entry_name from the archive [2].", True, "What does gz_drop_entry do?", sources, sources, model_check=check)
+    assert reviewed.found and all(c.supported for c in reviewed.citations) and not reviewed.notices, (reviewed.notices, check.shown)
+    assert "int gz_drop_entry" in check.shown[0] and check.shown[0].endswith("Removes the entry named entry_name from the archive.")
+
+
 def test_the_question_check_reads_the_sentence_holding_the_answers_number_over_one_sharing_the_questions_word():
     # Seen in the window: "... three years from the date of purchase [1]" over a German manual was flagged. The check
     # read the frost sentence, holding "Pumpe" (the question's word) and "Frost" (first letters of "from"), not the one

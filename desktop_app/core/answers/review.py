@@ -89,6 +89,7 @@ class ReadPassages:
     def __init__(self, context: Sequence[Source], question: str, embedder: Embedder | None = None):
         self.texts = [f"{s.passage.title}\n{s.passage.text}" for s in context]
         self.titles, self.embedder, self.asked, self.asked_words = [s.passage.title for s in context], embedder, Vocabulary([question]), content(question)
+        self.pages = [(s.passage.file, s.passage.page) for s in context]
         self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
         self.each = tuple(self._vocabularies.values())
         self._sentences = [(n, m.group(0)) for n, s in enumerate(context, 1) for m in _SENTENCE.finditer(s.passage.text) if content(m.group(0))]
@@ -125,9 +126,12 @@ class ReadPassages:
         read = [(n, self._led(n, sentence, said) if subject else sentence) for n, sentence in read]  # `subject`: for the question check
         return [f"{self.titles[n - 1]}: {sentence}" if self.titles[n - 1] else sentence for n, sentence in read]
 
-    def _led(self, n: int, sentence: str, said: list[str]) -> str:  # after its passage's sentence naming most of what claim and question name that it (and its title) lack
+    def _led(self, n: int, sentence: str, said: list[str]) -> str:
+        """After the sentence of its page naming most of what claim and question name that it (and its title) lack: its own
+        passage's first, else another passage read of the same page (a chunk can start below the line naming its subject)."""
         lacking = [t for t in set(said) & set(self.asked_words) if not Vocabulary([self.titles[n - 1], sentence]).holds(t)]  # built once, not per word
-        most, _, lead = max(((sum(Vocabulary([s]).holds(t) for t in lacking), -i, s.strip()) for i, (m, s) in enumerate(self._sentences) if m == n), default=(0, 0, sentence))
+        page = self.pages[n - 1]
+        most, _, _, lead = max(((sum(Vocabulary([s]).holds(t) for t in lacking), m == n, -i, s.strip()) for i, (m, s) in enumerate(self._sentences) if self.pages[m - 1] == page), default=(0, 0, 0, sentence))
         return f"{' '.join(lead.split())[: MAX_CHARS // 2]} … {sentence}" if most else sentence  # the check reads MAX_CHARS
 
     def judge(self, claim: str, numbers: Sequence[int]) -> Grounding:
