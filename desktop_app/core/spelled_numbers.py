@@ -134,7 +134,7 @@ def number_words(words: tuple[str, ...], text: str) -> dict[str, str]:
 def cjk_numerals(text: str) -> str:
     """The text with each number written in Chinese or Japanese characters as its digits, between spaces:
     "保修期为两年" -> "保修期为 2 年", "六点五公斤" -> "6.5 公斤", "3万元" -> "30000 元"."""
-    return _CJK_NUMBER.sub(_cjk_digits, text) if _CJK_NUMBER.search(text) else text
+    return _CJK_NUMBER.sub(_cjk_digits, text)
 
 
 def _cjk_digits(match: re.Match) -> str:

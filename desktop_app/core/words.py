@@ -34,8 +34,8 @@ _STEMMERS = {
 }  # fmt: skip
 # A grouped number stands alone: digits after a letter are a code's ("V7 516" is a code and 516, not 7516).
 _NUMBER = re.compile(r"(?<!\w)\d{1,3}(?:[,.\u00a0\u202f\u2009' ]\d{3})+(?![\d])|\d+(?:[.,]\d+)?")
-# A dotted name is one word, a code's: "write.csv" is not "write.table" (parts of two letters or more: "e.g." and "U.S." are not).
 MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")  # a citation mark, "[2]" or "[1, 3]": no number the answer says
+# A dotted name is one word, a code's: "write.csv" is not "write.table" (parts of two letters or more: "e.g." and "U.S." are not).
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]{2}\w*(?:\.[^\W\d_]{2}\w*)+|\w+")
 
 
@@ -81,6 +81,7 @@ class Vocabulary:
     def __init__(self, texts: Sequence[str]):
         self._sample = " ".join(texts)[:SAMPLE_CHARS]
         self.spelling = [(set(digits), text) for text in texts if (digits := spelled_digits(tokens(text), text))]  # "drei" (German): 3
+        self._spelled_in: dict[str, Vocabulary] = {}  # each spelling text's own words, built when a claim's number asks
         self.written = {t for text in texts for t in tokens(text)}
         self.tokens = self.written | {number for digits, _ in self.spelling for number in digits}
         self._by_start: dict[str, list[str]] = {}
@@ -90,7 +91,12 @@ class Vocabulary:
                 self._by_start.setdefault(token[:_STEM_START], []).append(token)
 
     def spells(self, number: str, beside: Sequence[str]) -> bool:  # in a text holding another of the claim's words: "six bridges" is not "6 towers"
-        return any(number in digits and (not beside or any(map(Vocabulary([text]).holds, beside))) for digits, text in self.spelling)
+        return any(number in digits and (not beside or any(map(self._own(text).holds, beside))) for digits, text in self.spelling)
+
+    def _own(self, text: str) -> Vocabulary:
+        if text not in self._spelled_in:
+            self._spelled_in[text] = Vocabulary([text])
+        return self._spelled_in[text]
 
     def holds(self, token: str) -> bool:
         if token in self.tokens or is_number(token) or len(token) < MIN_LETTERS:

@@ -130,6 +130,8 @@ class ReadPassages:
         """After the sentence of its page naming most of what claim and question name that it (and its title) lack: its own
         passage's first, else another passage read of the same page (a chunk can start below the line naming its subject)."""
         lacking = [t for t in set(said) & set(self.asked_words) if not Vocabulary([self.titles[n - 1], sentence]).holds(t)]  # built once, not per word
+        if not lacking:  # it names all they name: no sentence of its page is read for a lead
+            return sentence
         page = self.pages[n - 1]
         most, _, _, lead = max(((sum(Vocabulary([s]).holds(t) for t in lacking), m == n, -i, s.strip()) for i, (m, s) in enumerate(self._sentences) if self.pages[m - 1] == page), default=(0, 0, 0, sentence))
         return f"{' '.join(lead.split())[: MAX_CHARS // 2]} … {sentence}" if most else sentence  # the check reads MAX_CHARS
