@@ -248,6 +248,8 @@ class Pipeline:
             yield QuestionRewritten(asked, question)
             filters = self.read_filters(question, ignored_filters)
             documents = self._filtered_documents(filters, allowed_documents)
+        # The rewritten follow-up, shown as "Searched as"; the filters' phrases cut out below are shown as chips instead.
+        standalone = question if question != asked else ""
         scope = Scope.of(documents, filters.pages)
         if filters.parts:
             yield FiltersRead(filters)
@@ -257,7 +259,6 @@ class Pipeline:
                 yield AnswerDone(self._unsearched(asked, chosen.name, question, refusal, filters, clock, started))
                 return
         if generate_answer and queries is None:
-            standalone = question if question != asked else ""
             # Routed on the question as written: a file it names is the subject of "what is X about?" as well as a filter.
             if (yield from self._answer_whole_document(question, asked, standalone, chosen.name, documents, cancel, started, notices)):
                 return
@@ -281,7 +282,7 @@ class Pipeline:
                 timings=Timings.with_answer(started, answer_started, first_token_at, end, review=review_s, **clock.seconds,
                     first_evidence=clock.moments.get("first_evidence", 0.0), fused_evidence=clock.moments.get("fused_evidence", 0.0),
                 ),
-                notices=(*notices, *reviewed.notices), standalone_question=question if question != asked else "",
+                notices=(*notices, *reviewed.notices), standalone_question=standalone,
                 quotes=evidence.quotes if evidence is not None else (), filters=filters if filters.parts else None,
             )
         )

@@ -116,6 +116,7 @@ def test_a_question_naming_a_file_searches_only_that_file(pump_library):
     assert any(isinstance(e, FiltersRead) for e in events)
     assert result.filters is not None and result.filters.parts[0].label == "beta-manual.pdf"
     assert "beta-manual" not in result.lists[0].query  # the file's name is not searched as words
+    assert result.standalone_question == ""  # no follow-up: no "Searched as" line with the name cut out of the question
     unfiltered = searched(pump_library, "What pressure does the Tarnwick pump run at in beta-manual.pdf?", ignored_filters=["in beta-manual.pdf"])[1]
     # Both manuals are found (their identical pages are one row naming both files).
     found = {place.file.rsplit("/", 1)[1] for s in unfiltered.sources for place in (s.passage, *s.also)}
