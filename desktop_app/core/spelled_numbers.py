@@ -137,10 +137,24 @@ def cjk_numerals(text: str) -> str:
     return _CJK_NUMBER.sub(_cjk_digits, text)
 
 
+# Two neighbouring digits, the second one more (or 三五, "three to five"), say about how many: "三四天" is three or four
+# days, "十五六岁" 15 or 16 years, "七八十" 70 or 80. Read as both numbers; three or more digits in a row are read one by
+# one ("一九九八年", 1998).
+_ABOUT = re.compile(f"(?<![{_DIGIT}])([一二两兩三四五六七八])([二三四五六七八九])(?![{_DIGIT}])")
+
+
 def _cjk_digits(match: re.Match) -> str:
     written = match.group(0)
     if written in ("一", "零", "〇"):
         return written
+    about = _ABOUT.search(written)
+    if about and (_CJK_DIGITS[about[2]] - _CJK_DIGITS[about[1]] == 1 or about[0] == "三五"):
+        low, high = (written[: about.start()] + digit + written[about.end() :] for digit in about.groups())
+        return f" {_cjk_number(low)} {_cjk_number(high)} "
+    return f" {_cjk_number(written)} "
+
+
+def _cjk_number(written: str) -> str:
     whole, _, decimals = written.partition("点")
     lead = re.match(r"\d+(?:\.\d+)?", whole)
     if lead is None and not any(c in _CJK_UNITS or c in _CJK_GROUPS for c in whole):  # digit by digit: "二〇二四" is 2024
@@ -163,4 +177,4 @@ def _cjk_digits(match: re.Match) -> str:
         value = sum(v for v, _ in groups) + section + (digit or 0)
         number = str(int(value)) if value == int(value) else str(value)
     fraction = "".join(str(_CJK_DIGITS[c]) for c in decimals)
-    return f" {number}{'.' + fraction if fraction else ''} "
+    return f"{number}{'.' + fraction if fraction else ''}"

@@ -45,6 +45,13 @@ def test_different_words_sharing_their_first_letters_do_not(word, text):
         ("一千零五", " 1005 "),
         ("二〇二四年", " 2024 年"),
         ("3万元", " 30000 元"),
+        # Two neighbouring digits say about how many: three or four days, 15 or 16 years, 70 or 80, three to five years.
+        ("三四天", " 3 4 天"),
+        ("十五六岁", " 15 16 岁"),
+        ("七八十人", " 70 80 人"),
+        ("三五年", " 3 5 年"),
+        ("一九九八年", " 1998 年"),
+        ("二〇二三年", " 2023 年"),
         # A lone 一 or 零, a group sign first, and an ordinal after 第 are words ("一些" some, "千万" by all means).
         ("一些", "一些"),
         ("千万", "千万"),
