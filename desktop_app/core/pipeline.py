@@ -262,9 +262,11 @@ class Pipeline:
             # Routed on the question as written: a file it names is the subject of "what is X about?" as well as a filter.
             if (yield from self._answer_whole_document(question, asked, standalone, chosen.name, documents, cancel, started, notices)):
                 return
-        if filters.parts:
-            question = filters.searched
-        found, context, evidence = yield from self._search_passages(chosen, question, scope, queries, clock, notices, generate_answer)
+        # Searched without the filters' phrases (a file's name is no word of its text), and checked so too (the search
+        # applied them exactly; "does this sentence answer it?" is about the rest). Answered from the question as the
+        # person asked it: "What does say about resetting?" is no question a model can answer.
+        searched = filters.searched if filters.parts else question
+        found, context, evidence = yield from self._search_passages(chosen, searched, scope, queries, clock, notices, generate_answer)
         yield StageStarted(READING, len(context), self.reading_estimate(question, context, evidence) if generate_answer else None)
         answer_started = time.perf_counter()
         answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices, asked)) if generate_answer else ("", True, None)
@@ -272,7 +274,7 @@ class Pipeline:
         names = (*evidence.names, *evidence.missing) if evidence is not None else ()
         asks = (settings.question_check or settings.claim_check) and generate_answer and ok and answer
         check = ModelCheck(self._generator(), settings.question_check_refuses, settings.question_check, settings.claim_check) if asks else None
-        reviewed = review_answer(answer, ok, question, context, found.sources, generate_answer, settings.general_knowledge, names, embedder=self.embedder, model_check=check)
+        reviewed = review_answer(answer, ok, searched, context, found.sources, generate_answer, settings.general_knowledge, names, embedder=self.embedder, model_check=check)
         review_s = time.perf_counter() - end
         yield AnswerDone(
             AskResult(

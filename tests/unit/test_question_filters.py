@@ -182,3 +182,16 @@ def test_a_documents_title_written_as_its_subject_is_no_filter():
     assert read_filters("Which boats moor in Quillmoor harbour?", articles, now=NOW).parts == ()
     assert read_filters("What are the five largest towns in the Vellan coast region?", articles, now=NOW).parts == ()
     assert [p.label for p in read_filters("Which boats are named in a0117?", articles, now=NOW).parts] == ["a0117.txt"]
+
+
+def test_the_model_reads_the_question_as_asked_not_with_the_files_name_cut_out(pump_library):
+    # Searched without "on page 2 of beta-manual.pdf" (a file's name is no word of its pages); answered from the
+    # question the person wrote: "How often is the seal changed?" is no question a model can answer.
+    generator = pump_library.generator()
+    pump_library.settings = pump_library.settings.replace(min_similarity=0.0)  # the fake embedder's closeness means nothing
+    generator.enqueue("seal", "Change the seal every 13 months [1].")
+    result = list(pump_library.ask("How often is the seal changed on page 2 of beta-manual.pdf?", mode="fusion"))[-1].result
+    answer_prompt = next(p[-1]["content"] for p in generator.prompts if p[-1]["content"].startswith("Passages:"))
+    assert "Question: How often is the seal changed on page 2 of beta-manual.pdf?" in answer_prompt
+    assert result.lists[0].query == "How often is the seal changed?"
+    assert result.standalone_question == ""
