@@ -253,6 +253,29 @@ def test_a_lead_in_is_quoted_and_read_with_the_command_or_list_it_introduces(lea
     assert text[best.start : best.end].split() == best.text.split()  # the page highlight covers both
 
 
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["Power: 1450 W", "Voltage: 220-240 V, 50 Hz", "Pump pressure: 15 bar", "Water tank capacity: 1.8 litres", "Weight: 7.4 kg"],
+        ["Puissance : 1 450 W", "Pression de la pompe : 15 bar", "Capacité du réservoir d'eau : 1,8 litre", "Poids : 7,4 kg"],
+        ["重量：六点五公斤", "洁净空气量：每小时三百立方米", "定时功能：一至八小时"],
+        ["structure: pointer to the structure to fill", "elementName: name of the element to fill", "ider: vector that holds the encoding"],
+    ],
+)
+def test_each_line_of_a_label_and_value_list_is_read_as_one_sentence(lines):
+    # The splitter cuts after each colon, and a label joined the piece after it: "Water tank capacity:" took
+    # "1.8 litres\nWeight:", so every other label stood apart from its value and the next value read under it.
+    from desktop_app.core.retrieval.evidence import split_sentences
+    from desktop_app.core.types import Passage, Source
+
+    text = "Specifications\n" + "\n".join(lines) + "\n\nKeep the manual with the machine."
+    source = Source(1, Passage(1, 1, "/docs/machine.pdf", "machine", 1, 0, len(text), text), 1.0, {}, 0.5)
+    read = [s.text for s in split_sentences(source)]
+    for line in lines[1:]:
+        assert line in read or any(r.endswith(line) for r in read), read
+    assert not any(lines[1] in r and lines[2] in r for r in read)
+
+
 def test_a_document_written_without_spaces_between_words_gives_evidence_and_the_sentence_that_answers():
     # Chinese and Japanese run their words together and end sentences with "。" and no space: before, a sentence of
     # them was one "word", too short to quote, so such a document was never read and every answer was "not found".

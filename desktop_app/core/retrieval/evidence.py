@@ -97,33 +97,56 @@ def split_sentences(source: Source) -> list[_Sentence]:
     if passage.kind == "table":  # a table is read whole: its rows mean nothing apart
         return [_Sentence(source, 0, len(passage.text), passage.text)]
     out = []
-    for s, e in _joined_lead_ins(passage.text, sentence_spans(passage.text)):
+    for s, e, labelled in _joined_lead_ins(passage.text, sentence_spans(passage.text)):
         text = " ".join(passage.text[s:e].split())
         if len(text) > SENTENCE_CHARS:
             cut = text.rfind(" ", 0, SENTENCE_CHARS)
             text = text[: cut if cut > 0 else SENTENCE_CHARS] + " ..."
-        if word_count(text) >= MIN_WORDS:
+        if word_count(text) >= MIN_WORDS or labelled:  # "Weight: 7.4 kg" says something, however short
             out.append(_Sentence(source, s, e, text))
     return out
 
 
-def _joined_lead_ins(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _joined_lead_ins(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int, bool]]:
     """The spans with each lead-in joined to the piece after it. The splitter cuts at a colon and at a blank line, so
     "The kit comes in three sizes:" and "To reset the pump, type in a terminal" stood apart from the list or command
     they introduce: each half said nothing without the other, in any language. A lead-in is a piece ending in a colon,
     however short (a label: "Returns:"), or one of MIN_WORDS or more ending in a word before a blank line; it takes
-    one piece."""
-    out: list[tuple[int, int]] = []
-    joining = False
-    for start, end in spans:
+    one piece. Each span comes with whether it is a label with its value."""
+    out: list[tuple[int, int, bool]] = []
+    joining = labelled = False
+    pieces = list(reversed(spans))
+    while pieces:
+        start, end = pieces.pop()
         if joining:
-            out[-1] = (out[-1][0], end)
             joining = False
+            value, label = _value_and_next_label(text, start, end) if labelled else (end, None)
+            out[-1] = (out[-1][0], value, labelled)
+            if label is not None:
+                pieces.append((label, end))
             continue
-        out.append((start, end))
+        out.append((start, end, False))
         piece = text[start:end].rstrip(_CLOSING)
-        joining = bool(piece) and piece[-1] not in _FULL_STOPS and (piece[-1] in _COLONS or word_count(piece) >= MIN_WORDS)
+        labelled = bool(piece) and piece[-1] in _COLONS
+        joining = labelled or (bool(piece) and piece[-1] not in _FULL_STOPS and word_count(piece) >= MIN_WORDS)
     return out
+
+
+def _value_and_next_label(text: str, start: int, end: int) -> tuple[int, int | None]:
+    """Where the piece after a label (a lead-in ending in a colon) ends, and where the next label starts if it holds one. In a list of
+    "Label: value" lines ("Power: 1450 W", "Capacité du réservoir : 1,8 litre") the splitter's piece after a label runs
+    on to the next label ("1450 W\nVoltage:"): its last line, ending in a colon, is that label, which leads in to the
+    value after it and is not joined to the value before it."""
+    piece = text[start:end].rstrip(_CLOSING)
+    line_break = text.rfind("\n", start, end)
+    if line_break < 0 or not piece or piece[-1] not in _COLONS:
+        return end, None
+    value_end, label = line_break, line_break + 1
+    while value_end > start and text[value_end - 1].isspace():
+        value_end -= 1
+    while label < end and text[label].isspace():
+        label += 1
+    return (value_end, label) if value_end > start else (end, None)
 
 
 def _distinct(sentences: list[_Sentence]) -> list[_Sentence]:
