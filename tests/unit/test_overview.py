@@ -126,6 +126,30 @@ def test_which_file_covers_a_topic_names_the_book_about_it(empty_library, tmp_pa
     assert result.answer.startswith("Most about it: moths.pdf")
 
 
+def test_a_document_described_not_named_is_summarised_and_an_unclear_one_is_asked_about(empty_library, generator, tmp_path):
+    # "Summarize the router manual" named no file, so it was searched as passages and the model wrote about the
+    # search instead. The words that describe the document choose it, as "which of my files covers" does.
+    library = empty_library
+    imported(library, write_book_pdf(tmp_path / "moths.pdf"), write_book_pdf(tmp_path / "garden.pdf", GARDEN_BOOK, "Brindlecombe gardens"))
+    generator.enqueue("A book on leeks, beans and compost [1].")
+    events, result = ask(library, "Summarize the book on compost, leeks and beans")
+    assert not any(isinstance(e, QueriesGenerated) for e in events)
+    assert "overview of garden.pdf" in result.answered_from
+    assert result.citations and all(c.file.endswith("garden.pdf") for c in result.citations)
+    # Nothing tells the two apart: the answer asks which, naming them, and no model is asked.
+    before = len(generator.prompts)
+    _, result = ask(library, "What is this document about?")
+    assert result.answer.startswith("Which document do you mean?") and "moths.pdf" in result.answer and "garden.pdf" in result.answer
+    assert len(generator.prompts) == before
+
+
+def test_the_only_document_is_the_one_described(empty_library, generator, tmp_path):
+    imported(empty_library, write_book_pdf(tmp_path / "moths.pdf"))
+    generator.enqueue("A field guide to the Lantern moth [1].")
+    _, result = ask(empty_library, "Résume le document.")
+    assert "overview of moths.pdf" in result.answered_from
+
+
 def test_compare_two_files_reads_both_overviews(empty_library, generator, tmp_path):
     generator.enqueue(*["One is about moths [1], the other about gardens [5]."])
     library = empty_library
@@ -180,6 +204,11 @@ DOCS = [
         ("Describe the contents of lantern-moths.pdf.", ABOUT, (2,)),
         ("Sum up part 2 of R-intro.pdf.", PART, (1,)),
         ("Where in my documents is descaling discussed?", WHICH, ()),
+        # A document described, not named: its words (the topic) choose it among the overviews.
+        ("Summarize the pump guide", ABOUT, ()),
+        ("Fasse das Handbuch der Pumpe zusammen", ABOUT, ()),
+        ("Résume le manuel du routeur.", ABOUT, ()),
+        ("What is this document about?", ABOUT, ()),
     ],
 )
 def test_whole_document_questions_are_recognised(question, kind, documents):
@@ -193,7 +222,9 @@ def test_whole_document_questions_are_recognised(question, kind, documents):
         "What does R-intro.pdf say about missing values?",
         "How do I read a CSV file in R?",
         "What is the warranty period of the Orbit kettle?",
-        "Summarize the warranty terms",  # names no document
+        "Summarize the warranty terms",  # names no document, describes none
+        "Summarise my PDFs",  # several: a summary of each is not one document's
+        "What does the manual say about cleaning?",
         "Which moths live in the marsh?",
         "What is a factor in R-intro?",
     ],
@@ -206,6 +237,8 @@ def test_the_part_and_topic_are_read_from_the_question():
     assert classify("Summarize chapter 6 of R-intro.pdf", DOCS).part == "6"
     assert classify("Which of my files covers moth conservation?", DOCS).topic == "moth conservation"
     assert classify("Which book covers the subject of lantern moths?", DOCS).topic == "lantern moths"
+    assert classify("Summarize the pump guide", DOCS).topic == "pump"
+    assert classify("Fasse das Handbuch der Pumpe zusammen", DOCS).topic == "pumpe"
 
 
 def test_a_numbered_heading_line_and_a_code_line_are_not_central_sentences():

@@ -11,6 +11,7 @@ A document's abstract (what "what is X about?" gets) is written once and cached 
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -35,6 +36,7 @@ from .intent import COMPARE, PART, WHICH, WholeDocumentQuestion, classify
 from .selection import (
     COMPARE_SENTENCES,
     OUTLINE_LINES,
+    WHICH_SHOWN,
     find_part,
     key_sentences,
     numbered,
@@ -92,6 +94,11 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
     built yet, or a chapter its outline does not have): the passage search then takes the question."""
     if routed.kind == WHICH:
         return _plan_which(store, embedder, routed, allowed_documents)
+    if not routed.documents:  # described, not named: the one document its words point to, or ask which
+        described = _described(store, embedder, routed.topic, allowed_documents)
+        if isinstance(described, Plan):
+            return described
+        routed = dataclasses.replace(routed, documents=(described,))
     overviews = [overview_of(store, embedder, i) for i in routed.documents]
     if routed.kind == COMPARE:
         return _plan_compare(store, embedder, overviews[0], overviews[1], question)
@@ -117,6 +124,25 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
     instruction = prompts.INSTRUCTIONS["abstract"].format(name=name)
     abstract_of = overview.document_id if in_default_language else None
     return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the overview of {name}", abstract_of=abstract_of)
+
+
+def _described(store: Store, embedder: Embedder, topic: str, allowed_documents: Sequence[int] | None) -> int | Plan:
+    """The document "summarize the router manual" means: the only one searched, else the one whose overview is
+    closest to the words that describe it ("router") with no other close to it (as "which of my files" names
+    one). Else a Plan that asks which, naming the closest; nothing is guessed."""
+    vectors = {i: v for i, v in store.overview_vectors(allowed_documents).items() if v.document is not None}
+    if len(vectors) == 1:
+        return next(iter(vectors))
+    ranked = rank_by_topic(embedder.embed([topic])[0], vectors) if topic and vectors else []
+    shown = shown_coverage(ranked)
+    if len(shown) == 1:
+        return shown[0].document_id
+    names = [Path(d.path).name for i in ([c.document_id for c in ranked[:WHICH_SHOWN]] or list(vectors)[:WHICH_SHOWN]) if (d := store.document(i))]
+    if not names:
+        raise NotFromOverview("No document has an overview yet (they are built after the meaning index), so this was answered from passages.")
+    answer = f"Which document do you mean? Name it in the question, for example “Summarize {names[0]}”. " + (
+        f"Closest to “{topic}”: " if topic else "Your documents include: ") + ", ".join(names) + "."
+    return Plan((), None, f"Asked which of {len(vectors)} documents is meant", ready=answer)
 
 
 def _document_vector(store: Store, document_id: int) -> np.ndarray | None:

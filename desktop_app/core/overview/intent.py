@@ -2,6 +2,7 @@
 (or "my files") and asks for a whole-document answer.
 
     "What is <file> about?" / "Summarize <file>"          -> ABOUT
+    "Summarize the router manual"                          -> ABOUT, the document the words describe (its topic)
     "Summarize chapter 6 of <file>"                        -> PART (the outline's chapter 6)
     "Compare <file A> and <file B>"                        -> COMPARE
     "Which of my files covers <topic>?"                    -> WHICH (every overview ranked by the topic)
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..stopwords import FUNCTION_WORDS
+from ..words import content
 from ..types import Document
 from .intent_phrases import LANGUAGES, Phrases
 
@@ -32,7 +34,7 @@ class WholeDocumentQuestion:
     kind: str  # ABOUT, PART, COMPARE or WHICH
     documents: tuple[int, ...]  # the documents it names, in the order named (WHICH: none)
     part: str = ""  # PART: the chapter's number or letter as written ("6", "A", "VI")
-    topic: str = ""  # WHICH: the question without its "which of my files" words
+    topic: str = ""  # WHICH: the question without its "which of my files" words; ABOUT with no document: what describes it
 
 
 def _words(text: str) -> list[str]:
@@ -107,7 +109,7 @@ def _classify_in(phrases: Phrases, question: str, rest: str, ids: tuple[int, ...
         topic = " ".join(re.sub(r"[^\w\s'-]", " ", topic).split())
         return WholeDocumentQuestion(WHICH, (), topic=topic) if re.search(r"\w", topic) else None
     if not ids:
-        return None
+        return _described(phrases, question)
     if len(ids) >= 2 and phrases.compare.search(rest):
         return WholeDocumentQuestion(COMPARE, ids[:2])
     if len(ids) != 1 or not (phrases.summary.search(rest) or phrases.about_at_end.search(rest)):
@@ -116,3 +118,20 @@ def _classify_in(phrases: Phrases, question: str, rest: str, ids: tuple[int, ...
     if part is not None:
         return WholeDocumentQuestion(PART, ids, part=part.group("ref"))
     return WholeDocumentQuestion(ABOUT, ids)
+
+
+def _described(phrases: Phrases, question: str) -> WholeDocumentQuestion | None:
+    """"Summarize the router manual", "What is this document about?": a summary of one document the question
+    describes rather than names. ABOUT with no document; its topic ("router") chooses it among the overviews."""
+    asks = phrases.summary.search(question) or phrases.about_at_end.search(question)
+    noun = phrases.document.search(question)
+    if not (asks and noun) or phrases.part.search(question):
+        return None
+    rest = phrases.document.sub(" ", phrases.about_at_end.sub(" ", phrases.summary.sub(_verb_around, question)))
+    return WholeDocumentQuestion(ABOUT, (), topic=" ".join(w for w in content(rest) if w not in FUNCTION_WORDS))
+
+
+def _verb_around(match: re.Match) -> str:
+    """A summary phrase taken out of a question, but for what a verb in two parts holds ("fasse das Handbuch zusammen")."""
+    words = match.group(0).split()
+    return " " + " ".join(words[1:-1]) + " " if len(words) > 2 else " "

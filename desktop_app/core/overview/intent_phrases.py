@@ -19,6 +19,7 @@ class Phrases:
     compare: re.Pattern[str]
     which: re.Pattern[str]  # "which of my files", "which document"
     covers: re.Pattern[str]  # the verb that makes a "which file" question a question about a topic
+    document: re.Pattern[str]  # a word for one document: "summarize the router manual" asks about the one it describes
 
 
 ENGLISH = Phrases(
@@ -34,6 +35,7 @@ ENGLISH = Phrases(
     covers=re.compile(
         r"\b((is|are|was)\s+)?(about|covers?|covered|covering|discuss(es|ed)?|deals? with|talks? about|treat(s|ed)?|explain(s|ed)?|described|is on)(\s+the\s+(topic|subject|field)s?\s+of)?\b", _I
     ),
+    document=re.compile(r"\b(manual|handbook|guide|document|doc|file|report|book|paper|pdf|datasheet|brochure|specification)\b", _I),
 )
 
 GERMAN = Phrases(
@@ -43,6 +45,7 @@ GERMAN = Phrases(
     compare=re.compile(r"\b(vergleich\w*|unterschied\w*|gegenüber)\b", _I),
     which=re.compile(r"\b(welche[rsnm]?)\s+(meiner\s+)?(datei(en)?|dokument(e|en)?|bücher|buch|pdfs?)\b", _I),
     covers=re.compile(r"\b(handelt von|behandelt|geht es um|über|beschreibt)\b", _I),
+    document=re.compile(r"\b\w*(handbuch|handbuchs|anleitung|dokument|dokuments|datei|bericht|berichts|datenblatt|datenblatts|broschüre|buch|buchs)\b", _I),
 )
 
 FRENCH = Phrases(
@@ -52,6 +55,7 @@ FRENCH = Phrases(
     compare=re.compile(r"\b(compar\w*|différence\w*|diffèrent)\b", _I),
     which=re.compile(r"\b(quel(le)?s?)\s+(de mes\s+)?(fichiers?|documents?|livres?|pdfs?)\b", _I),
     covers=re.compile(r"\b(parle\w* de|traite\w*( de)?|porte\w* sur|couvre\w*|sur)\b", _I),
+    document=re.compile(r"\b(manuel|guide|document|fichier|rapport|livre|notice|fiche technique|brochure|mode d'emploi)\b", _I),
 )
 
 SPANISH = Phrases(
@@ -61,6 +65,7 @@ SPANISH = Phrases(
     compare=re.compile(r"\b(compar\w*|diferencia\w*)\b", _I),
     which=re.compile(r"\b(qué|cuál(es)?)\s+(de mis\s+)?(archivos?|documentos?|libros?|pdfs?)\b", _I),
     covers=re.compile(r"\b(trata\w*( de| sobre)?|habla\w* (de|sobre)|cubre\w*|sobre)\b", _I),
+    document=re.compile(r"\b(manual|guía|documento|archivo|informe|libro|ficha técnica|folleto)\b", _I),
 )
 
 LANGUAGES: tuple[Phrases, ...] = (ENGLISH, GERMAN, FRENCH, SPANISH)
