@@ -276,6 +276,19 @@ def test_each_line_of_a_label_and_value_list_is_read_as_one_sentence(lines):
     assert not any(lines[1] in r and lines[2] in r for r in read)
 
 
+def test_the_page_highlights_the_spec_line_the_answer_took_with_its_label():
+    # Seen in the window: "The water tank holds 1.8 litres [1]" highlighted "1,8 litre / Capacité du bac à grains :",
+    # the value with the next line's label.
+    from desktop_app.core.retrieval.evidence import on_the_page
+    from desktop_app.core.types import Citation, Passage, Source
+
+    page = "Specifications\nPower: 1450 W\nPump pressure: 15 bar\nWater tank capacity: 1.8 litres\nBean hopper capacity: 250 g\nWeight: 7.4 kg"
+    passage = Passage(3, 1, "/docs/machine.pdf", "machine", 2, 0, len(page), page)
+    said = "The water tank capacity of the machine is 1.8 litres [1]."
+    cited = on_the_page([Citation.from_passage(1, passage)], [Source(1, passage, 0.1, {}, 0.5)], {1: said}, "What is the water tank capacity?")[0]
+    assert cited.text == "Water tank capacity: 1.8 litres"
+
+
 def test_a_document_written_without_spaces_between_words_gives_evidence_and_the_sentence_that_answers():
     # Chinese and Japanese run their words together and end sentences with "。" and no space: before, a sentence of
     # them was one "word", too short to quote, so such a document was never read and every answer was "not found".

@@ -351,8 +351,8 @@ def _narrowed(citation: Citation, said: str, question: str = "") -> Citation:
     not hold it, what the answer adds: "IP67", not "PX-40", for "What is the IP rating of the PX-40?"; a number twice),
     widened to the sentences holding the numbers it lacks that the question does not hold (a sentence joining two facts:
     "85 °C at 6 bar"). The whole citation when none holds any, or when `said` holds every sentence's words (a quote of
-    the whole passage)."""
-    spans = sentence_spans(citation.text)
+    the whole passage). Its sentences are the ones the model read (a label with its value, a lead-in with what it introduces)."""
+    spans = [(a, b) for a, b, _ in _joined_lead_ins(citation.text, sentence_spans(citation.text))]
     if len(spans) < 2:
         return citation
     said = MARK.sub(" ", said)  # its "[1]" is no number it says
