@@ -153,3 +153,19 @@ def test_an_upgraded_library_finds_a_word_inside_its_chinese_passages(tmp_path):
     store.conn.execute("DELETE FROM chunks WHERE id = 3")  # the delete trigger removes what the index holds
     assert store.keyword_search("最大流量", 5) == [] and store.integrity_problems() == []
     store.close()
+
+
+def test_an_upgraded_library_builds_again_the_overviews_of_documents_with_few_sections(tmp_path):
+    # Built when a one-section leaflet kept two central sentences: dropped, so the queue builds it again with more.
+    old_library(tmp_path / "library.sqlite", version=14)
+    conn = sqlite3.connect(tmp_path / "library.sqlite", isolation_level=None)
+    conn.execute("INSERT INTO documents(path, title, content_hash, pages, chunks, status) VALUES ('/d/book.pdf', 'Book', 'h2', 9, 9, 'ready')")
+    for document_id, sections in ((1, 1), (2, 5)):
+        conn.execute("INSERT INTO overviews(document_id, content_hash, title, outline_source) VALUES (?, 'h', 't', 'pdf_outline')", (document_id,))
+        for position in range(sections):
+            conn.execute("INSERT INTO overview_sections(document_id, position, level, title, page, last_page, sentences) VALUES (?, ?, 1, 's', 1, 1, '[]')", (document_id, position))
+    conn.close()
+    store = Store(tmp_path / "library.sqlite")
+    assert {r[0] for r in store.conn.execute("SELECT document_id FROM overviews")} == {2}  # five sections: kept
+    assert {r[0] for r in store.conn.execute("SELECT DISTINCT document_id FROM overview_sections")} == {2}
+    store.close()

@@ -150,6 +150,27 @@ def test_the_only_document_is_the_one_described(empty_library, generator, tmp_pa
     assert "overview of moths.pdf" in result.answered_from
 
 
+def test_a_short_document_without_headings_is_summarised_from_more_than_one_or_two_sentences(empty_library, generator, tmp_path):
+    # A four-page leaflet set in one type size has no outline: one section, which kept two central sentences, and the
+    # abstract was written from the single best one ("a router with a two-year warranty").
+    import pymupdf
+
+    path = tmp_path / "leaflet.pdf"
+    document = pymupdf.open()
+    for chapter, sections in MOTH_BOOK:
+        page = document.new_page()
+        page.insert_textbox((72, 72, 520, 760), " ".join(sentence for _, sentences in sections for sentence in sentences), fontsize=11)
+    document.save(path)
+    (doc_id,) = imported(empty_library, path)
+    overview = empty_library.overview(doc_id)
+    assert len(overview.sections) == 1 and len(overview.sections[0].sentences) >= 6
+    generator.enqueue("A leaflet on the Lantern moth [1][2][3].")
+    _, result = ask(empty_library, "What is leaflet.pdf about?")
+    prompt = generator.prompts[-1][-1]["content"]
+    assert sum(f"[{n}]" in prompt for n in range(1, 9)) >= 6
+    assert {s.passage.page for s in result.context} >= {1, 2, 3}  # from every page, not the most central one alone
+
+
 def test_compare_two_files_reads_both_overviews(empty_library, generator, tmp_path):
     generator.enqueue(*["One is about moths [1], the other about gardens [5]."])
     library = empty_library

@@ -6,12 +6,17 @@ import re
 from collections.abc import Iterable
 
 from ..types import ChunkDraft, PageText
+from ..word_pieces import word_count
 
 # About 200 MiniLM word pieces: all-MiniLM-L6-v2 reads at most 256, so nothing is cut off.
 DEFAULT_MAX_CHARS = 900
 DEFAULT_OVERLAP_CHARS = 150
 # Latin-style stops end a sentence before a space; the full-width stops of Chinese and Japanese text end one where
 # they stand, as no space follows them.
+_FULL_STOPS = frozenset(".!?;\u2026\u3002\uff01\uff1f\uff1b\u061f\u0964\u17d4\u104b")  # what ends a sentence, in Latin, CJK, Arabic, Devanagari, Khmer and Myanmar text
+_COLONS = ":\uff1a"  # a piece ending in one introduces what follows, however short: "Report faults to:", "Returns:"
+_CLOSING = "\"')]\u00bb\u201d\u2019"  # closing quotes and brackets after a full stop
+LEAD_IN_WORDS = 4  # a piece of this many words or more, ending in a word before a blank line, introduces what follows
 _SENTENCE_END = re.compile(r"(?<=[.!?;:\u17d4\u104b])[\"')\]]*\s+|(?<=[\u3002\uff01\uff1f\uff1b\uff1a])[\u300d\u300f\uff09\u201d\u2019]*\s*|\n\s*\n")
 
 
@@ -32,6 +37,49 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         if e > s:
             out.append((s, e))
     return out
+
+
+def reading_spans(text: str) -> list[tuple[int, int, bool]]:
+    """The sentences as they are read (evidence, highlights, overviews): `sentence_spans` with each lead-in joined to
+    the piece after it. The splitter cuts at a colon and at a blank line, so
+    "The kit comes in three sizes:" and "To reset the pump, type in a terminal" stood apart from the list or command
+    they introduce: each half said nothing without the other, in any language. A lead-in is a piece ending in a colon,
+    however short (a label: "Returns:"), or one of LEAD_IN_WORDS or more ending in a word before a blank line; it takes
+    one piece. Each span comes with whether it is a label with its value."""
+    out: list[tuple[int, int, bool]] = []
+    joining = labelled = False
+    pieces = list(reversed(sentence_spans(text)))
+    while pieces:
+        start, end = pieces.pop()
+        if joining:
+            joining = False
+            value, label = _value_and_next_label(text, start, end) if labelled else (end, None)
+            out[-1] = (out[-1][0], value, labelled)
+            if label is not None:
+                pieces.append((label, end))
+            continue
+        out.append((start, end, False))
+        piece = text[start:end].rstrip(_CLOSING)
+        labelled = bool(piece) and piece[-1] in _COLONS
+        joining = labelled or (bool(piece) and piece[-1] not in _FULL_STOPS and word_count(piece) >= LEAD_IN_WORDS)
+    return out
+
+
+def _value_and_next_label(text: str, start: int, end: int) -> tuple[int, int | None]:
+    """Where the piece after a label (a lead-in ending in a colon) ends, and where the next label starts if it holds one. In a list of
+    "Label: value" lines ("Power: 1450 W", "Capacité du réservoir : 1,8 litre") the splitter's piece after a label runs
+    on to the next label ("1450 W\nVoltage:"): its last line, ending in a colon, is that label, which leads in to the
+    value after it and is not joined to the value before it."""
+    piece = text[start:end].rstrip(_CLOSING)
+    line_break = text.rfind("\n", start, end)
+    if line_break < 0 or not piece or piece[-1] not in _COLONS:
+        return end, None
+    value_end, label = line_break, line_break + 1
+    while value_end > start and text[value_end - 1].isspace():
+        value_end -= 1
+    while label < end and text[label].isspace():
+        label += 1
+    return (value_end, label) if value_end > start else (end, None)
 
 
 def _split_long(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, int]]:

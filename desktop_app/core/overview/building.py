@@ -23,7 +23,7 @@ from ..errors import StorageError
 from ..models.embedder import Embedder
 from ..storage.overviews import OverviewVectors
 from ..storage.store import Store
-from .central import Passage, Span, candidates, heading_key, pick_central, unit, word_counts
+from .central import Passage, Span, candidates, heading_key, pick_central, sentences_per_section, unit, word_counts
 from .outline import Outline, OutlineEntry, read_outline
 
 log = logging.getLogger(__name__)
@@ -78,8 +78,9 @@ def build_overview(store: Store, embedder: Embedder, document_id: int) -> tuple[
     means = [unit(np.vstack([p.vector for p in group])) if group else None for group in own]
     headings = {heading_key(e.title) for e in entries}  # a heading line is no sentence about its section
     everywhere = word_counts(passages)
-    groups = [candidates(group, span, mean, headings, everywhere) if mean is not None else [] for group, span, mean in zip(own, spans, means)]
-    chosen = pick_central(groups, means, embedder)
+    kept = sentences_per_section(len(entries))
+    groups = [candidates(group, span, mean, headings, everywhere, kept) if mean is not None else [] for group, span, mean in zip(own, spans, means)]
+    chosen = pick_central(groups, means, embedder, kept)
     ends = last_pages(entries, pages)
     labels = {number: section for number, _, section in stored}
     sections = tuple(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..document_overview import CentralSentence
-from ..ingest.chunking import sentence_spans
+from ..ingest.chunking import reading_spans
 from ..models.embedder import Embedder
 
 CENTRAL_PASSAGES = 2  # per section, the passages whose sentences are candidates
@@ -24,6 +24,9 @@ CENTRAL_PASSAGES = 2  # per section, the passages whose sentences are candidates
 MAX_CANDIDATES = 4
 EMBEDDED_CHARS = 200  # a sentence's first words place it: its tail costs embedding time (tokens) and adds little
 SENTENCES_PER_SECTION = 2
+# A document keeps at least this many central sentences, however few its sections: a short manual with no outline
+# is one section, and two sentences of it were all its abstract was written from.
+DOCUMENT_SENTENCES = 8
 MIN_WORDS = 5
 MAX_CHARS = 320
 MIN_LETTER_SHARE = 0.6  # code, formulas and index lines are mostly not letters: not what a section is about
@@ -92,18 +95,25 @@ def specificity(sentence: str, section_words: Counter[str], document_words: Coun
     return sum(section_words[w] / document_words[w] for w in words if document_words[w]) / len(words)
 
 
+def sentences_per_section(sections: int) -> int:
+    """How many central sentences each of a document's sections keeps: SENTENCES_PER_SECTION, more when it has few."""
+    return max(SENTENCES_PER_SECTION, -(-DOCUMENT_SENTENCES // max(sections, 1)))
+
+
 def candidates(
-    passages: Sequence[Passage], span: Span, mean: np.ndarray, headings: Collection[str] = (), document_words: Counter[str] | None = None
+    passages: Sequence[Passage], span: Span, mean: np.ndarray, headings: Collection[str] = (), document_words: Counter[str] | None = None,
+    kept: int = SENTENCES_PER_SECTION,
 ) -> list[CentralSentence]:
     """The sentences of the section's most central passages that lie in its span, each once, none of them a
     heading of the outline (`headings`, as `heading_key`s), those ending as sentences do when there are any; the MAX_CANDIDATES most specific to the section when
     there are more (`document_words`: the whole document's word counts). Scored by their passage's closeness
-    to the mean until they are embedded."""
-    ranked = sorted(passages, key=lambda p: -float(p.vector @ mean))[:CENTRAL_PASSAGES]
+    to the mean until they are embedded. `kept`: sentences the section keeps; more kept, more passages and candidates read."""
+    most = MAX_CANDIDATES * kept // SENTENCES_PER_SECTION
+    ranked = sorted(passages, key=lambda p: -float(p.vector @ mean))[: CENTRAL_PASSAGES * kept // SENTENCES_PER_SECTION]
     out: list[CentralSentence] = []
     seen: set[str] = set()
     for passage in ranked:
-        for s, e in sentence_spans(passage.text):
+        for s, e, _ in reading_spans(passage.text):  # a label with its value, a lead-in with what it introduces
             text = " ".join(passage.text[s:e].split())
             start = passage.start + s
             key = text.casefold()
@@ -113,18 +123,20 @@ def candidates(
             out.append(CentralSentence(text, passage.page, start, passage.start + e, passage.chunk_id, float(passage.vector @ mean)))
     ended = [c for c in out if c.text.rstrip("\"'”’)]").endswith(tuple(SENTENCE_ENDS))]
     out = ended or out  # whole sentences first, when the section has any
-    if len(out) > MAX_CANDIDATES and document_words:
+    if len(out) > most and document_words:
         section_words = word_counts(passages)
-        kept = sorted(out, key=lambda c: -specificity(c.text, section_words, document_words))[:MAX_CANDIDATES]
-        out = [c for c in out if c in kept]
-    return out[:MAX_CANDIDATES]
+        specific = sorted(out, key=lambda c: -specificity(c.text, section_words, document_words))[:most]
+        out = [c for c in out if c in specific]
+    return out[:most]
 
 
-def pick_central(candidates_by_section: Sequence[list[CentralSentence]], means: Sequence[np.ndarray | None], embedder: Embedder) -> list[tuple[CentralSentence, ...]]:
-    """Each section's SENTENCES_PER_SECTION candidates closest to its mean, in reading order. One embedding call
-    for the whole document: batches of similar lengths pad little."""
+def pick_central(
+    candidates_by_section: Sequence[list[CentralSentence]], means: Sequence[np.ndarray | None], embedder: Embedder, kept: int = SENTENCES_PER_SECTION
+) -> list[tuple[CentralSentence, ...]]:
+    """Each section's `kept` candidates closest to its mean, in reading order. One embedding call for the whole
+    document: batches of similar lengths pad little."""
     # A section with no more candidates than it keeps needs no embedding: they keep their passage's score.
-    compared = [len(group) > SENTENCES_PER_SECTION and mean is not None for group, mean in zip(candidates_by_section, means)]
+    compared = [len(group) > kept and mean is not None for group, mean in zip(candidates_by_section, means)]
     flat = [c for group, embed in zip(candidates_by_section, compared) if embed for c in group]
     vectors = embedder.embed([c.text[:EMBEDDED_CHARS] for c in flat]) if flat else np.zeros((0, 1), dtype=np.float32)
     out, row = [], 0
@@ -135,6 +147,6 @@ def pick_central(candidates_by_section: Sequence[list[CentralSentence]], means: 
                 CentralSentence(c.text, c.page, c.start, c.end, c.chunk_id, float(vectors[row + i] @ mean)) for i, c in enumerate(group)
             ]
             row += len(group)
-        best = sorted(scored, key=lambda c: -c.score)[:SENTENCES_PER_SECTION]
+        best = sorted(scored, key=lambda c: -c.score)[:kept]
         out.append(tuple(sorted(best, key=lambda c: (c.page, c.start))))
     return out

@@ -45,13 +45,14 @@ def outline_for_prompt(overview: Overview) -> list[OverviewSection]:
 
 
 def key_sentences(overview: Overview, vector: np.ndarray | None, embedder: Embedder, limit: int = ABOUT_SENTENCES) -> list[tuple[OverviewSection, CentralSentence]]:
-    """The sentences closest to the whole document's meaning: each chapter's most central sentence competes,
-    then the best `limit` are kept in reading order."""
+    """The sentences closest to the whole document's meaning: each chapter's most central sentence competes (its
+    few most central when the document has fewer chapters than `limit`), then the best `limit` are kept in reading order."""
     best: list[tuple[OverviewSection, CentralSentence]] = []
-    for chapter in overview.chapters():
+    chapters = overview.chapters()
+    each = max(1, -(-limit // max(len(chapters), 1)))
+    for chapter in chapters:
         found = [(s, c) for s in overview.subtree(chapter) for c in s.sentences]
-        if found:
-            best.append(max(found, key=lambda sc: sc[1].score))
+        best += sorted(sorted(found, key=lambda sc: -sc[1].score)[:each], key=lambda sc: (sc[1].page, sc[1].start))
     best = spread(best, ABOUT_CANDIDATES)
     if len(best) > limit and vector is not None:
         closeness = embedder.embed([c.text for _, c in best]) @ vector

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..ingest.chunking import sentence_spans
+from ..ingest.chunking import reading_spans
 from ..models.embedder import Embedder
 from ..stopwords import FUNCTION_WORDS
 from ..types import Citation, Quote, Source
@@ -43,9 +43,6 @@ MIN_WORDS = 4  # shorter pieces are headings, captions, page numbers: they match
 SENTENCE_CHARS = 400  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
 LEXICAL_POOL = 48  # sentences scored when none is embedded (scoring by words costs next to nothing)
 _WORD = re.compile(r"[^\W_][\w'-]*")  # a word in any script ("Москва", "Malmö")
-_FULL_STOPS = frozenset(".!?;\u2026\u3002\uff01\uff1f\uff1b\u061f\u0964\u17d4\u104b")  # what ends a sentence, in Latin, CJK, Arabic, Devanagari, Khmer and Myanmar text
-_COLONS = ":\uff1a"  # a piece ending in one introduces what follows, however short: "Report faults to:", "Returns:"
-_CLOSING = "\"')]\u00bb\u201d\u2019"  # closing quotes and brackets after a full stop
 
 
 @dataclass(frozen=True)
@@ -97,7 +94,7 @@ def split_sentences(source: Source) -> list[_Sentence]:
     if passage.kind == "table":  # a table is read whole: its rows mean nothing apart
         return [_Sentence(source, 0, len(passage.text), passage.text)]
     out = []
-    for s, e, labelled in _joined_lead_ins(passage.text, sentence_spans(passage.text)):
+    for s, e, labelled in reading_spans(passage.text):
         text = " ".join(passage.text[s:e].split())
         if len(text) > SENTENCE_CHARS:
             cut = text.rfind(" ", 0, SENTENCE_CHARS)
@@ -105,48 +102,6 @@ def split_sentences(source: Source) -> list[_Sentence]:
         if word_count(text) >= MIN_WORDS or labelled:  # "Weight: 7.4 kg" says something, however short
             out.append(_Sentence(source, s, e, text))
     return out
-
-
-def _joined_lead_ins(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int, bool]]:
-    """The spans with each lead-in joined to the piece after it. The splitter cuts at a colon and at a blank line, so
-    "The kit comes in three sizes:" and "To reset the pump, type in a terminal" stood apart from the list or command
-    they introduce: each half said nothing without the other, in any language. A lead-in is a piece ending in a colon,
-    however short (a label: "Returns:"), or one of MIN_WORDS or more ending in a word before a blank line; it takes
-    one piece. Each span comes with whether it is a label with its value."""
-    out: list[tuple[int, int, bool]] = []
-    joining = labelled = False
-    pieces = list(reversed(spans))
-    while pieces:
-        start, end = pieces.pop()
-        if joining:
-            joining = False
-            value, label = _value_and_next_label(text, start, end) if labelled else (end, None)
-            out[-1] = (out[-1][0], value, labelled)
-            if label is not None:
-                pieces.append((label, end))
-            continue
-        out.append((start, end, False))
-        piece = text[start:end].rstrip(_CLOSING)
-        labelled = bool(piece) and piece[-1] in _COLONS
-        joining = labelled or (bool(piece) and piece[-1] not in _FULL_STOPS and word_count(piece) >= MIN_WORDS)
-    return out
-
-
-def _value_and_next_label(text: str, start: int, end: int) -> tuple[int, int | None]:
-    """Where the piece after a label (a lead-in ending in a colon) ends, and where the next label starts if it holds one. In a list of
-    "Label: value" lines ("Power: 1450 W", "Capacité du réservoir : 1,8 litre") the splitter's piece after a label runs
-    on to the next label ("1450 W\nVoltage:"): its last line, ending in a colon, is that label, which leads in to the
-    value after it and is not joined to the value before it."""
-    piece = text[start:end].rstrip(_CLOSING)
-    line_break = text.rfind("\n", start, end)
-    if line_break < 0 or not piece or piece[-1] not in _COLONS:
-        return end, None
-    value_end, label = line_break, line_break + 1
-    while value_end > start and text[value_end - 1].isspace():
-        value_end -= 1
-    while label < end and text[label].isspace():
-        label += 1
-    return (value_end, label) if value_end > start else (end, None)
 
 
 def _distinct(sentences: list[_Sentence]) -> list[_Sentence]:
@@ -352,7 +307,7 @@ def _narrowed(citation: Citation, said: str, question: str = "") -> Citation:
     widened to the sentences holding the numbers it lacks that the question does not hold (a sentence joining two facts:
     "85 °C at 6 bar"). The whole citation when none holds any, or when `said` holds every sentence's words (a quote of
     the whole passage). Its sentences are the ones the model read (a label with its value, a lead-in with what it introduces)."""
-    spans = [(a, b) for a, b, _ in _joined_lead_ins(citation.text, sentence_spans(citation.text))]
+    spans = [(a, b) for a, b, _ in reading_spans(citation.text)]
     if len(spans) < 2:
         return citation
     said = MARK.sub(" ", said)  # its "[1]" is no number it says

@@ -255,6 +255,16 @@ MIGRATIONS: list[tuple[str, str]] = [
         END;
         """,
     ),
+    (
+        "0015_rebuild_short_overviews",
+        """
+        -- A document of fewer than four sections now keeps more central sentences a section (core/overview/central.py,
+        -- DOCUMENT_SENTENCES): a short manual with no outline was one section, its abstract written from two
+        -- sentences. Their overviews (and abstracts) are dropped; the background queue builds them again.
+        DELETE FROM overviews WHERE document_id IN (SELECT document_id FROM overview_sections GROUP BY document_id HAVING count(*) < 4);
+        DELETE FROM overview_sections WHERE document_id NOT IN (SELECT document_id FROM overviews);
+        """,
+    ),
 ]
 
 

@@ -157,6 +157,15 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         CREATE INDEX chunks_words ON chunks USING gin(words);
         """,
     ),
+    (
+        6,
+        "rebuild_short_overviews",
+        # As SQLite's 0015: a document of fewer than four sections keeps more central sentences a section now; its
+        # overview is built again.
+        """
+        DELETE FROM overviews WHERE document_id IN (SELECT document_id FROM overview_sections GROUP BY document_id HAVING count(*) < 4);
+        """,
+    ),
 ]
 
 
