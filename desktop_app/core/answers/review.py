@@ -31,7 +31,9 @@ from .streaming import NOT_FOUND_LINE, not_found_answer
 # A claim: a list line ("- ...", "1. ..."), or a sentence with the citation marks that follow it, wherever they stand
 # ("... 9 s [2].", "... 9 s. [2]"); a full stop between letters or digits ("10.4", "help.start") ends none.
 _LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S.*$")
-_MARKS_INSIDE = re.compile(r"(?:\s*\[\d+(?:\s*,\s*\d+)*\])+(?=\s*[^\s\[.!?])")  # marks with more of the sentence after them
+# A run of marks, also written as a list ("[1], [2] and [5]", "[1], [2], et [3]": a joining word of up to three letters).
+_MARK_RUN = r"\[\d+(?:\s*,\s*\d+)*\](?:(?:\s*[,;]\s*|\s+)(?:[^\W\d_]{1,3}\s+)?\[\d+(?:\s*,\s*\d+)*\])*"
+_MARKS_INSIDE = re.compile(rf"\s*(?>{_MARK_RUN})(?=\s*[,;]?\s*[^\s\[.!?,;])")  # marks with more of the sentence after them
 MAX_REREADS = 2  # claims of one answer the model rereads (model_check.py): each costs 0.3-0.5 s
 CLAIM_WORDS = 2  # a piece of a sentence naming no more, and no number, before a mark inside it is its subject or a reference, not a claim
 DOUBTED = 3  # grounded claims' sentences the question check reads at most, when the first ones do not answer
