@@ -33,6 +33,13 @@ def test_a_claim_joining_two_facts_is_judged_against_both_passages_it_cites():
     assert reviewed.found and all(c.supported for c in reviewed.citations) and not reviewed.notices
 
 
+@pytest.mark.parametrize("marks", ["[1], [2]", "[1], and [2]", "[1] et [2]", "[1]; [2]"])
+def test_marks_written_as_a_list_cite_the_claim_together(marks):
+    # "..., citing [1], [2], and [8]." judged the whole sentence against [1] alone (a mark inside it) and flagged [1].
+    reviewed = review(f"It flashes green every 9 seconds and was built in 1887 {marks}.", "Tell me about the lighthouse.", context(LIGHT, BUILT))
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True), (2, True)] and not reviewed.notices
+
+
 def test_a_claim_joining_two_facts_citing_one_gets_the_other_added_and_says_so():
     reviewed = review("It flashes green every 9 seconds and was built in 1887 [1].", "Tell me about the lighthouse.", context(LIGHT, BUILT))
     assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True), (2, True)]
