@@ -266,10 +266,10 @@ class Pipeline:
         # applied them exactly; "does this sentence answer it?" is about the rest). Answered from the question as the
         # person asked it: "What does say about resetting?" is no question a model can answer.
         searched = filters.searched if filters.parts else question
-        found, context, evidence = yield from self._search_passages(chosen, searched, scope, queries, clock, notices, generate_answer)
+        found, context, evidence = yield from self._search_passages(chosen, searched, scope, queries, clock, notices, generate_answer, bool(filters.pages))
         yield StageStarted(READING, len(context), self.reading_estimate(question, context, evidence) if generate_answer else None)
         answer_started = time.perf_counter()
-        answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices, asked)) if generate_answer else ("", True, None)
+        answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices, asked, bool(filters.pages))) if generate_answer else ("", True, None)
         end = time.perf_counter()
         names = (*evidence.names, *evidence.missing) if evidence is not None else ()
         asks = (settings.question_check or settings.claim_check) and generate_answer and ok and answer
@@ -335,10 +335,12 @@ class Pipeline:
         clock: StageClock,
         notices: list[str],
         answering: bool = True,
+        pages_asked: bool = False,
     ) -> Generator[AskEvent, None, tuple[Round, list[Source], Evidence | None]]:
         """Yields QueriesGenerated, SourcesRanked and EvidenceSelected; returns what was found, the passages the
         model reads and the evidence chosen from them (None when it reads whole passages, or nothing is answered:
-        a search alone, such as the retrieval eval's, keeps the fused top_k as its context)."""
+        a search alone, such as the retrieval eval's, keeps the fused top_k as its context). `pages_asked`: the
+        question names its pages, which are read whole (the sentences closest to "What is on page 12?" are no choice)."""
         if answering or (mode.writes_queries and typed is None and self.settings.document_language_queries):
             # Ready when the queries are written (in_documents_languages) and when the answer prompt asks the question's
             # language (languages.language_clause): unpacking it takes 0.7 s. The review's number words too.
@@ -351,7 +353,7 @@ class Pipeline:
             question_vector = self.embedder.embed([searched])
         with clock.stage("retrieval"):
             lists = self.retrieve([searched], question_vector, scope, [mode.question_weight(self.settings)])
-        evidence_wanted = answering and self.settings.evidence_tokens > 0 and not self.settings.reranker
+        evidence_wanted = answering and self.settings.evidence_tokens > 0 and not self.settings.reranker and not pages_asked
         if mode.writes_queries and typed is None:
             if evidence_wanted:
                 # Something to read while the model writes its queries (a second or more on a laptop CPU).
@@ -456,15 +458,17 @@ class Pipeline:
         evidence: Evidence | None = None,
         notices: list[str] | None = None,
         asked: str = "",
+        pages_asked: bool = False,
     ) -> Generator[AskEvent, None, Streamed]:
         """The model's answer, streamed; or the not-found answer when no passage is close enough to answer from.
 
         A list answer (several named things) ends with a "not found in your documents" line for each name no
         passage mentions and the answer does not name, decided by the evidence, not left to the model. The answer's
         lines are then checked like any claim (answers/review.py). A reply that starts repeating itself is stopped
-        (answers/streaming.py); why goes to `notices`."""
+        (answers/streaming.py); why goes to `notices`. `pages_asked`: the question names the pages to read ("What is
+        on page 12 of …?"), so they are read however far their passages are from what is left of the question."""
         closest = sources or context
-        if not self.is_answerable(context) and not self.settings.general_knowledge:
+        if not self.is_answerable(context) and not self.settings.general_knowledge and not pages_asked:
             return (yield from refuse(closest))
         names = evidence.names if evidence is not None else ()
         answer, found, first_at = yield from stream_answer(self.answer(question, context, names, asked), lambda: not_found_answer(closest), cancel, notices)

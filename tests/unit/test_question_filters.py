@@ -195,3 +195,15 @@ def test_the_model_reads_the_question_as_asked_not_with_the_files_name_cut_out(p
     assert "Question: How often is the seal changed on page 2 of beta-manual.pdf?" in answer_prompt
     assert result.lists[0].query == "How often is the seal changed?"
     assert result.standalone_question == ""
+
+
+def test_the_pages_a_question_names_are_read_however_little_is_left_to_search_them_by(pump_library):
+    # "What is on page 2 of beta-manual.pdf?" leaves "What is?" to search: no passage came close to it, and the
+    # answer was "not found" before the model read page 2.
+    generator = pump_library.generator()
+    generator.enqueue("pump", "Page 2 says to keep the inlet clear of leaves [1].")
+    result = list(pump_library.ask("What is on page 2 of beta-manual.pdf?", mode="fusion"))[-1].result
+    answer_prompt = next(p[-1]["content"] for p in generator.prompts if p[-1]["content"].startswith("Passages:"))
+    assert "Chapter 2: Keep the inlet clear of leaves." in answer_prompt
+    assert result.found and result.answer.startswith("Page 2 says")
+    assert {(s.passage.file.rsplit("/", 1)[-1], s.passage.page) for s in result.sources} == {("beta-manual.pdf", 2)}
