@@ -40,6 +40,13 @@ def test_marks_written_as_a_list_cite_the_claim_together(marks):
     assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True), (2, True)] and not reviewed.notices
 
 
+def test_citations_flagged_for_one_reason_are_one_notice():
+    # A summary's "Key sentences include [1], [2], ... and [8]." gave eight notices saying the same thing.
+    reviewed = review("It flashes green every 9 seconds [1]. Its keepers painted it blue and white every spring [1][2].", "Tell me about the lighthouse.", context(LIGHT, BUILT))
+    flags = [n for n in reviewed.notices if "may not support" in n]
+    assert len(flags) == 1 and flags[0].startswith("Citations [1], [2] may not support the sentence that cites them: ")
+
+
 def test_a_claim_joining_two_facts_citing_one_gets_the_other_added_and_says_so():
     reviewed = review("It flashes green every 9 seconds and was built in 1887 [1].", "Tell me about the lighthouse.", context(LIGHT, BUILT))
     assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True), (2, True)]

@@ -49,6 +49,20 @@ class ReviewedAnswer:
     notices: tuple[str, ...]
 
 
+def _by_reason(flagged: dict[int, str]) -> dict[str, list[int]]:
+    """The flagged citations grouped by why, in citation order: a sentence citing eight passages is one notice, not eight."""
+    grouped: dict[str, list[int]] = {}
+    for n, reason in sorted(flagged.items()):
+        grouped.setdefault(reason, []).append(n)
+    return grouped
+
+
+def _flag_notice(numbers: Sequence[int], reason: str) -> str:
+    if len(numbers) == 1:
+        return f"Citation [{numbers[0]}] may not support the sentence that cites it: {reason}."
+    return f"Citations {', '.join(f'[{n}]' for n in numbers)} may not support the sentence that cites them: {reason}."
+
+
 def cited_numbers(text: str) -> list[int]:
     """The passage numbers a text cites, each once, in the order first cited ("[1, 3] ... [2]" -> 1, 3, 2)."""
     return list(dict.fromkeys(int(n) for m in MARK.finditer(text) for n in re.findall(r"\d+", m.group(0))))
@@ -279,5 +293,5 @@ def review_answer(
         flagged.setdefault(n, "it states what the answer says, but the model doubts it answers the question")
     citations = [dataclasses.replace(c, supported=c.n not in flagged, reason=flagged.get(c.n, "")) for c in citations_of(out, context)]
     notices += ["The answer cites no passage; check it against the sources."] if answered and not citations else []
-    notices += [f"Citation [{n}] may not support the sentence that cites it: {reason}." for n, reason in sorted(flagged.items())]
+    notices += [_flag_notice(ns, reason) for reason, ns in _by_reason(flagged).items()]
     return ReviewedAnswer(out, True, tuple(citations), tuple(notices))
