@@ -56,11 +56,13 @@ from .retrieval.translation import in_language, translation_messages
 from .retrieval.scope import Scope
 from .retrieval.search import Searcher
 from .settings import Settings
+from .stopwords import FUNCTION_WORDS
 from .sql.table_answers import ask_tables, skipped_tables_notice, tables_for_question, warm_up_messages
 from .storage.store import Store
 from .storage.table_store import TableStore
 from .storage.vector_index import VectorIndex
 from .types import AskResult, FusedHit, QuestionFilters, Quote, RankedList, Source, Timings
+from .words import content
 
 # Documents of an older library whose language is read per question (core/languages.py), until all are.
 LANGUAGE_BATCH = 200
@@ -273,8 +275,11 @@ class Pipeline:
         end = time.perf_counter()
         names = (*evidence.names, *evidence.missing) if evidence is not None else ()
         asks = (settings.question_check or settings.claim_check) and generate_answer and ok and answer
-        check = ModelCheck(self._generator(), settings.question_check_refuses, settings.question_check, settings.claim_check) if asks else None
-        reviewed = review_answer(answer, ok, searched, context, found.sources, generate_answer, settings.general_knowledge, names, embedder=self.embedder, model_check=check)
+        # "What is on page 2 of X?" leaves "What is?": any sentence of the page answers it, and none can be checked against it.
+        questioned = settings.question_check and not (filters.pages and not [w for w in content(searched) if w not in FUNCTION_WORDS])
+        check = ModelCheck(self._generator(), settings.question_check_refuses, questioned, settings.claim_check) if asks else None
+        unlocated = self._unlocated(filters) if filters.parts else None
+        reviewed = review_answer(answer, ok, searched, context, found.sources, generate_answer, settings.general_knowledge, names, self.embedder, check, unlocated)
         review_s = time.perf_counter() - end
         yield AnswerDone(
             AskResult(
@@ -288,6 +293,19 @@ class Pipeline:
                 quotes=evidence.quotes if evidence is not None else (), filters=filters if filters.parts else None,
             )
         )
+
+    def _unlocated(self, filters: QuestionFilters) -> Callable[[str], str]:
+        """A claim without the phrases that restate the question's own filters ("La page 2 de X.pdf décrit ...": the
+        page its passage is on, which its text need not say), read by the same grammar; other words are kept."""
+        names, asked = self.store.document_names(), {(p.kind, p.label) for p in filters.parts}
+
+        def unlocated(claim: str) -> str:
+            for part in read_filters(claim, names).parts:
+                if (part.kind, part.label) in asked:
+                    claim = claim.replace(part.phrase, " ")
+            return claim
+
+        return unlocated
 
     def _filtered_documents(self, filters: QuestionFilters, allowed_documents: Sequence[int] | None) -> list[int] | None:
         """The documents searched: the chosen ones (None: all) that the question's filters admit."""

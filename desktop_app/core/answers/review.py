@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -102,7 +102,8 @@ def claim_spans(answer: str) -> list[tuple[int, int]]:
 class ReadPassages:
     """The passages the model read, each passage's words built once however many claims ask."""
 
-    def __init__(self, context: Sequence[Source], question: str, embedder: Embedder | None = None):
+    def __init__(self, context: Sequence[Source], question: str, embedder: Embedder | None = None, unlocated: Callable[[str], str] | None = None):
+        self.unlocated = unlocated or (lambda claim: claim)
         self.texts = [f"{s.passage.title}\n{s.passage.text}" for s in context]
         self.titles, self.embedder, self.asked, self.asked_words = [s.passage.title for s in context], embedder, Vocabulary([question]), content(question)
         self.pages = [(s.passage.file, s.passage.page) for s in context]
@@ -156,6 +157,7 @@ class ReadPassages:
         key = tuple(sorted(n for n in set(numbers) if 1 <= n <= len(self.texts)))
         if not key:
             return Grounding(False, 0.0, "it cites no passage the model read")
+        claim = self.unlocated(claim)
         verdict = judge_claim(claim, self.vocabulary(key), self.asked, self.each)
         if verdict.grounded or not different_languages(claim, " ".join(self.texts[n - 1] for n in key)):  # its wording counts if its nearest sentence is cited
             return verdict if verdict.grounded or self.nearest(claim) not in key else judge_claim(claim, self.vocabulary(key), self.asked, self.each, agrees=True)
@@ -231,14 +233,17 @@ def _with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in pl
 def review_answer(
     answer: str, found: bool, question: str, context: Sequence[Source], sources: Sequence[Source], answered: bool = True,
     general_knowledge: bool = False, names: Sequence[str] = (), embedder: Embedder | None = None, model_check: ModelCheck | None = None,
+    unlocated: Callable[[str], str] | None = None,
 ) -> ReviewedAnswer:
     """`answered`: False when no answer was asked for (search only); `sources` name the closest pages of a refusal;
     `names`: the named things a list answer has a line each for (retrieval/evidence.py); `embedder`: the library's,
     for the grounding check's meaning signal (none: words only); `model_check`: asks the model whether a claim the
-    words fail is stated anyway, and whether the sentence the first grounded claim rests on answers the question."""
+    words fail is stated anyway, and whether the sentence the first grounded claim rests on answers the question;
+    `unlocated`: a claim without the question's filters where it restates them ("Page 2 of X.pdf says ..."): where a
+    passage is, the search applied; a page's text need not say its own number."""
     if not (found and answer):
         return ReviewedAnswer(answer, found, (), ())
-    evidence, notices, flagged = ReadPassages(context, question, embedder), [], {}
+    evidence, notices, flagged = ReadPassages(context, question, embedder, unlocated), [], {}
     grounded: list[tuple[str, list[int]]] = []  # each grounded claim and the passages it ends up citing, last first
     spans = claim_spans(out := _LONE_MARKS.sub(" ", answer))
     for index in range(len(spans) - 1, -1, -1):  # backwards, so the earlier spans stay valid as claims change
