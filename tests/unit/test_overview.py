@@ -143,6 +143,20 @@ def test_a_document_described_not_named_is_summarised_and_an_unclear_one_is_aske
     assert len(generator.prompts) == before
 
 
+def test_a_described_document_is_not_chosen_among_some_overviews_while_others_are_being_built(empty_library, generator, tmp_path):
+    # Asked right after import, one overview was built and the other not: "What is this document about?" was answered
+    # about the one built, as if it were the only document.
+    library = empty_library
+    events = list(library.import_paths([write_book_pdf(tmp_path / "moths.pdf"), write_book_pdf(tmp_path / "garden.pdf", GARDEN_BOOK, "Brindlecombe gardens")]))
+    assert not [e for e in events if e.stage == "failed"]
+    queue = library.overview_queue().run()
+    next(queue)  # the first document's overview only
+    generator.enqueue("Lantern moth", "A book about moths [1].")
+    _, result = ask(library, "What is this document about?")
+    assert not result.answered_from
+    assert any("have no overview yet" in n for n in result.notices)
+
+
 def test_the_only_document_is_the_one_described(empty_library, generator, tmp_path):
     imported(empty_library, write_book_pdf(tmp_path / "moths.pdf"))
     generator.enqueue("A field guide to the Lantern moth [1].")

@@ -130,16 +130,21 @@ def _described(store: Store, embedder: Embedder, topic: str, allowed_documents: 
     """The document "summarize the router manual" means: the only one searched, else the one whose overview is
     closest to the words that describe it ("router") with no other close to it (as "which of my files" names
     one). Else a Plan that asks which, naming the closest; nothing is guessed."""
-    vectors = {i: v for i, v in store.overview_vectors(allowed_documents).items() if v.document is not None}
-    if len(vectors) == 1:
-        return next(iter(vectors))
+    searched = [d.id for d in store.documents() if d.kind == "text" and d.chunks > 0 and (allowed_documents is None or d.id in allowed_documents)]
+    if len(searched) == 1:
+        return searched[0]  # its overview is built now if the queue has not reached it
+    vectors = {i: v for i, v in store.overview_vectors(searched).items() if v.document is not None}
+    if len(vectors) < len(searched):  # chosen among some of them, the one meant could be one without
+        raise NotFromOverview(
+            f"{len(searched) - len(vectors)} of the {len(searched)} documents searched have no overview yet (they are built after the meaning index), so this was answered from passages."
+        )
     ranked = rank_by_topic(embedder.embed([topic])[0], vectors) if topic and vectors else []
     shown = shown_coverage(ranked)
     if len(shown) == 1:
         return shown[0].document_id
     names = [Path(d.path).name for i in ([c.document_id for c in ranked[:WHICH_SHOWN]] or list(vectors)[:WHICH_SHOWN]) if (d := store.document(i))]
     if not names:
-        raise NotFromOverview("No document has an overview yet (they are built after the meaning index), so this was answered from passages.")
+        raise NotFromOverview("Your library has no document to summarise, so this was answered from passages.")
     answer = f"Which document do you mean? Name it in the question, for example “Summarize {names[0]}”. " + (
         f"Closest to “{topic}”: " if topic else "Your documents include: ") + ", ".join(names) + "."
     return Plan((), None, f"Asked which of {len(vectors)} documents is meant", ready=answer)
