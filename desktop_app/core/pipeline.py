@@ -62,11 +62,15 @@ from .storage.store import Store
 from .storage.table_store import TableStore
 from .storage.vector_index import VectorIndex
 from .types import AskResult, FusedHit, QuestionFilters, Quote, RankedList, Source, Timings
+from .word_pieces import word_count
 from .words import content
 
 # Documents of an older library whose language is read per question (core/languages.py), until all are.
 LANGUAGE_BATCH = 200
 INDEXING_NOTICE = "Some documents are still being indexed; until they are, they are found by keyword only."
+
+
+ASKS_NOTHING_WORDS = 2  # what is left of a question naming its pages, this short, is its frame ("What is?"), not a question
 
 
 class Pipeline:
@@ -275,8 +279,10 @@ class Pipeline:
         end = time.perf_counter()
         names = (*evidence.names, *evidence.missing) if evidence is not None else ()
         asks = (settings.question_check or settings.claim_check) and generate_answer and ok and answer
-        # "What is on page 2 of X?" leaves "What is?": any sentence of the page answers it, and none can be checked against it.
-        questioned = settings.question_check and not (filters.pages and not [w for w in content(searched) if w not in FUNCTION_WORDS])
+        # "What is on page 2 of X?" leaves "What is?" ("Was steht?", "Que dit ?"): any sentence of the page answers it,
+        # and none can be checked against it. Two words or fewer, or none but function words, ask nothing of their own.
+        left = not [w for w in content(searched) if w not in FUNCTION_WORDS] or word_count(searched) <= ASKS_NOTHING_WORDS
+        questioned = settings.question_check and not (filters.pages and left)
         check = ModelCheck(self._generator(), settings.question_check_refuses, questioned, settings.claim_check) if asks else None
         unlocated = self._unlocated(filters) if filters.parts else None
         reviewed = review_answer(answer, ok, searched, context, found.sources, generate_answer, settings.general_knowledge, names, self.embedder, check, unlocated)

@@ -17,7 +17,7 @@ from desktop_app.core.events import AnswerDone, FiltersRead, SourcesRanked
 from desktop_app.core.library import Library
 from desktop_app.core.retrieval.question_filters import read_filters
 from desktop_app.core.types import ADDED, FILE, FORMAT, PAGES, DocumentName
-from tests.fakes import HashingEmbedder, ScriptedGenerator
+from tests.fakes import HashingEmbedder, ScriptedGenerator, is_question_check
 
 PAGE_TEXT = "The Tarnwick pump {model} runs at a pressure of {bar} bar. It needs a new seal every {months} months."
 # Each page says something of its own besides (a page of repeated lines would be read as running heads).
@@ -223,5 +223,12 @@ def test_an_answer_restating_the_page_and_file_asked_is_not_refused_for_a_number
         library.generator().enqueue("casing", "Page 2 of orvel.pdf says to drain the casing before the first frost [1].")
         result = list(library.ask("What is on page 2 of orvel.pdf?", mode="fusion"))[-1].result
         assert result.found and result.answer.startswith("Page 2 of orvel.pdf says") and result.citations[0].page == 2
+        # Nothing is left to ask of the page ("What is?", "Was steht?"): the question check, which any sentence of the
+        # page answers, is not asked.
+        generator = library.generator()
+        asked = [q for q in generator.checks if is_question_check(q)]
+        generator.enqueue("casing", "Drain the casing before the first frost [1].")
+        list(library.ask("Was steht auf Seite 2 von orvel.pdf?", mode="fusion"))
+        assert not asked and not [q for q in generator.checks if is_question_check(q)]
     finally:
         library.close()
