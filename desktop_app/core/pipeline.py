@@ -254,8 +254,7 @@ class Pipeline:
             yield QuestionRewritten(asked, question)
             filters = self.read_filters(question, ignored_filters)
             documents = self._filtered_documents(filters, allowed_documents)
-        # The rewritten follow-up, shown as "Searched as"; the filters' phrases cut out below are shown as chips instead.
-        standalone = question if question != asked else ""
+        standalone = question if question != asked else ""  # a follow-up's rewrite: what a whole-document answer says it read
         scope = Scope.of(documents, filters.pages)
         if filters.parts:
             yield FiltersRead(filters)
@@ -295,7 +294,7 @@ class Pipeline:
                 timings=Timings.with_answer(started, answer_started, first_token_at, end, review=review_s, **clock.seconds,
                     first_evidence=clock.moments.get("first_evidence", 0.0), fused_evidence=clock.moments.get("fused_evidence", 0.0),
                 ),
-                notices=(*notices, *reviewed.notices), standalone_question=standalone,
+                notices=(*notices, *reviewed.notices), standalone_question=searched if searched != asked else "",  # the text the question's own list searched
                 quotes=evidence.quotes if evidence is not None else (), filters=filters if filters.parts else None,
             )
         )

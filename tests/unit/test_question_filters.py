@@ -116,7 +116,7 @@ def test_a_question_naming_a_file_searches_only_that_file(pump_library):
     assert any(isinstance(e, FiltersRead) for e in events)
     assert result.filters is not None and result.filters.parts[0].label == "beta-manual.pdf"
     assert "beta-manual" not in result.lists[0].query  # the file's name is not searched as words
-    assert result.standalone_question == ""  # no follow-up: no "Searched as" line with the name cut out of the question
+    assert result.standalone_question == "What pressure does the Tarnwick pump run at?"  # shown as searched, beside the chip
     unfiltered = searched(pump_library, "What pressure does the Tarnwick pump run at in beta-manual.pdf?", ignored_filters=["in beta-manual.pdf"])[1]
     # Both manuals are found (their identical pages are one row naming both files).
     found = {place.file.rsplit("/", 1)[1] for s in unfiltered.sources for place in (s.passage, *s.also)}
@@ -186,15 +186,14 @@ def test_a_documents_title_written_as_its_subject_is_no_filter():
 
 def test_the_model_reads_the_question_as_asked_not_with_the_files_name_cut_out(pump_library):
     # Searched without "on page 2 of beta-manual.pdf" (a file's name is no word of its pages); answered from the
-    # question the person wrote: "How often is the seal changed?" is no question a model can answer.
+    # question the person wrote, which says where: the cut text can be no question at all ("What does say about X?").
     generator = pump_library.generator()
     pump_library.settings = pump_library.settings.replace(min_similarity=0.0)  # the fake embedder's closeness means nothing
     generator.enqueue("seal", "Change the seal every 13 months [1].")
     result = list(pump_library.ask("How often is the seal changed on page 2 of beta-manual.pdf?", mode="fusion"))[-1].result
     answer_prompt = next(p[-1]["content"] for p in generator.prompts if p[-1]["content"].startswith("Passages:"))
     assert "Question: How often is the seal changed on page 2 of beta-manual.pdf?" in answer_prompt
-    assert result.lists[0].query == "How often is the seal changed?"
-    assert result.standalone_question == ""
+    assert result.lists[0].query == result.standalone_question == "How often is the seal changed?"  # shown as what was searched
 
 
 def test_the_pages_a_question_names_are_read_however_little_is_left_to_search_them_by(pump_library):
