@@ -239,6 +239,9 @@ DOCS = [
         ("Describe the contents of lantern-moths.pdf.", ABOUT, (2,)),
         ("Sum up part 2 of R-intro.pdf.", PART, (1,)),
         ("Where in my documents is descaling discussed?", WHICH, ()),
+        # A part named with nothing else asked of it: the part is what is asked.
+        ("What is in section 2 of R-intro.pdf?", PART, (1,)),
+        ("What does chapter 6 of R-intro.pdf say?", PART, (1,)),
         # A document described, not named: its words (the topic) choose it among the overviews.
         ("Summarize the pump guide", ABOUT, ()),
         ("Fasse das Handbuch der Pumpe zusammen", ABOUT, ()),
@@ -262,6 +265,7 @@ def test_whole_document_questions_are_recognised(question, kind, documents):
         "What does the manual say about cleaning?",
         "Which moths live in the marsh?",
         "What is a factor in R-intro?",
+        "What does section 2 of R-intro.pdf say about factors?",  # a fact asked of the part: searched in passages
     ],
 )
 def test_ordinary_questions_are_not_routed(question):

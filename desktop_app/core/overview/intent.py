@@ -112,12 +112,20 @@ def _classify_in(phrases: Phrases, question: str, rest: str, ids: tuple[int, ...
         return _described(phrases, question)
     if len(ids) >= 2 and phrases.compare.search(rest):
         return WholeDocumentQuestion(COMPARE, ids[:2])
+    part = phrases.part.search(rest)
+    if len(ids) == 1 and part is not None and not _asks_of(phrases.part.sub(" ", rest)):
+        return WholeDocumentQuestion(PART, ids, part=part.group("ref"))  # "What is in section 2 of X?": the part is what is asked
     if len(ids) != 1 or not (phrases.summary.search(rest) or phrases.about_at_end.search(rest)):
         return None
-    part = phrases.part.search(rest)
     if part is not None:
         return WholeDocumentQuestion(PART, ids, part=part.group("ref"))
     return WholeDocumentQuestion(ABOUT, ids)
+
+
+def _asks_of(rest: str) -> list[str]:
+    """What a question asks of a part it names, besides the part: its words that say something ("descaling" in "What does
+    section 2 of X say about descaling?"); none in "What is in section 2 of X?"."""
+    return [w for w in content(rest) if w not in FUNCTION_WORDS]
 
 
 def _described(phrases: Phrases, question: str) -> WholeDocumentQuestion | None:
