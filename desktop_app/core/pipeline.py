@@ -11,6 +11,7 @@ the typed events of events.py, which the window, the CLI and the eval harness al
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -56,20 +57,17 @@ from .retrieval.translation import in_language, translation_messages
 from .retrieval.scope import Scope
 from .retrieval.search import Searcher
 from .settings import Settings
-from .stopwords import FUNCTION_WORDS
 from .sql.table_answers import ask_tables, skipped_tables_notice, tables_for_question, warm_up_messages
 from .storage.store import Store
 from .storage.table_store import TableStore
 from .storage.vector_index import VectorIndex
 from .types import AskResult, FusedHit, QuestionFilters, Quote, RankedList, Source, Timings
 from .word_pieces import word_count
-from .words import content
+from .words import meaningful
 
 # Documents of an older library whose language is read per question (core/languages.py), until all are.
 LANGUAGE_BATCH = 200
 INDEXING_NOTICE = "Some documents are still being indexed; until they are, they are found by keyword only."
-
-
 ASKS_NOTHING_WORDS = 2  # what is left of a question naming its pages, this short, is its frame ("What is?"), not a question
 
 
@@ -271,17 +269,18 @@ class Pipeline:
         # applied them exactly; "does this sentence answer it?" is about the rest). Answered from the question as the
         # person asked it: "What does say about resetting?" is no question a model can answer.
         searched = filters.searched if filters.parts else question
-        found, context, evidence = yield from self._search_passages(chosen, searched, scope, queries, clock, notices, generate_answer, bool(filters.pages))
+        pages_asked = bool(filters.pages)
+        found, context, evidence = yield from self._search_passages(chosen, searched, scope, queries, clock, notices, generate_answer, pages_asked)
         yield StageStarted(READING, len(context), self.reading_estimate(question, context, evidence) if generate_answer else None)
         answer_started = time.perf_counter()
-        answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices, asked, bool(filters.pages))) if generate_answer else ("", True, None)
+        answer, ok, first_token_at = (yield from self._answer(question, context, found.sources, cancel, evidence, notices, asked, pages_asked)) if generate_answer else ("", True, None)
         end = time.perf_counter()
         names = (*evidence.names, *evidence.missing) if evidence is not None else ()
         asks = (settings.question_check or settings.claim_check) and generate_answer and ok and answer
         # "What is on page 2 of X?" leaves "What is?" ("Was steht?", "Que dit ?"): any sentence of the page answers it,
         # and none can be checked against it. Two words or fewer, or none but function words, ask nothing of their own.
-        left = not [w for w in content(searched) if w not in FUNCTION_WORDS] or word_count(searched) <= ASKS_NOTHING_WORDS
-        questioned = settings.question_check and not (filters.pages and left)
+        left = not meaningful(searched) or word_count(searched) <= ASKS_NOTHING_WORDS
+        questioned = settings.question_check and not (pages_asked and left)
         check = ModelCheck(self._generator(), settings.question_check_refuses, questioned, settings.claim_check) if asks else None
         unlocated = self._unlocated(filters) if filters.parts else None
         reviewed = review_answer(answer, ok, searched, context, found.sources, generate_answer, settings.general_knowledge, names, self.embedder, check, unlocated)
@@ -304,6 +303,7 @@ class Pipeline:
         page its passage is on, which its text need not say), read by the same grammar; other words are kept."""
         names, asked = self.store.document_names(), {(p.kind, p.label) for p in filters.parts}
 
+        @functools.lru_cache(maxsize=64)  # the review judges a claim against each passage read: the grammar reads it once
         def unlocated(claim: str) -> str:
             for part in read_filters(claim, names).parts:
                 if (part.kind, part.label) in asked:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 
 from .languages import SAMPLE_CHARS, likeliest_among
 from .spelled_numbers import cjk_numerals, fold_letters, number_words, spelled_digits
+from .stopwords import FUNCTION_WORDS
 from .word_pieces import is_spaceless, spaced
 
 NEW_WEIGHT = 4.0  # a word a claim adds to the question's (the fact it states) counts 4 times one it repeats
@@ -73,6 +74,12 @@ def content(text: str, spelled: bool = False) -> list[str]:
     is in most passages: it barely counts), a spaceless script's character pairs. `spelled`: a number word as its digits ("three": "3")."""
     numbers = number_words(tokens(text), text) if spelled else {}
     return [numbers.get(t, t) for t in tokens(text) if is_number(t) or t in numbers or len(t) >= MIN_LETTERS or is_spaceless(t)]
+
+
+def meaningful(text: str) -> list[str]:
+    """`content` less the function words: what a question asks besides its frame ("descaling" in "What does section 2 of
+    X say about descaling?"; nothing in "What is in section 2 of X?")."""
+    return [w for w in content(text) if w not in FUNCTION_WORDS]
 
 
 class Vocabulary:

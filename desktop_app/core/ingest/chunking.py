@@ -11,12 +11,12 @@ from ..word_pieces import word_count
 # About 200 MiniLM word pieces: all-MiniLM-L6-v2 reads at most 256, so nothing is cut off.
 DEFAULT_MAX_CHARS = 900
 DEFAULT_OVERLAP_CHARS = 150
-# Latin-style stops end a sentence before a space; the full-width stops of Chinese and Japanese text end one where
-# they stand, as no space follows them.
 _FULL_STOPS = frozenset(".!?;\u2026\u3002\uff01\uff1f\uff1b\u061f\u0964\u17d4\u104b")  # what ends a sentence, in Latin, CJK, Arabic, Devanagari, Khmer and Myanmar text
 _COLONS = ":\uff1a"  # a piece ending in one introduces what follows, however short: "Report faults to:", "Returns:"
 _CLOSING = "\"')]\u00bb\u201d\u2019"  # closing quotes and brackets after a full stop
 LEAD_IN_WORDS = 4  # a piece of this many words or more, ending in a word before a blank line, introduces what follows
+# Latin-style stops end a sentence before a space; the full-width stops of Chinese and Japanese text end one where
+# they stand, as no space follows them.
 _SENTENCE_END = re.compile(r"(?<=[.!?;:\u17d4\u104b])[\"')\]]*\s+|(?<=[\u3002\uff01\uff1f\uff1b\uff1a])[\u300d\u300f\uff09\u201d\u2019]*\s*|\n\s*\n")
 
 

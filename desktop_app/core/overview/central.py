@@ -7,6 +7,7 @@ of the book): a sentence close to the mean is almost always inside a passage clo
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
@@ -97,7 +98,7 @@ def specificity(sentence: str, section_words: Counter[str], document_words: Coun
 
 def sentences_per_section(sections: int) -> int:
     """How many central sentences each of a document's sections keeps: SENTENCES_PER_SECTION, more when it has few."""
-    return max(SENTENCES_PER_SECTION, -(-DOCUMENT_SENTENCES // max(sections, 1)))
+    return max(SENTENCES_PER_SECTION, math.ceil(DOCUMENT_SENTENCES / max(sections, 1)))
 
 
 def candidates(

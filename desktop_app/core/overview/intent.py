@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..stopwords import FUNCTION_WORDS
-from ..words import content
+from ..words import meaningful
 from ..types import Document
 from .intent_phrases import LANGUAGES, Phrases
 
@@ -113,19 +113,13 @@ def _classify_in(phrases: Phrases, question: str, rest: str, ids: tuple[int, ...
     if len(ids) >= 2 and phrases.compare.search(rest):
         return WholeDocumentQuestion(COMPARE, ids[:2])
     part = phrases.part.search(rest)
-    if len(ids) == 1 and part is not None and not _asks_of(phrases.part.sub(" ", rest)):
+    if len(ids) == 1 and part is not None and not meaningful(phrases.part.sub(" ", rest)):
         return WholeDocumentQuestion(PART, ids, part=part.group("ref"))  # "What is in section 2 of X?": the part is what is asked
     if len(ids) != 1 or not (phrases.summary.search(rest) or phrases.about_at_end.search(rest)):
         return None
     if part is not None:
         return WholeDocumentQuestion(PART, ids, part=part.group("ref"))
     return WholeDocumentQuestion(ABOUT, ids)
-
-
-def _asks_of(rest: str) -> list[str]:
-    """What a question asks of a part it names, besides the part: its words that say something ("descaling" in "What does
-    section 2 of X say about descaling?"); none in "What is in section 2 of X?"."""
-    return [w for w in content(rest) if w not in FUNCTION_WORDS]
 
 
 def _described(phrases: Phrases, question: str) -> WholeDocumentQuestion | None:
@@ -136,7 +130,7 @@ def _described(phrases: Phrases, question: str) -> WholeDocumentQuestion | None:
     if not (asks and noun) or phrases.part.search(question):
         return None
     rest = phrases.document.sub(" ", phrases.about_at_end.sub(" ", phrases.summary.sub(_verb_around, question)))
-    return WholeDocumentQuestion(ABOUT, (), topic=" ".join(w for w in content(rest) if w not in FUNCTION_WORDS))
+    return WholeDocumentQuestion(ABOUT, (), topic=" ".join(meaningful(rest)))
 
 
 def _verb_around(match: re.Match) -> str:

@@ -4,6 +4,7 @@ whose citations highlight just the sentence on its page."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,7 +50,7 @@ def key_sentences(overview: Overview, vector: np.ndarray | None, embedder: Embed
     few most central when the document has fewer chapters than `limit`), then the best `limit` are kept in reading order."""
     best: list[tuple[OverviewSection, CentralSentence]] = []
     chapters = overview.chapters()
-    each = max(1, -(-limit // max(len(chapters), 1)))
+    each = max(1, math.ceil(limit / max(len(chapters), 1)))
     for chapter in chapters:
         found = [(s, c) for s in overview.subtree(chapter) for c in s.sentences]
         best += sorted(sorted(found, key=lambda sc: -sc[1].score)[:each], key=lambda sc: (sc[1].page, sc[1].start))
