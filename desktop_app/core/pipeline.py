@@ -176,8 +176,8 @@ class Pipeline:
         found = select_evidence(question, question_vector, (), sources, self.embedder, self.settings.evidence_tokens, candidates=self.settings.top_k, max_sentences=0)
         return tuple(dataclasses.replace(q, citation=dataclasses.replace(q.citation, n=0)) for q in found.quotes)
 
-    def answer(self, question: str, context: Sequence[Source], names: Sequence[str] = (), asked: str = "") -> Iterator[str]:
-        messages = prompts.answer_messages(question, context, self.settings.general_knowledge, names, asked)
+    def answer(self, question: str, context: Sequence[Source], names: Sequence[str] = (), asked: str = "", pages_asked: bool = False) -> Iterator[str]:
+        messages = prompts.answer_messages(question, context, self.settings.general_knowledge, names, asked, pages_asked)
         pieces = self._generator().stream(messages, max_tokens=self.settings.max_answer_tokens, temperature=self.settings.temperature)
         return self.reading_speed.timed(pieces, self.reading_tokens(messages))
 
@@ -494,7 +494,7 @@ class Pipeline:
         if not self.is_answerable(context) and not self.settings.general_knowledge and not pages_asked:
             return (yield from refuse(closest))
         names = evidence.names if evidence is not None else ()
-        answer, found, first_at = yield from stream_answer(self.answer(question, context, names, asked), lambda: not_found_answer(closest), cancel, notices)
+        answer, found, first_at = yield from stream_answer(self.answer(question, context, names, asked, pages_asked), lambda: not_found_answer(closest), cancel, notices)
         listed = evidence is not None and len(evidence.names) + len(evidence.missing) >= 2
         if listed and evidence is not None and found and not (cancel is not None and cancel.is_set()):
             lines = missing_lines([name for name in evidence.missing if name.casefold() not in answer.casefold()])

@@ -85,3 +85,11 @@ def test_a_file_the_library_lacks_is_said_and_nothing_is_answered_from_the_other
     result = answer(library, "How long is the warranty in east-pump.pdf?")
     assert not result.found and result.answer.startswith("No document named east-pump.pdf in your library."), result.answer
     assert not result.citations
+
+
+def test_a_question_asking_what_is_on_a_page_is_answered_from_that_page(library):
+    # "What is on page 5 of service-guide.pdf?" leaves "What is?" to search: before, no passage came close to it
+    # and the answer was "not found" before the model read the page.
+    result = answer(library, "What is on page 5 of service-guide.pdf?")
+    assert result.found and "500" in result.answer, result.answer
+    assert result.citations and {(Path(c.file).name, c.page) for c in result.citations} == {("service-guide.pdf", 5)}

@@ -204,6 +204,7 @@ def test_the_pages_a_question_names_are_read_however_little_is_left_to_search_th
     result = list(pump_library.ask("What is on page 2 of beta-manual.pdf?", mode="fusion"))[-1].result
     answer_prompt = next(p[-1]["content"] for p in generator.prompts if p[-1]["content"].startswith("Passages:"))
     assert "Chapter 2: Keep the inlet clear of leaves." in answer_prompt
+    assert "From beta-manual.pdf, page 2:" in answer_prompt  # the model sees that what it reads is the page asked
     assert result.found and result.answer.startswith("Page 2 says")
     assert {(s.passage.file.rsplit("/", 1)[-1], s.passage.page) for s in result.sources} == {("beta-manual.pdf", 2)}
 

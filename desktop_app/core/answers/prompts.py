@@ -37,8 +37,11 @@ def passage_block(source_number: int, source: Source) -> str:
     return f"[{source_number}]\n{' '.join(source.passage.text.split())}"
 
 
-def file_line(file: str) -> str:
-    return f"From {Path(file).name}:"
+def file_line(file: str, pages: Sequence[int] = ()) -> str:
+    """"From R-data.pdf:"; with `pages` (a question that names them), the pages its passages are on, so the model sees
+    that "page 5" is what it reads ("What is on page 5 of X?" was answered "not found" by a model shown no page)."""
+    where = f", {'page' if len(pages) == 1 else 'pages'} {', '.join(map(str, pages))}" if pages else ""
+    return f"From {Path(file).name}{where}:"
 
 
 def list_instruction(names: Sequence[str]) -> str:
@@ -51,12 +54,16 @@ def list_instruction(names: Sequence[str]) -> str:
     )
 
 
-def answer_messages(question: str, context: Sequence[Source], general_knowledge: bool = False, names: Sequence[str] = (), asked: str = "") -> list[dict[str, str]]:
-    """`names`: a list answer's things, a line each (two or more); `asked`: the question as written, whose language counts."""
+def answer_messages(
+    question: str, context: Sequence[Source], general_knowledge: bool = False, names: Sequence[str] = (), asked: str = "", pages_asked: bool = False
+) -> list[dict[str, str]]:
+    """`names`: a list answer's things, a line each (two or more); `asked`: the question as written, whose language counts;
+    `pages_asked`: the question names the pages it is about, which each file's line then says."""
     blocks = []
     for number, source in enumerate(context, start=1):
         if number == 1 or source.passage.file != context[number - 2].passage.file:
-            blocks.append(file_line(source.passage.file))
+            pages = sorted({s.passage.page for s in context if s.passage.file == source.passage.file}) if pages_asked else ()
+            blocks.append(file_line(source.passage.file, pages))
         blocks.append(passage_block(number, source))
     passages = "\n\n".join(blocks)
     instruction = (list_instruction(names) if len(names) >= 2 else "Answer the question in a full sentence, citing the passages like [1].") + language_clause(asked or question, (s.passage.text for s in context))
