@@ -47,7 +47,7 @@ from .modes import Mode, Round, mode_named
 from .overview.answering import NotFromOverview, answer_from_overviews, plan_answer, whole_document_question
 from .retrieval.evidence import Evidence, on_the_page, select_evidence
 from .retrieval.fusion import reciprocal_rank_fusion
-from .retrieval.on_question import stay_on_question
+from .retrieval.on_question import stay_on_question, with_translations
 from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
 from .retrieval.query_writing import GeneratedQueries, write_queries
 from . import languages, spelled_numbers
@@ -388,13 +388,14 @@ class Pipeline:
             yield StageStarted(WRITING_QUERIES)
         with clock.stage("query_generation"):
             generated = mode.write_queries(self, question, searched, lists[0], typed)
-            translated = self.in_documents_languages(question, scope) if mode.writes_queries and typed is None else ()
+            translations = self.in_documents_languages(question, scope) if mode.writes_queries and typed is None else {}
         with clock.stage("embedding"):
             generated, query_vectors = self._embed_queries(mode, generated, question_vector[0], guard=typed is None)
             asked_vectors = question_vector[0]  # the question in each language it is searched in: what the "not found" gate judges
-            translated = tuple(text for text in dict.fromkeys(translated) if text not in generated.queries)
+            translated = tuple(text for text in dict.fromkeys(translations.values()) if text not in generated.queries)
             if translated:  # searched as written: the guard's English model cannot judge them
-                generated = dataclasses.replace(generated, queries=(*generated.queries, *translated))
+                written_in = [name for name, text in translations.items() if text in translated]
+                generated = dataclasses.replace(generated, queries=(*generated.queries, *translated), notice=with_translations(generated.notice, written_in))
                 asked_vectors = np.vstack([question_vector[0], self.embedder.embed(list(translated))])
                 query_vectors = np.vstack([query_vectors.reshape(-1, question_vector.shape[1]), asked_vectors[1:]])
         if generated.notice:
@@ -431,17 +432,15 @@ class Pipeline:
             self.store.set_document_languages({i: detect_language(text) or "" for i, text in unread})
         return notable(self.store.languages_held(None if scope is None else scope.documents))
 
-    def in_documents_languages(self, question: str, scope: Scope | None = None) -> tuple[str, ...]:
+    def in_documents_languages(self, question: str, scope: Scope | None = None) -> dict[str, str]:
         """The question written in each language the documents in `scope` hold a notable share of and the question is
-        not in: in a library mostly in English, a German manual is searched in German too; not when only English files
-        are ticked."""
+        not in (the language's English name -> the text): in a library mostly in English, a German manual is searched
+        in German too; not when only English files are ticked."""
         if not self.settings.document_language_queries:
-            return ()
-        written = (
-            in_language(self._generator(), question, LANGUAGE_NAMES[language], max_tokens=4 * self.settings.query_tokens_each)
-            for language in other_languages(question, self.documents_languages(scope))
-        )
-        return tuple(text for text in written if text)
+            return {}
+        names = [LANGUAGE_NAMES[language] for language in other_languages(question, self.documents_languages(scope))]
+        written = {name: in_language(self._generator(), question, name, max_tokens=4 * self.settings.query_tokens_each) for name in names}
+        return {name: text for name, text in written.items() if text}
 
     def _embed_queries(self, mode: Mode, generated: GeneratedQueries, question_vector: np.ndarray, guard: bool) -> tuple[GeneratedQueries, np.ndarray]:
         """The searched queries' vectors; with `guard`, generated queries far from the question are dropped."""

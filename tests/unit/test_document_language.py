@@ -70,6 +70,19 @@ def test_an_english_question_is_also_searched_in_german_over_german_documents_al
         library.close()
 
 
+def test_when_the_models_queries_are_unusable_the_notice_names_the_translation_searched_besides(data_home, tmp_path):
+    # Seen in the window: "The model wrote no usable search queries; searched the question and its key terms." above
+    # a list of queries in Russian and Spanish. A query naming only the prompt's example is dropped (an echo).
+    generator = ScriptedGenerator(["Valdoria wine cooperative: opening time", TRANSLATED])
+    library = make_library(data_home, tmp_path / "docs", {"freibad.md": POOL, **ENGLISH}, generator)
+    try:
+        result = next(e for e in library.ask(QUESTION, mode="fusion", generate_answer=False) if isinstance(e, AnswerDone)).result
+        assert TRANSLATED in result.queries
+        assert any(n.endswith("searched the question and its key terms, and the question in German.") for n in result.notices), result.notices
+    finally:
+        library.close()
+
+
 def test_with_only_english_files_ticked_an_english_question_is_not_written_in_german(data_home, tmp_path):
     # The German manual is outside what the question may find: its translation would cost a model call for nothing.
     generator = ScriptedGenerator(["Wendelsried outdoor swimming pool: opening time", "SHOULD NOT BE ASKED"])

@@ -24,6 +24,16 @@ from .query_writing import NO_QUERIES, GeneratedQueries
 # words -> those of them the library's text holds (Store.mentioned_words)
 Mentioned = Callable[[Iterable[str]], set[str]]
 KEY_TERMS = "searched the question and its key terms"
+QUESTION_ALONE = "searched the question alone"
+
+
+def with_translations(notice: str | None, languages: Sequence[str]) -> str | None:
+    """A fallback notice that also names the question's translations (languages' English names), searched besides:
+    "searched the question alone" above a list of queries in Russian and Spanish read as a contradiction."""
+    if not notice or not languages:
+        return notice
+    also = f"in {' and '.join(languages)}"
+    return notice.replace(QUESTION_ALONE, f"searched the question, also {also}").replace(KEY_TERMS, f"{KEY_TERMS}, and the question {also}")
 
 
 def _words(text: str) -> list[str]:
@@ -80,5 +90,5 @@ def stay_on_question(generated: GeneratedQueries, question: str, styles: Sequenc
         terms = key_terms(question)
         queries = (terms,) if terms else ()
         if terms:  # the notice keeps its opening phrase, which the eval counts by (query_writing.fallback_reason)
-            notice = (notice or f"{NO_QUERIES}; searched the question alone.").replace("searched the question alone", KEY_TERMS)
+            notice = (notice or f"{NO_QUERIES}; {QUESTION_ALONE}.").replace(QUESTION_ALONE, KEY_TERMS)
     return dataclasses.replace(generated, queries=queries, dropped=dropped, notice=notice)
