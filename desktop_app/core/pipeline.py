@@ -11,7 +11,6 @@ the typed events of events.py, which the window, the CLI and the eval harness al
 from __future__ import annotations
 
 import dataclasses
-import functools
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -52,7 +51,7 @@ from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
 from .retrieval.query_writing import GeneratedQueries, write_queries
 from . import languages, spelled_numbers
 from .languages import LANGUAGE_NAMES, MOST_TRANSLATIONS, detect_language, notable, other_languages
-from .retrieval.question_filters import no_match_answer, read_filters
+from .retrieval.question_filters import WithoutFilters, no_match_answer, read_filters
 from .retrieval.translation import in_language, translation_messages
 from .retrieval.scope import Scope
 from .retrieval.search import Searcher
@@ -282,8 +281,12 @@ class Pipeline:
         left = not meaningful(searched) or word_count(searched) <= ASKS_NOTHING_WORDS
         questioned = settings.question_check and not (pages_asked and left)
         check = ModelCheck(self._generator(), settings.question_check_refuses, questioned, settings.claim_check) if asks else None
-        unlocated = self._unlocated(filters) if filters.parts else None
-        reviewed = review_answer(answer, ok, searched, context, found.sources, generate_answer, settings.general_knowledge, names, self.embedder, check, unlocated)
+        # A claim restating the question's filters ("La page 2 de X.pdf décrit ...") is checked without them.
+        unlocated = WithoutFilters(tuple(self.store.document_names()), filters) if filters.parts else None
+        reviewed = review_answer(
+            answer, ok, searched, context, found.sources, generate_answer, settings.general_knowledge, names,
+            embedder=self.embedder, model_check=check, unlocated=unlocated,
+        )
         review_s = time.perf_counter() - end
         yield AnswerDone(
             AskResult(
@@ -298,19 +301,6 @@ class Pipeline:
             )
         )
 
-    def _unlocated(self, filters: QuestionFilters) -> Callable[[str], str]:
-        """A claim without the phrases that restate the question's own filters ("La page 2 de X.pdf décrit ...": the
-        page its passage is on, which its text need not say), read by the same grammar; other words are kept."""
-        names, asked = self.store.document_names(), {(p.kind, p.label) for p in filters.parts}
-
-        @functools.lru_cache(maxsize=64)  # the review judges a claim against each passage read: the grammar reads it once
-        def unlocated(claim: str) -> str:
-            for part in read_filters(claim, names).parts:
-                if (part.kind, part.label) in asked:
-                    claim = claim.replace(part.phrase, " ")
-            return claim
-
-        return unlocated
 
     def _filtered_documents(self, filters: QuestionFilters, allowed_documents: Sequence[int] | None) -> list[int] | None:
         """The documents searched: the chosen ones (None: all) that the question's filters admit."""

@@ -232,3 +232,28 @@ def test_an_answer_restating_the_page_and_file_asked_is_not_refused_for_a_number
         assert not asked and not [q for q in generator.checks if is_question_check(q)]
     finally:
         library.close()
+
+
+def test_an_answer_to_a_question_naming_its_page_is_recorded_for_the_benchmark_and_judged_again_the_same(data_home, tmp_path):
+    # bench.answer_trust could no longer record an answer: the review was passed the library's embedder (an ONNX
+    # session, which cannot be stored) as a positional argument, where the recorder leaves out only named models.
+    from bench.answer_cache import AnswerCache, ask_recorded, rejudge
+
+    path = tmp_path / "orvel.pdf"
+    document = fitz.open()
+    for text in ("The Orvel pump lifts water from deep wells.", "Drain the casing before the first frost.", "Keep a spare seal with the pump."):
+        document.new_page().insert_text((72, 100), text, fontsize=11)
+    document.save(path)
+    library = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator())
+    try:
+        list(library.import_paths([path]))
+        library.generator().enqueue("casing", "Page 2 of orvel.pdf says to drain the casing before the first frost [1].")
+        recorded = ask_recorded(library.pipeline(), "What is on page 2 of orvel.pdf?", "fusion")
+        assert not any(arg is library.embedder for arg in (*recorded.review_args, *recorded.review_kwargs.values()))
+        cache = AnswerCache(tmp_path / "answers")
+        stored = cache.path("near-hit", "fusion", "f", "q1", recorded.question)
+        cache.store(stored, recorded)
+        judged = rejudge(cache.load(stored), embedder=library.embedder)
+        assert judged.found and judged.answer.startswith("Page 2 of orvel.pdf says") and all(c.supported for c in judged.citations)
+    finally:
+        library.close()

@@ -14,6 +14,7 @@ says there is no such document rather than searching everything.
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass, field
 import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta, timezone
@@ -227,3 +228,23 @@ def no_match_answer(filters: QuestionFilters, library: Sequence[DocumentName], a
     if allowed_chunks is not None and not allowed_chunks:
         return f"No passage in your library matches the question's filters ({', '.join(p.label for p in filters.parts)})."
     return None
+
+
+@dataclass
+class WithoutFilters:
+    """A claim without the phrases that restate `asked`'s filters, read by the same grammar ("La page 2 de X.pdf
+    décrit ...": the page its passage is on, which its text need not say); other words are kept. A value, not a
+    closure, so a recorded review (bench/answer_cache.py) can be stored and judged again."""
+
+    library: tuple[DocumentName, ...]
+    asked: QuestionFilters
+    _seen: dict[str, str] = field(default_factory=dict, repr=False, compare=False)  # the review reads a claim once per passage
+
+    def __call__(self, claim: str) -> str:
+        if claim not in self._seen:
+            wanted, out = {(p.kind, p.label) for p in self.asked.parts}, claim
+            for part in read_filters(claim, self.library).parts:
+                if (part.kind, part.label) in wanted:
+                    out = out.replace(part.phrase, " ")
+            self._seen[claim] = out
+        return self._seen[claim]
