@@ -56,6 +56,17 @@ def write_pdf(path, pages: list[str]):
         ("Tell me about pages ٣-٥ please", "Tell me about please", [PAGES], "pages 3-5"),  # Arabic-Indic digits
         ("Summarise pages 3-4 of R-data", "Summarise", [PAGES, FILE], "pages 3-4"),
         ("What does plan.docx say?", "What does say?", [FILE], "plan.docx"),
+        # French, Spanish and Russian (seen in the window: "¿Qué dice la página 2 de X.pdf?" searched all of X.pdf).
+        ("Que dit la page 3 du fichier R-data.pdf ?", "Que dit la?", [PAGES, FILE], "page 3"),
+        ("Résume les pages 2 à 4 de R-data.pdf", "Résume les", [PAGES, FILE], "pages 2-4"),
+        ("Quels fichiers PDF parlent du budget ?", "Quels parlent du budget?", [FORMAT], "PDF files"),
+        ("Quels documents ajoutés cette semaine parlent de prix ?", "Quels documents parlent de prix?", [ADDED], "added this week"),
+        ("¿Qué dice la página 2 de R-data.pdf?", "¿Qué dice la?", [PAGES, FILE], "page 2"),
+        ("¿Qué dicen mis archivos Word sobre el presupuesto?", "¿Qué dicen sobre el presupuesto?", [FORMAT], "Word files"),
+        ("¿Qué documentos importados en los últimos 7 días hablan de precios?", "¿Qué documentos hablan de precios?", [ADDED], "added in the last 7 days"),
+        ("Что написано на странице 2 в файле R-data.pdf?", "Что написано?", [PAGES, FILE], "page 2"),
+        ("Что говорят мои PDF-файлы о бюджете?", "Что говорят о бюджете?", [FORMAT], "PDF files"),
+        ("Какие документы добавлены на этой неделе?", "Какие документы?", [ADDED], "added this week"),
     ],
 )
 def test_the_grammar_reads_files_pages_types_and_dates_and_leaves_them_out_of_the_searched_text(question, searched, kinds, label):
@@ -69,6 +80,8 @@ def test_the_grammar_reads_files_pages_types_and_dates_and_leaves_them_out_of_th
     "What is the price of paper in R?", "How many pages does a report need?", "Name a word for joy.", "Which step comes after 2026?",
     # A file the question is about, not the library's files: searched as words.
     "How do I save a data frame to a text file?", "Can I export an HTML file from it?", "Wie speichere ich die Tabelle in einer Textdatei?",
+    "Puis-je ajouter du texte à un fichier PDF ?", "¿Cómo guardo la tabla en un archivo de texto?", "Как сохранить таблицу в файл PDF?",
+    "Combien de pages a le manuel ?", "¿Qué páginas web recomienda el manual?", "Вода кипит с 2 до 5 минут?", "Сколько стоит доставка до 5 кг?",
 ])
 def test_ordinary_words_are_no_filters(question):
     assert read_filters(question, LIBRARY, now=NOW).parts == ()

@@ -29,6 +29,8 @@ class FilterWords:
     # ("my PDFs"); a singular needs a file noun after it ("the Word files"), since "word" is also a word.
     formats_alone: dict[str, tuple[str, ...]] = field(default_factory=dict)
     formats_before_noun: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # After a file noun, where a language names the kind second: "los archivos Word", "les fichiers PDF".
+    formats_after_noun: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Before a file type, a file the question talks about rather than the library's files: "save it to a text file".
     indefinite: tuple[str, ...] = ()
     added: tuple[str, ...] = ()  # "documents added this week"
@@ -97,4 +99,84 @@ GERMAN = FilterWords(
     last_days=("in den letzten", "tagen"),
 )
 
-LANGUAGES: tuple[FilterWords, ...] = (ENGLISH, GERMAN)
+FRENCH = FilterWords(
+    language="fr",
+    places=("dans", "parmi"),
+    page_places=("à", "en", "sur"),
+    owner_places=("de", "du", "des"),
+    articles=("le", "la", "les", "mon", "ma", "mes", "notre", "nos", "votre", "vos", "ce", "cette", "ces", "tous les", "toutes les", "fichier", "document"),
+    file_nouns=("fichiers?", "documents?", "manuels?", "livres?"),
+    page_words=("pages?",),
+    range_joiners=("à", "et"),
+    formats_after_noun={"PDF": ("pdf",), "Word": ("word",), "HTML": ("html",), "EPUB": ("epub",), "text": ("texte",), "Markdown": ("markdown",)},
+    indefinite=("un", "une", "autre"),
+    added=("ajouté(?:e?s?)", "importé(?:e?s?)"),
+    since=("depuis",),
+    after=("après",),
+    before=("avant",),
+    periods={
+        "today": ("aujourd'hui", "aujourd’hui"),
+        "yesterday": ("hier",),
+        "this_week": ("cette semaine",),
+        "last_week": ("la semaine dernière",),
+        "this_month": ("ce mois-ci",),
+        "last_month": ("le mois dernier",),
+    },
+    last_days=("(?:ces|les)", "derniers jours"),
+)
+
+SPANISH = FilterWords(
+    language="es",
+    places=("en", "entre", "dentro de"),
+    page_places=(),
+    owner_places=("de", "del"),
+    articles=("el", "la", "los", "las", "mi", "mis", "nuestros?", "nuestras?", "sus?", "todos los", "todas las", "este", "esta", "estos", "estas", "archivo", "documento"),
+    file_nouns=("archivos?", "ficheros?", "documentos?", "manuales", "manual", "libros?"),
+    page_words=("páginas?", "paginas?", "pág\\.?"),
+    range_joiners=("a", "al", "hasta", "y"),
+    formats_after_noun={"PDF": ("pdf",), "Word": ("word",), "HTML": ("html",), "EPUB": ("epub",), "text": ("de texto",), "Markdown": ("markdown",)},
+    indefinite=("una?", "otr[oa]"),
+    added=("añadid[oa]s?", "agregad[oa]s?", "importad[oa]s?"),
+    since=("desde",),
+    after=("después de",),
+    before=("antes de",),
+    periods={
+        "today": ("hoy",),
+        "yesterday": ("ayer",),
+        "this_week": ("esta semana",),
+        "last_week": ("la semana pasada",),
+        "this_month": ("este mes",),
+        "last_month": ("el mes pasado",),
+    },
+    last_days=("en los últimos", "días"),
+)
+
+# Russian declines its nouns: "в файле" (in the file), "на странице" (on the page), "в PDF-файлах" (in PDF files);
+# the forms a filter takes are listed. A file noun in the locative stands where other languages put an article.
+RUSSIAN = FilterWords(
+    language="ru",
+    places=("в", "во", "из", "среди"),
+    page_places=("на",),
+    owner_places=(),
+    articles=("файле", "файла", "документе", "документа", "мои", "моих", "моём", "моем", "нашем", "наших", "всех", "этом", "этих"),
+    file_nouns=("файлах", "файлы", "файлов", "документах", "документы", "документов"),  # plural: "в файл PDF" is "into a PDF file"
+    page_words=("страниц[аеыу]?", "страницах", "стр\\.?"),
+    range_joiners=("по", "до", "и"),
+    formats_before_noun={"PDF": ("pdf",), "Word": ("word",), "HTML": ("html",), "EPUB": ("epub",)},
+    formats_after_noun={"PDF": ("pdf",), "Word": ("word",), "HTML": ("html",), "EPUB": ("epub",)},
+    added=("добавленн(?:ые|ых)", "добавлен[аоы]?", "импортированн(?:ые|ых)"),
+    since=("с",),
+    after=("после",),
+    before=("до",),
+    periods={
+        "today": ("сегодня",),
+        "yesterday": ("вчера",),
+        "this_week": ("на этой неделе", "за эту неделю"),
+        "last_week": ("на прошлой неделе",),
+        "this_month": ("в этом месяце", "за этот месяц"),
+        "last_month": ("в прошлом месяце",),
+    },
+    last_days=("за последние", "дн(?:ей|я)"),
+)
+
+LANGUAGES: tuple[FilterWords, ...] = (ENGLISH, GERMAN, FRENCH, SPANISH, RUSSIAN)

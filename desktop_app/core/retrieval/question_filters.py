@@ -48,22 +48,21 @@ _PAGE_PLACE = rf"(?:(?:{_joined(lambda w: (*w.places, *w.page_places))})\s+{_ART
 _PAGES = re.compile(rf"(?<!\w){_PAGE_PLACE}?(?:{_joined(lambda w: w.page_words)})\s*{_NUMBER}(?:{_JOIN}{_NUMBER})?(?!\w)", re.IGNORECASE)
 _FILE_NOUN = _joined(lambda w: w.file_nouns)
 _FORMAT_WORDS = [
-    (name, rf"(?:{_alternatives(alone)})" if alone else "", rf"(?:{_alternatives(before)})" if before else "")
+    (name, *(rf"(?:{_alternatives(words)})" if words else "" for words in kinds))
     for name in (f.name for f in FORMATS)
-    for alone, before in [(
-        [w for lang in LANGUAGES for w in lang.formats_alone.get(name, ())],
-        [w for lang in LANGUAGES for w in lang.formats_before_noun.get(name, ())],
-    )]
+    for kinds in [[
+        [w for lang in LANGUAGES for w in getattr(lang, kind).get(name, ())] for kind in ("formats_alone", "formats_before_noun", "formats_after_noun")
+    ]]
 ]
 
 
-def _format_pattern(alone: str, before: str) -> re.Pattern:
-    """ "my PDFs", "the Word files", "den PDF-Dateien", after an optional "in the"."""
-    forms = [f for f in (alone, before and rf"{before}[\s-]?(?:{_FILE_NOUN})") if f]
+def _format_pattern(alone: str, before: str, after: str) -> re.Pattern:
+    """ "my PDFs", "the Word files", "den PDF-Dateien", "los archivos Word", after an optional "in the"."""
+    forms = [f for f in (alone, before and rf"{before}[\s-]?(?:{_FILE_NOUN})", after and rf"(?:{_FILE_NOUN})\s+{after}") if f]
     return re.compile(rf"(?<!\w)(?:{_PLACE}|{_ARTICLES})(?:{'|'.join(forms)})(?!\w)", re.IGNORECASE)
 
 
-_FORMATS = [(name, _format_pattern(alone, before)) for name, alone, before in _FORMAT_WORDS if alone or before]
+_FORMATS = [(name, _format_pattern(*words)) for name, *words in _FORMAT_WORDS if any(words)]
 _INDEFINITE = re.compile(rf"(?<!\w)(?:{_joined(lambda w: w.indefinite)})\s+$", re.IGNORECASE)  # "to a text file": no filter
 _SUFFIXES = _alternatives(s.lstrip(".") for s in suffixes())
 # A file name with an importable extension: "report.docx", "R-data.pdf" (no spaces: a spaced name is matched
