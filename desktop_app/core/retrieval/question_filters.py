@@ -44,7 +44,8 @@ _FILE_PLACE = rf"(?:(?:{_joined(lambda w: (*w.places, *w.owner_places))})\s+{_AR
 _NUMBER = r"(\d+)"
 _DIGITS = re.compile(r"\d+")  # \d is any script's decimal digit; int() reads them all
 _JOIN = rf"\s*(?:[-–—]|\s(?:{_joined(lambda w: w.range_joiners)})\s)\s*"
-_PAGE_PLACE = rf"(?:(?:{_joined(lambda w: (*w.places, *w.page_places))})\s+{_ARTICLES})"
+# The place is optional before an article: "¿Qué dice la página 2?" leaves "¿Qué dice?", not "¿Qué dice la?".
+_PAGE_PLACE = rf"(?:(?:(?:{_joined(lambda w: (*w.places, *w.page_places))})\s+)?{_ARTICLES})"
 _PAGES = re.compile(rf"(?<!\w){_PAGE_PLACE}?(?:{_joined(lambda w: w.page_words)})\s*{_NUMBER}(?:{_JOIN}{_NUMBER})?(?!\w)", re.IGNORECASE)
 _FILE_NOUN = _joined(lambda w: w.file_nouns)
 _FORMAT_WORDS = [
