@@ -247,6 +247,12 @@ DOCS = [
         ("Fasse das Handbuch der Pumpe zusammen", ABOUT, ()),
         ("Résume le manuel du routeur.", ABOUT, ()),
         ("What is this document about?", ABOUT, ()),
+        # Russian, with its case endings
+        ("Кратко перескажи руководство по насосу.", ABOUT, ()),
+        ("О чём документ report.docx?", ABOUT, (3,)),
+        ("Перескажи главу 2 из lantern-moths.pdf", PART, (2,)),
+        ("Сравни R-intro.pdf и report.docx", COMPARE, (1, 3)),
+        ("В каком из моих файлов говорится о бабочках?", WHICH, ()),
     ],
 )
 def test_whole_document_questions_are_recognised(question, kind, documents):
@@ -266,6 +272,8 @@ def test_whole_document_questions_are_recognised(question, kind, documents):
         "Which moths live in the marsh?",
         "What is a factor in R-intro?",
         "What does section 2 of R-intro.pdf say about factors?",  # a fact asked of the part: searched in passages
+        "Какая мощность у чайника?",  # "what is the kettle's power?"
+        "Что говорит руководство о чистке?",  # "what does the manual say about cleaning?"
     ],
 )
 def test_ordinary_questions_are_not_routed(question):

@@ -68,4 +68,15 @@ SPANISH = Phrases(
     document=re.compile(r"\b(manual|guía|documento|archivo|informe|libro|ficha técnica|folleto)\b", _I),
 )
 
-LANGUAGES: tuple[Phrases, ...] = (ENGLISH, GERMAN, FRENCH, SPANISH)
+# Russian declines its nouns: the stems are matched with their endings ("руководства", "в главе 2").
+RUSSIAN = Phrases(
+    summary=re.compile(r"\b(кратко\w* (содержание|изложение)|резюме|обзор\w*|перескаж\w*|пересказ\w*|суммиру\w*|пересказать|основн\w+ (мысл|иде|тем)\w*)\b", _I),
+    about_at_end=re.compile(r"\b(о ч[её]м|про что)\b", _I),
+    part=re.compile(r"\b(глав[аеуы]?|част[ьи]|раздел[еау]?|приложени[еия])\s*(?P<ref>\d+|[IVXLC]+\b|[A-ZА-Я]\b)", _I),
+    compare=re.compile(r"\b(сравн\w*|разниц\w*|отлича\w*|отличи\w*)\b", _I),
+    which=re.compile(r"\b(как(ой|ие|ом|их|ая|ую)|в как(ом|их))\s+(из (моих|наших)\s+)?(файл\w*|документ\w*|книг\w*|pdf)\b", _I),
+    covers=re.compile(r"\b(говорится|рассказыва\w*|ид[её]т речь|описыва\w*|посвящ\w*|о|об|про)\b", _I),
+    document=re.compile(r"\b(руководств\w*|инструкци\w*|документ\w*|файл\w*|отч[её]т\w*|книг\w*|брошюр\w*|паспорт\w*)\b", _I),
+)
+
+LANGUAGES: tuple[Phrases, ...] = (ENGLISH, GERMAN, FRENCH, SPANISH, RUSSIAN)
