@@ -29,6 +29,10 @@ MOST_TRANSLATIONS = 2
 # identifier gives the languages named below (chosen on tune-half questions: 0 of 954 English ones read as another
 # language, 29 of 31 German and 15 of 15 Chinese ones read right; at 0.5 one English question was misread).
 SURE = 0.8
+# A question the passages it is answered from confirm: its likeliest language need only hold most of the likelihood
+# when a passage is in that language. The identifier splits Russian with Ukrainian ("Какая мощность у чайника?" is
+# 0.77 Russian), as it splits Chinese with Wu; a passage in the same language is the second witness.
+MOST_LIKELY = 0.5
 
 # The names the query prompt uses for a language (ISO 639-1 code -> its English name), for the languages
 # most libraries hold; a library in another language is searched as before.
@@ -104,24 +108,28 @@ def question_language(question: str) -> str | None:
     However short: a short question in a script many languages write rarely reaches SURE ("Warranty?"; none of the 61
     tune-half questions under 20 bytes of letters was read as another language than English), one in a script few
     languages write does ("保修期多久？", six characters, was answered in English when its length alone said "too short")."""
-    probabilities = {language: p for language, p in _probabilities(question).items() if language in LANGUAGE_NAMES}
-    total = sum(probabilities.values())
-    if not total:
-        return None
-    language = _likeliest(probabilities)
-    return language if probabilities[language] >= SURE * total else None
+    return _likeliest_named(question, SURE)
 
 
 def language_clause(question: str, passages: Iterable[str] | None, what: str = "the answer") -> str:
-    """" Write the answer in German." (`what`) for a question surely asked in a language other than English when a passage the
-    model reads is in that language (`passages` None: whatever it reads, as a follow-up's rewrite); "" otherwise. The answer prompts are in English, and the 1.5B model answered a
+    """" Write the answer in German." (`what`) for a question asked in a language other than English (surely, or
+    most likely with a passage in it: MOST_LIKELY) when a passage the model reads is in that language (`passages` None: whatever it reads, as a follow-up's rewrite); "" otherwise. The answer prompts are in English, and the 1.5B model answered a
     Japanese question over a Japanese leaflet in English. Over passages all in other languages, the prompt is left
     alone: asked to write German over English passages, the 1.5B model answered worse (tune: right 0.96 -> 0.89,
     refused 0.04 -> 0.11, docs/filters-and-languages.md). An English question's prompt stays as it was."""
-    language = question_language(question)
-    if language in (None, "en") or (passages is not None and all(detect_language(text) != language for text in passages)):
+    read = None if passages is None else {detect_language(text) for text in passages}
+    language = question_language(question) or (_likeliest_named(question, MOST_LIKELY) if read else None)
+    if language in (None, "en") or (read is not None and language not in read):
         return ""
     return f" Write {what} in {LANGUAGE_NAMES[language]}."
+
+
+def _likeliest_named(text: str, share: float) -> str | None:
+    """The language LANGUAGE_NAMES names that holds at least `share` of the likelihood they are given for `text`."""
+    probabilities = {language: p for language, p in _probabilities(text).items() if language in LANGUAGE_NAMES}
+    total = sum(probabilities.values())
+    language = _likeliest(probabilities) if total else None
+    return language if language and probabilities[language] >= share * total else None
 
 
 def different_languages(text: str, other: str) -> bool:
