@@ -82,6 +82,18 @@ def test_a_rewrite_that_states_instead_of_asking_is_not_taken_for_the_follow_up(
     assert parse_rewrite("The IP rating of the PX-40", "and its rating") == "The IP rating of the PX-40"
 
 
+def test_a_rewrite_that_asks_another_question_is_not_taken_for_a_self_contained_follow_up():
+    # Seen in the window: "Кратко перескажи руководство к чайнику." ("briefly retell the kettle's manual") after "Какая
+    # мощность у чайника?" came back as "Какой мощность у чайника?", and the chat answered the first question again.
+    history = [Turn("Какая мощность у чайника?", "Мощность чайника составляет 2200 Вт [2].")]
+    question = "Кратко перескажи руководство к чайнику."
+    assert parse_rewrite("Какой мощность у чайника?", question, history) == question
+    # A rewrite that replaces a reference keeps the person's words; a follow-up of one or two words has little to keep.
+    assert parse_rewrite("Какая гарантия у чайника Теплодар ТК-3?", "А какая у него гарантия?", history) == "Какая гарантия у чайника Теплодар ТК-3?"
+    assert parse_rewrite("What is the power of the XR-300?", "And the other one?", history) == "What is the power of the XR-300?"
+    assert parse_rewrite("What is the annual report about?", "Summarize the annual report.", history) == "What is the annual report about?"
+
+
 def test_the_rewrite_prompt_names_the_follow_ups_language_and_leaves_an_english_one_as_it_was():
     history = [Turn("What is the capacity of the Minato kettle?", "It holds 1.2 litres [1].")]
     assert rewrite_messages(history, "その保証期間は何年ですか？")[-1]["content"].endswith("その保証期間は何年ですか？ Write it in Japanese.\n\nStandalone question:")

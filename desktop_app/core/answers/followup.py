@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..languages import language_clause, different_languages
 from ..models.llm import Generator
+from ..words import meaningful
 
 REWRITE_SYSTEM = (
     "You rewrite the user's follow-up question into one standalone question that can be understood without the "
@@ -19,6 +20,10 @@ REWRITE_SYSTEM = (
 QUESTION_MARKS = ("?", "\uff1f", "\u061f", "\u037e", "\u055e")
 MAX_TURNS = 3  # older turns rarely matter for resolving a pronoun and only cost prompt time
 MAX_ANSWER_CHARS = 400
+# A follow-up with this many words of its own asks something by itself: a rewrite keeping none of them is another
+# question ("Кратко перескажи руководство к чайнику", "briefly retell the kettle's manual", came back as the chat's
+# first question, "what is the kettle's power?"). A rewrite replaces references; it keeps what the person asked.
+OWN_WORDS = 3
 _LABEL = re.compile(r"^(standalone question|rewritten question|question|rewritten)\s*:\s*", re.IGNORECASE)
 
 
@@ -37,11 +42,13 @@ def rewrite_messages(history: Sequence[Turn], question: str) -> list[dict[str, s
 
 def parse_rewrite(raw: str, question: str, history: Sequence[Turn] = ()) -> str:
     """The reply's first line, unless it is no rewrite and the user's words are kept: a rambling reply, a sentence of an earlier
-    answer, a statement for a question ending in a question mark (the model answered instead), or a translation (searched in a
-    language the follow-up's documents may not be in)."""
+    answer, a statement for a question ending in a question mark (the model answered instead), a translation (searched in a
+    language the follow-up's documents may not be in), or another question (none of a self-contained follow-up's words)."""
     line = next((text for text in (_LABEL.sub("", s.strip()).strip().strip("\"'`\u201c\u201d").strip() for s in raw.splitlines()) if text), "")
     answered = question.rstrip().endswith(QUESTION_MARKS) and not line.rstrip().endswith(QUESTION_MARKS)
-    wrong = not line or len(line) > max(300, 3 * len(question)) or answered or any(line in t.answer for t in history) or different_languages(line, question)
+    own = set(meaningful(question))
+    replaced = len(own) >= OWN_WORDS and not own & set(meaningful(line))
+    wrong = not line or len(line) > max(300, 3 * len(question)) or answered or replaced or any(line in t.answer for t in history) or different_languages(line, question)
     return question if wrong else line
 
 
