@@ -269,6 +269,11 @@ class Pipeline:
         # person asked it: "What does say about resetting?" is no question a model can answer.
         searched = filters.searched if filters.parts else question
         pages_asked = bool(filters.pages)
+        # "What is on page 2 of X?" leaves "What is?" ("Was steht?", "Que dit ?"): any sentence of the page answers it,
+        # and none can be checked against it. Two words or fewer, or none but function words, ask nothing of their own.
+        left = not meaningful(searched) or word_count(searched) <= ASKS_NOTHING_WORDS
+        if pages_asked and left and queries is None:
+            queries = ()  # the pages are read whole: queries would find nothing more, and the model wrote chatter for them
         found, context, evidence = yield from self._search_passages(chosen, searched, scope, queries, clock, notices, generate_answer, pages_asked)
         yield StageStarted(READING, len(context), self.reading_estimate(question, context, evidence) if generate_answer else None)
         answer_started = time.perf_counter()
@@ -276,9 +281,6 @@ class Pipeline:
         end = time.perf_counter()
         names = (*evidence.names, *evidence.missing) if evidence is not None else ()
         asks = (settings.question_check or settings.claim_check) and generate_answer and ok and answer
-        # "What is on page 2 of X?" leaves "What is?" ("Was steht?", "Que dit ?"): any sentence of the page answers it,
-        # and none can be checked against it. Two words or fewer, or none but function words, ask nothing of their own.
-        left = not meaningful(searched) or word_count(searched) <= ASKS_NOTHING_WORDS
         questioned = settings.question_check and not (pages_asked and left)
         check = ModelCheck(self._generator(), settings.question_check_refuses, questioned, settings.claim_check) if asks else None
         # A claim restating the question's filters ("La page 2 de X.pdf décrit ...") is checked without them.

@@ -212,10 +212,13 @@ def test_the_model_reads_the_question_as_asked_not_with_the_files_name_cut_out(p
 def test_the_pages_a_question_names_are_read_however_little_is_left_to_search_them_by(pump_library):
     # "What is on page 2 of beta-manual.pdf?" leaves "What is?" to search: no passage came close to it, and the
     # answer was "not found" before the model read page 2.
+    # The page is read whole, so no queries are written for it: the model wrote chatter for "Что написано?" ("Sure, I
+    # can help! What information do you need?"), shown as a search.
     generator = pump_library.generator()
-    generator.enqueue("pump", "Page 2 says to keep the inlet clear of leaves [1].")
+    generator.enqueue("Page 2 says to keep the inlet clear of leaves [1].")
     result = list(pump_library.ask("What is on page 2 of beta-manual.pdf?", mode="fusion"))[-1].result
-    answer_prompt = next(p[-1]["content"] for p in generator.prompts if p[-1]["content"].startswith("Passages:"))
+    assert result.queries == () and generator.prompts[0][-1]["content"].startswith("Passages:")
+    answer_prompt = generator.prompts[0][-1]["content"]
     assert "Chapter 2: Keep the inlet clear of leaves." in answer_prompt
     assert "From beta-manual.pdf, page 2:" in answer_prompt  # the model sees that what it reads is the page asked
     assert result.found and result.answer.startswith("Page 2 says")
@@ -233,14 +236,14 @@ def test_an_answer_restating_the_page_and_file_asked_is_not_refused_for_a_number
     library = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator())
     try:
         list(library.import_paths([path]))
-        library.generator().enqueue("casing", "Page 2 of orvel.pdf says to drain the casing before the first frost [1].")
+        library.generator().enqueue("Page 2 of orvel.pdf says to drain the casing before the first frost [1].")
         result = list(library.ask("What is on page 2 of orvel.pdf?", mode="fusion"))[-1].result
         assert result.found and result.answer.startswith("Page 2 of orvel.pdf says") and result.citations[0].page == 2
         # Nothing is left to ask of the page ("What is?", "Was steht?"): the question check, which any sentence of the
         # page answers, is not asked.
         generator = library.generator()
         asked = [q for q in generator.checks if is_question_check(q)]
-        generator.enqueue("casing", "Drain the casing before the first frost [1].")
+        generator.enqueue("Drain the casing before the first frost [1].")
         list(library.ask("Was steht auf Seite 2 von orvel.pdf?", mode="fusion"))
         assert not asked and not [q for q in generator.checks if is_question_check(q)]
     finally:
@@ -260,7 +263,7 @@ def test_an_answer_to_a_question_naming_its_page_is_recorded_for_the_benchmark_a
     library = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator())
     try:
         list(library.import_paths([path]))
-        library.generator().enqueue("casing", "Page 2 of orvel.pdf says to drain the casing before the first frost [1].")
+        library.generator().enqueue("Page 2 of orvel.pdf says to drain the casing before the first frost [1].")
         recorded = ask_recorded(library.pipeline(), "What is on page 2 of orvel.pdf?", "fusion")
         assert not any(arg is library.embedder for arg in (*recorded.review_args, *recorded.review_kwargs.values()))
         cache = AnswerCache(tmp_path / "answers")
