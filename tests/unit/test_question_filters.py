@@ -225,17 +225,23 @@ def test_the_pages_a_question_names_are_read_however_little_is_left_to_search_th
     assert {(s.passage.file.rsplit("/", 1)[-1], s.passage.page) for s in result.sources} == {("beta-manual.pdf", 2)}
 
 
-def test_an_answer_restating_the_page_and_file_asked_is_not_refused_for_a_number_its_page_does_not_print(data_home, tmp_path):
-    # "La page 2 de X.pdf décrit ..." was refused as made up: page 2's text does not print its own number. Where the
-    # passage is, the search applied; the claim is checked without the question's filters where it restates them.
+def orvel_library(data_home, tmp_path) -> Library:
+    """A library of one three-page PDF, a sentence a page."""
     path = tmp_path / "orvel.pdf"
     document = fitz.open()
     for text in ("The Orvel pump lifts water from deep wells.", "Drain the casing before the first frost.", "Keep a spare seal with the pump."):
         document.new_page().insert_text((72, 100), text, fontsize=11)
     document.save(path)
     library = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator())
+    list(library.import_paths([path]))
+    return library
+
+
+def test_an_answer_restating_the_page_and_file_asked_is_not_refused_for_a_number_its_page_does_not_print(data_home, tmp_path):
+    # "La page 2 de X.pdf décrit ..." was refused as made up: page 2's text does not print its own number. Where the
+    # passage is, the search applied; the claim is checked without the question's filters where it restates them.
+    library = orvel_library(data_home, tmp_path)
     try:
-        list(library.import_paths([path]))
         library.generator().enqueue("Page 2 of orvel.pdf says to drain the casing before the first frost [1].")
         result = list(library.ask("What is on page 2 of orvel.pdf?", mode="fusion"))[-1].result
         assert result.found and result.answer.startswith("Page 2 of orvel.pdf says") and result.citations[0].page == 2
@@ -255,14 +261,8 @@ def test_an_answer_to_a_question_naming_its_page_is_recorded_for_the_benchmark_a
     # session, which cannot be stored) as a positional argument, where the recorder leaves out only named models.
     from bench.answer_cache import AnswerCache, ask_recorded, rejudge
 
-    path = tmp_path / "orvel.pdf"
-    document = fitz.open()
-    for text in ("The Orvel pump lifts water from deep wells.", "Drain the casing before the first frost.", "Keep a spare seal with the pump."):
-        document.new_page().insert_text((72, 100), text, fontsize=11)
-    document.save(path)
-    library = Library(data_home, embedder=HashingEmbedder(), generator=ScriptedGenerator())
+    library = orvel_library(data_home, tmp_path)
     try:
-        list(library.import_paths([path]))
         library.generator().enqueue("Page 2 of orvel.pdf says to drain the casing before the first frost [1].")
         recorded = ask_recorded(library.pipeline(), "What is on page 2 of orvel.pdf?", "fusion")
         assert not any(arg is library.embedder for arg in (*recorded.review_args, *recorded.review_kwargs.values()))
