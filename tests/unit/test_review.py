@@ -592,3 +592,15 @@ def test_a_mark_after_a_reference_to_the_passage_leaves_its_sentence_one_claim()
     two = context(LIGHT, BUILT)
     mixed = review("The Quillmoor lighthouse flashes green every 9 seconds [2] and was built in 1887 [2].", "Tell me about the lighthouse.", two)
     assert mixed.found and "now points at [1]" in mixed.notices[0]
+
+
+def test_a_claim_in_another_language_holding_a_range_of_numbers_is_grounded_by_them():
+    # Seen in the window: "What does page 2 of X say?" over a Russian spec page, answered in English "… voltage range of
+    # 220-240 volts, frequency of 50 Hz …", was refused: across languages only numbers and names are compared, and
+    # "220 240", written side by side to be judged, read as 220240 (a space groups thousands: "1 450 W").
+    sources = context("Технические характеристики. Мощность: 2200 Вт. Напряжение: 220–240 В, 50 Гц. Масса: 1,1 кг.")
+    right = "The voltage range is 220-240 volts and the frequency 50 Hz [1]."
+    kept = review_answer(right, True, "What are the technical specifications?", sources, sources, embedder=HashingEmbedder())
+    assert kept.found and [(c.n, c.supported) for c in kept.citations] == [(1, True)]
+    wrong = review_answer("The voltage range is 110-120 volts and the frequency 60 Hz [1].", True, "What are the technical specifications?", sources, sources, embedder=HashingEmbedder())
+    assert not wrong.found

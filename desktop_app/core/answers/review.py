@@ -162,7 +162,8 @@ class ReadPassages:
         if verdict.grounded or not different_languages(claim, " ".join(self.texts[n - 1] for n in key)):  # its wording counts if its nearest sentence is cited
             return verdict if verdict.grounded or self.nearest(claim) not in key else judge_claim(claim, self.vocabulary(key), self.asked, self.each, agrees=True)
         # In another language than they are (English over a German page), only numbers and names (words a passage in another language holds) match: each must, and one the question lacks.
-        shared = " ".join(t for t in content(MARK.sub(" ", claim), spelled=True) if is_number(t) or any(v.holds(t) for v, text in zip(self.each, self.texts) if different_languages(claim, text)))
+        # Joined by semicolons: "220 240", numbers side by side, reads as 220240 (a space groups thousands: "1 450 W").
+        shared = "; ".join(t for t in content(MARK.sub(" ", claim), spelled=True) if is_number(t) or any(v.holds(t) for v, text in zip(self.each, self.texts) if different_languages(claim, text)))
         adds = any(not self.asked.holds(t) for t in tokens(shared))
         return judge_claim(shared, self.vocabulary(key), self.asked, self.each, exact=True) if adds else Grounding(False, 0.0, "it shares only the question's names with them")
 
