@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import unicodedata
 from collections.abc import Collection, Iterable
 
 # Enough text to tell a language reliably; more only costs time (the model reads bytes one by one).
@@ -135,6 +136,28 @@ def _likeliest_named(text: str, share: float) -> str | None:
 def different_languages(text: str, other: str) -> bool:
     """Are the two texts surely in two different languages (each sure by question_language)?"""
     return None not in (mine := question_language(text), theirs := question_language(other)) and mine != theirs
+
+
+def different_scripts(text: str, other: str) -> bool:
+    """Are the two texts written mostly in two different scripts? Surer than the identifier when a text mixes in a
+    name in another script: "Что написано на странице 3 в Teplodar-TK3.pdf?" is no sure language to it."""
+    return None not in (mine := script(text), theirs := script(other)) and mine != theirs
+
+
+# Japanese writes one sentence in three scripts: they count as one.
+_SCRIPT_FAMILIES = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "KATAKANA-HIRAGANA": "CJK", "HALFWIDTH": "CJK"}
+
+
+def script(text: str) -> str | None:
+    """The script most of `text`'s letters are written in ("LATIN", "CYRILLIC", "CJK", ...: the first word of their
+    Unicode names); None without letters."""
+    counts: dict[str, int] = {}
+    for ch in text:
+        if ch.isalpha():
+            name = unicodedata.name(ch, "").split(" ", 1)[0]
+            family = _SCRIPT_FAMILIES.get(name, name)
+            counts[family] = counts.get(family, 0) + 1
+    return max(counts, key=counts.__getitem__) if counts else None
 
 
 def other_languages(question: str, library_languages: Iterable[str]) -> list[str]:

@@ -92,6 +92,11 @@ def test_a_rewrite_that_asks_another_question_is_not_taken_for_a_self_contained_
     assert parse_rewrite("Какая гарантия у чайника Теплодар ТК-3?", "А какая у него гарантия?", history) == "Какая гарантия у чайника Теплодар ТК-3?"
     assert parse_rewrite("What is the power of the XR-300?", "And the other one?", history) == "What is the power of the XR-300?"
     assert parse_rewrite("What is the annual report about?", "Summarize the annual report.", history) == "What is the annual report about?"
+    # Seen in the window next: a Russian question naming its page and file came back in English, "What is written on
+    # page 3 in Teplodar-TK3.pdf?" (the file's Latin name left the identifier unsure of the question's language).
+    question = "Что написано на странице 3 в Teplodar-TK3.pdf?"
+    assert parse_rewrite("What is written on page 3 in Teplodar-TK3.pdf?", question, history) == question
+    assert parse_rewrite("みなと電気ケトルの保証期間は何年ですか？", "その保証期間は何年ですか？") == "みなと電気ケトルの保証期間は何年ですか？"  # kana and kanji: one script
 
 
 def test_the_rewrite_prompt_names_the_follow_ups_language_and_leaves_an_english_one_as_it_was():

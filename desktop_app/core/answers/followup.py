@@ -7,7 +7,7 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..languages import language_clause, different_languages
+from ..languages import different_languages, different_scripts, language_clause
 from ..models.llm import Generator
 from ..words import meaningful
 
@@ -48,7 +48,7 @@ def parse_rewrite(raw: str, question: str, history: Sequence[Turn] = ()) -> str:
     answered = question.rstrip().endswith(QUESTION_MARKS) and not line.rstrip().endswith(QUESTION_MARKS)
     own = set(meaningful(question))
     replaced = len(own) >= OWN_WORDS and not own & set(meaningful(line))
-    wrong = not line or len(line) > max(300, 3 * len(question)) or answered or replaced or any(line in t.answer for t in history) or different_languages(line, question)
+    wrong = not line or len(line) > max(300, 3 * len(question)) or answered or replaced or any(line in t.answer for t in history) or different_languages(line, question) or different_scripts(line, question)
     return question if wrong else line
 
 
