@@ -303,7 +303,6 @@ class Pipeline:
             )
         )
 
-
     def _filtered_documents(self, filters: QuestionFilters, allowed_documents: Sequence[int] | None) -> list[int] | None:
         """The documents searched: the chosen ones (None: all) that the question's filters admit."""
         return filters.documents(self.store.document_names() if filters.limits_documents else (), allowed_documents)
