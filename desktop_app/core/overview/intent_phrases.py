@@ -70,7 +70,7 @@ SPANISH = Phrases(
 
 # Russian declines its nouns: the stems are matched with their endings ("руководства", "в главе 2").
 RUSSIAN = Phrases(
-    summary=re.compile(r"\b(кратко\w* (содержание|изложение)|резюме|обзор\w*|перескаж\w*|пересказ\w*|суммиру\w*|пересказать|основн\w+ (мысл|иде|тем)\w*)\b", _I),
+    summary=re.compile(r"\b(кратко\w* (содержание|изложение)|резюме|обзор\w*|перескаж\w*|пересказ\w*|суммиру\w*|основн\w+ (мысл|иде|тем)\w*)\b", _I),
     about_at_end=re.compile(r"\b(о ч[её]м|про что)\b", _I),
     part=re.compile(r"\b(глав[аеуы]?|част[ьи]|раздел[еау]?|приложени[еия])\s*(?P<ref>\d+|[IVXLC]+\b|[A-ZА-Я]\b)", _I),
     compare=re.compile(r"\b(сравн\w*|разниц\w*|отлича\w*|отличи\w*)\b", _I),

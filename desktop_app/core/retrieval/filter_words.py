@@ -151,6 +151,7 @@ SPANISH = FilterWords(
     last_days=("en los últimos", "días"),
 )
 
+_RU_FORMATS = {"PDF": ("pdf",), "Word": ("word",), "HTML": ("html",), "EPUB": ("epub",)}
 # Russian declines its nouns: "в файле" (in the file), "на странице" (on the page), "в PDF-файлах" (in PDF files);
 # the forms a filter takes are listed. A file noun in the locative stands where other languages put an article.
 RUSSIAN = FilterWords(
@@ -162,8 +163,8 @@ RUSSIAN = FilterWords(
     file_nouns=("файлах", "файлы", "файлов", "документах", "документы", "документов"),  # plural: "в файл PDF" is "into a PDF file"
     page_words=("страниц[аеыу]?", "страницах", "стр\\.?"),
     range_joiners=("по", "до", "и"),
-    formats_before_noun={"PDF": ("pdf",), "Word": ("word",), "HTML": ("html",), "EPUB": ("epub",)},
-    formats_after_noun={"PDF": ("pdf",), "Word": ("word",), "HTML": ("html",), "EPUB": ("epub",)},
+    formats_before_noun=_RU_FORMATS,  # "PDF-файлы" and "файлы PDF" alike
+    formats_after_noun=_RU_FORMATS,
     added=("добавленн(?:ые|ых)", "добавлен[аоы]?", "импортированн(?:ые|ых)"),
     since=("с",),
     after=("после",),

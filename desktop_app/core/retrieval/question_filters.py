@@ -14,9 +14,9 @@ says there is no such document rather than searching everything.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -48,13 +48,13 @@ _JOIN = rf"\s*(?:[-–—]|\s(?:{_joined(lambda w: w.range_joiners)})\s)\s*"
 _PAGE_PLACE = rf"(?:(?:(?:{_joined(lambda w: (*w.places, *w.page_places))})\s+)?{_ARTICLES})"
 _PAGES = re.compile(rf"(?<!\w){_PAGE_PLACE}?(?:{_joined(lambda w: w.page_words)})\s*{_NUMBER}(?:{_JOIN}{_NUMBER})?(?!\w)", re.IGNORECASE)
 _FILE_NOUN = _joined(lambda w: w.file_nouns)
-_FORMAT_WORDS = [
-    (name, *(rf"(?:{_alternatives(words)})" if words else "" for words in kinds))
-    for name in (f.name for f in FORMATS)
-    for kinds in [[
-        [w for lang in LANGUAGES for w in getattr(lang, kind).get(name, ())] for kind in ("formats_alone", "formats_before_noun", "formats_after_noun")
-    ]]
-]
+
+
+def _format_words(name: str, kind: str) -> str:
+    """Every language's words for a file format (its name in formats.py) of one kind (a FilterWords field), as one
+    alternation; "" when no language has any."""
+    words = [w for language in LANGUAGES for w in getattr(language, kind).get(name, ())]
+    return rf"(?:{_alternatives(words)})" if words else ""
 
 
 def _format_pattern(alone: str, before: str, after: str) -> re.Pattern:
@@ -63,7 +63,11 @@ def _format_pattern(alone: str, before: str, after: str) -> re.Pattern:
     return re.compile(rf"(?<!\w)(?:{_PLACE}|{_ARTICLES})(?:{'|'.join(forms)})(?!\w)", re.IGNORECASE)
 
 
-_FORMATS = [(name, _format_pattern(*words)) for name, *words in _FORMAT_WORDS if any(words)]
+_FORMATS = [
+    (name, _format_pattern(*words))
+    for name in (f.name for f in FORMATS)
+    if any(words := [_format_words(name, kind) for kind in ("formats_alone", "formats_before_noun", "formats_after_noun")])
+]
 _INDEFINITE = re.compile(rf"(?<!\w)(?:{_joined(lambda w: w.indefinite)})\s+$", re.IGNORECASE)  # "to a text file": no filter
 _SUFFIXES = _alternatives(s.lstrip(".") for s in suffixes())
 # A file name with an importable extension: "report.docx", "R-data.pdf" (no spaces: a spaced name is matched
