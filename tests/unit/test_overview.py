@@ -242,6 +242,9 @@ DOCS = [
         # A part named with nothing else asked of it: the part is what is asked.
         ("What is in section 2 of R-intro.pdf?", PART, (1,)),
         ("What does chapter 6 of R-intro.pdf say?", PART, (1,)),
+        ("What is in chapter 6 of the file R-intro.pdf?", PART, (1,)),  # a word for the document is no question
+        ("Что в главе 2 файла lantern-moths.pdf?", PART, (2,)),
+        ("¿Qué hay en el capítulo 2 del documento lantern-moths.pdf?", PART, (2,)),
         # A document described, not named: its words (the topic) choose it among the overviews.
         ("Summarize the pump guide", ABOUT, ()),
         ("Fasse das Handbuch der Pumpe zusammen", ABOUT, ()),

@@ -113,8 +113,9 @@ def _classify_in(phrases: Phrases, question: str, rest: str, ids: tuple[int, ...
     if len(ids) >= 2 and phrases.compare.search(rest):
         return WholeDocumentQuestion(COMPARE, ids[:2])
     part = phrases.part.search(rest)
-    if len(ids) == 1 and part is not None and not meaningful(phrases.part.sub(" ", rest)):
-        return WholeDocumentQuestion(PART, ids, part=part.group("ref"))  # "What is in section 2 of X?": the part is what is asked
+    if len(ids) == 1 and part is not None and not meaningful(phrases.document.sub(" ", phrases.part.sub(" ", rest))):
+        # "What is in section 2 of (the file) X?": the part is what is asked; a word for the document asks nothing more.
+        return WholeDocumentQuestion(PART, ids, part=part.group("ref"))
     if len(ids) != 1 or not (phrases.summary.search(rest) or phrases.about_at_end.search(rest)):
         return None
     if part is not None:
