@@ -604,3 +604,23 @@ def test_a_claim_in_another_language_holding_a_range_of_numbers_is_grounded_by_t
     assert kept.found and [(c.n, c.supported) for c in kept.citations] == [(1, True)]
     wrong = review_answer("The voltage range is 110-120 volts and the frequency 60 Hz [1].", True, "What are the technical specifications?", sources, sources, embedder=HashingEmbedder())
     assert not wrong.found
+
+
+GRINDER = (  # a made-up Russian coffee grinder's manual: cleaning, then its warranty
+    "Перед чисткой отключите кофемолку от сети. Снимите верхний жернов, повернув его против часовой стрелки, "
+    "и удалите остатки молотого кофе мягкой кисточкой. Гарантийный срок составляет 24 месяца."
+)
+
+
+def test_an_english_claim_whose_mark_follows_a_leading_clause_is_read_by_the_model_in_the_russian_passage():
+    # Seen in the window: "To clean the coffee grinder, [1] advises to remove the upper burr ..." was cut after the
+    # mark, the leading clause only repeated the question and the rest cited nothing: "Not found", with the right quotes
+    # above it. No word of an English claim picks a sentence of a Russian page, so the model reads the passage.
+    sources = context(GRINDER, LIGHT, title="Zerno M7")
+    answer = "To clean the coffee grinder, [1] advises to unplug it, take off the upper burr and brush away the ground coffee."
+    reader = _Reader(True)
+    reviewed = review_answer(answer, True, "How do I clean the coffee grinder?", sources, sources, model_check=reader)
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)], reviewed.notices
+    assert len(reader.read) == 1 and "мягкой кисточкой" in reader.read[0][1]
+    # The model's no still refuses it: nothing else vouches for a claim in another language with no number or name.
+    assert not review_answer(answer, True, "How do I clean the coffee grinder?", sources, sources, model_check=_Reader(False)).found

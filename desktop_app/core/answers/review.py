@@ -35,6 +35,7 @@ _LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S.*$")
 _MARK_RUN = r"\[\d+(?:\s*,\s*\d+)*\](?:(?:\s*[,;]\s*|\s+)(?:[^\W\d_]{1,3}\s+)?\[\d+(?:\s*,\s*\d+)*\])*"
 _MARKS_INSIDE = re.compile(rf"\s*(?>{_MARK_RUN})(?=\s*[,;]?\s*[^\s\[.!?,;])")  # marks with more of the sentence after them
 MAX_REREADS = 2  # claims of one answer the model rereads (model_check.py): each costs 0.3-0.5 s
+_CLAUSE_ENDS = (",", "\uff0c", "\u3001")  # commas (Chinese and Japanese ones too): what comes before is not yet a claim
 CLAIM_WORDS = 2  # a piece of a sentence naming no more, and no number, before a mark inside it is its subject or a reference, not a claim
 DOUBTED = 3  # grounded claims' sentences the question check reads at most, when the first ones do not answer
 _LONE_MARKS = re.compile(r"\n[ \t]*(?:[-*\u2022][ \t]+)*(?=(?:\[\d+(?:\s*,\s*\d+)*\][ \t]*)+(?:\n|$))")  # before a line of marks only ("- - [1]" too): they close the line above
@@ -91,6 +92,8 @@ def claim_spans(answer: str) -> list[tuple[int, int]]:
                 start = m.start()
                 for mark in _MARKS_INSIDE.finditer(m.group(0)):
                     said = content(MARK.sub(" ", line[start : m.start() + mark.end()]))
+                    if line[start : m.start() + mark.start()].rstrip().endswith(_CLAUSE_ENDS):
+                        continue  # "To clean the grinder, [1] advises ...": a clause leading in; the mark is the subject
                     if len(said) > CLAIM_WORDS or any(map(is_number, said)):
                         spans.append((offset + start, offset + m.start() + mark.end()))
                         start = m.start() + mark.end()
@@ -178,8 +181,13 @@ class ReadPassages:
         if settled or sum(not self.asked.holds(t) for t in content(MARK.sub(" ", claim))) < 2:  # cheap answers first; one added word: nothing to vouch for
             return verdict
         self.rereads -= 1
-        stated = check.states(re.sub(r"\s*" + MARK.pattern, "", claim).strip(), " ".join(s for n in dict.fromkeys(numbers) for s in self.statements(claim, [n])[:1]))
+        stated = check.states(re.sub(r"\s*" + MARK.pattern, "", claim).strip(), " ".join(self.read_for(claim, n) for n in dict.fromkeys(numbers) if 1 <= n <= len(self.texts)))
         return Grounding(True, verdict.score, "the model reads it in the cited passages", verdict.missing) if stated else verdict
+
+    def read_for(self, claim: str, n: int) -> str:
+        """What the claim check reads of passage n: the sentence the claim rests on; across languages, where no word can
+        choose that sentence, the passage as the model read it (the evidence's sentences of it, cut at the check's length)."""
+        return self.texts[n - 1] if different_languages(claim, self.texts[n - 1]) else next(iter(self.statements(claim, [n])), "")
 
     def needed(self, claim: str, cited: Sequence[int]) -> list[int]:
         """The cited passages less each adding none of the claim's words to the others ("6 bar [1][2]", [1] says it)."""
