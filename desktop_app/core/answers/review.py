@@ -91,9 +91,9 @@ def claim_spans(answer: str) -> list[tuple[int, int]]:
             for m in _SENTENCE.finditer(line):
                 start = m.start()
                 for mark in _MARKS_INSIDE.finditer(m.group(0)):
-                    said = content(MARK.sub(" ", line[start : m.start() + mark.end()]))
                     if line[start : m.start() + mark.start()].rstrip().endswith(_CLAUSE_ENDS):
                         continue  # "To clean the grinder, [1] advises ...": a clause leading in; the mark is the subject
+                    said = content(MARK.sub(" ", line[start : m.start() + mark.end()]))
                     if len(said) > CLAIM_WORDS or any(map(is_number, said)):
                         spans.append((offset + start, offset + m.start() + mark.end()))
                         start = m.start() + mark.end()
