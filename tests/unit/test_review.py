@@ -125,6 +125,14 @@ def test_a_sentence_ending_in_a_colon_quotes_the_passage_it_points_at_even_with_
     assert german.answer == "Dafür gibt es diesen Befehl: \u201cMit write.grid(t, \"a.txt\") wird die Tabelle gespeichert.\u201d [1]"
 
 
+@pytest.mark.parametrize("tail", ["\n\nNOT FOUND", " Not found.", "\nNOT FOUND [2]", " NOT FOUND. It was built in 1887 [2]."])
+def test_the_not_found_mark_written_after_an_answer_is_taken_out_of_it(tail):
+    # The 1.5B model answered from [1], then wrote the prompt's refusal mark: the window showed "... [1]. Not FOUND".
+    reviewed = review(f"The lighthouse flashes green every 9 seconds [1].{tail}", "How does the lighthouse flash?", context(LIGHT, BUILT))
+    assert reviewed.found and "found" not in reviewed.answer.lower() and reviewed.answer.startswith(f"The lighthouse flashes green every 9 seconds [1].")
+    assert reviewed.answer == reviewed.answer.strip() and all(c.supported for c in reviewed.citations) and not reviewed.notices
+
+
 def test_list_lines_get_the_passage_that_states_them_or_say_not_found():
     answer = "- Quillmoor: flashes green every 9 seconds\n- Edda Tarrow: built the lighthouse in 1887\n- Orla Venn: keeper since 1920"
     reviewed = review(answer, "Who and what are Quillmoor, Edda Tarrow and Orla Venn?", context(LIGHT, BUILT))

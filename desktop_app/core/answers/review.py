@@ -7,7 +7,7 @@ are flagged with what they lack (a list line: "not found"). Citing nothing: it g
 citation does. Saying only a name ("- Name: [2]"), it quotes the sentence naming it; ending in a colon ("the following code: [3]"), the
 passage it cites. An answer no claim of which is grounded, or whose grounded claims (the first DOUBTED sentences, each cited passage's)
 rest on sentences the model is sure do not answer the question, becomes the not-found answer, the model's reply in the notice (doubtful
-"no"s flag the first claim's citations). Nothing else vetoes an answer. A claim in another language than what it cites: by its names and numbers.
+"no"s flag the first claim's citations). Nothing else vetoes an answer; a NOT FOUND the model wrote after its answer is taken out. A claim in another language than what it cites: by its names and numbers.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from ..types import Citation, Source
 from ..words import Vocabulary, content, is_number, telling, tokens
 from .grounding import MARK, Grounding, judge_claim
 from .model_check import MAX_CHARS, Doubt, ModelCheck
+from .prompts import NOT_FOUND_MARK
 from .streaming import NOT_FOUND_LINE, not_found_answer
 
 # A claim: a list line ("- ...", "1. ..."), or a sentence with the citation marks that follow it, wherever they stand
@@ -258,6 +259,9 @@ def review_answer(
     for index in range(len(spans) - 1, -1, -1):  # backwards, so the earlier spans stay valid as claims change
         start, end = spans[index]
         claim = out[start:end]
+        if MARK.sub("", claim).strip(" \t\n.!").upper() == NOT_FOUND_MARK:  # the refusal mark after an answer: the answer's claims speak for it
+            out = out[:start] + out[end:]
+            continue
         if not content(MARK.sub(" ", claim)) or NOT_FOUND_LINE in claim.lower():
             continue
         numbers, listed = cited_numbers(claim), bool(_LIST_LINE.match(claim))
@@ -305,6 +309,7 @@ def review_answer(
         return ReviewedAnswer(not_found_answer(sources or context), False, (), (f"The model answered \u201c{answer.strip()[:300]}\u201d, but {why}.",))
     for n in grounded[-1][1] if doubt is not Doubt.NONE else ():  # the first grounded claim's passages
         flagged.setdefault(n, "it states what the answer says, but the model doubts it answers the question")
+    out = out.rstrip()
     citations = [dataclasses.replace(c, supported=c.n not in flagged, reason=flagged.get(c.n, "")) for c in citations_of(out, context)]
     notices += ["The answer cites no passage; check it against the sources."] if answered and not citations else []
     notices += [_flag_notice(ns, reason) for reason, ns in _by_reason(flagged).items()]
