@@ -246,7 +246,9 @@ class Pipeline:
         clock.seconds["model_wait"] = time.perf_counter() - started
         notices = self._skipped_tables(documents) if generate_answer else []
         asked = question
-        if history:
+        # A whole-document question naming what it is about is routed as asked: the model's rewrite turned
+        # "Summarize chapter 2 of X" into a question about the chat's last answer.
+        if history and not (generate_answer and queries is None and (routed := whole_document_question(self.store, question)) and routed.stands_alone):
             question = rewrite_followup(self._generator(), history, question)
             yield QuestionRewritten(asked, question)
             filters = self.read_filters(question, ignored_filters)

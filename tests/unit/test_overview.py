@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_app.core.document_overview import DETECTED, HEADINGS, PDF_OUTLINE
-from desktop_app.core.events import AnswerDone, QueriesGenerated
+from desktop_app.core.events import AnswerDone, QueriesGenerated, QuestionRewritten
 from desktop_app.core.library import Library
 from desktop_app.core.overview.intent import ABOUT, COMPARE, PART, WHICH, classify
 from desktop_app.core.types import Document
@@ -183,6 +183,25 @@ def test_a_short_document_without_headings_is_summarised_from_more_than_one_or_t
     prompt = generator.prompts[-1][-1]["content"]
     assert sum(f"[{n}]" in prompt for n in range(1, 9)) >= 6
     assert {s.passage.page for s in result.context} >= {1, 2, 3}  # from every page, not the most central one alone
+
+
+def test_a_whole_document_question_later_in_a_chat_is_routed_as_asked_and_one_naming_nothing_as_rewritten(empty_library, generator, tmp_path):
+    # Asked second in a chat (1.5B model, real window), "Summarize chapter 2 of X.pdf" was rewritten into "What is
+    # the purpose of <the first answer's subject>?" and searched as passages: a rewrite replaces references, and a
+    # question naming its document has none.
+    library = empty_library
+    imported(library, write_book_pdf(tmp_path / "moths.pdf"), write_book_pdf(tmp_path / "garden.pdf", GARDEN_BOOK, "Brindlecombe gardens"))
+    chat = library.store.create_chat("Moths")
+    generator.enqueue("Lantern moth wings", "Its wings are pale [1].")
+    list(library.ask_in_chat(chat, "What colour are the Lantern moth's wings?", "fusion"))
+    generator.enqueue("Moths hatch from eggs [1] and pupate for weeks [3].")  # what a rewrite would have been given
+    events = list(library.ask_in_chat(chat, "Summarize chapter 2 of moths.pdf", "fusion"))
+    result = next(e for e in events if isinstance(e, AnswerDone)).result
+    assert not any(isinstance(e, QuestionRewritten) for e in events) and "outline of moths.pdf" in result.answered_from
+    generator.enqueue("Summarize garden.pdf", "A book on leeks, beans and compost [1].")
+    events = list(library.ask_in_chat(chat, "Summarize it.", "fusion"))
+    result = next(e for e in events if isinstance(e, AnswerDone)).result
+    assert any(isinstance(e, QuestionRewritten) for e in events) and "overview of garden.pdf" in result.answered_from
 
 
 def test_compare_two_files_reads_both_overviews(empty_library, generator, tmp_path):

@@ -36,6 +36,12 @@ class WholeDocumentQuestion:
     part: str = ""  # PART: the chapter's number or letter as written ("6", "A", "VI")
     topic: str = ""  # WHICH: the question without its "which of my files" words; ABOUT with no document: what describes it
 
+    @property
+    def stands_alone(self) -> bool:
+        """It names its documents, or the topic that chooses them: later in a chat it means what it says, with no
+        reference for a rewrite to replace ("What is this document about?" has one)."""
+        return bool(self.documents or self.topic)
+
 
 def _words(text: str) -> list[str]:
     return re.findall(r"\w+", text.casefold())
