@@ -319,6 +319,11 @@ def test_a_numbered_heading_line_and_a_code_line_are_not_central_sentences():
     vector = np.ones(4, dtype=np.float32) / 2
     found = candidates([Passage(1, 3, 0, len(text), text, vector)], Span((3, 0), None), vector, {heading_key("Colonies of the Quillmere marsh")})
     assert [c.text for c in found] == ["The colonies of the marsh rest in the reeds at dusk."]
+    # A chapter's heading run into its first section's (libtasn1.pdf: "2 ASN.1 structure handling 2.1 ASN.1 syntax")
+    # was the chapter's first key sentence, and the model's summary began with it.
+    run = "2 Colonies of the Quillmere marsh 2.1 Reeds at dusk"
+    headings = {heading_key("2 Colonies of the Quillmere marsh"), heading_key("2.1 Reeds at dusk")}
+    assert candidates([Passage(1, 3, 0, len(run), run, vector)], Span((3, 0), None), vector, headings) == []
 
 
 GERMAN_BOOK = (  # made up: the gardens of a village that does not exist, in German

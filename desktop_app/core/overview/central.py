@@ -77,6 +77,22 @@ def heading_key(text: str) -> str:
     return " ".join(words)
 
 
+def heading_words(heading: str) -> str:
+    """A heading key without its numbers: how a heading reads inside a line ("2.1 Reeds at dusk" -> "reeds at dusk")."""
+    return " ".join(w for w in heading.split() if not w.isdigit())
+
+
+def only_headings(text: str, headings: Collection[str]) -> bool:
+    """The text is nothing but outline headings (`heading_words` of them) run together ("2 Colonies 2.1 Reeds": a
+    chapter's heading and its first section's on one line), their numbers aside."""
+    words = heading_words(heading_key(text)).split()
+    split_at = {0}  # positions up to which the words are whole headings
+    for end in range(1, len(words) + 1):
+        if any(" ".join(words[start:end]) in headings for start in split_at):
+            split_at.add(end)
+    return bool(words) and len(words) in split_at
+
+
 def is_readable_sentence(text: str) -> bool:
     letters = sum(c.isalpha() for c in text if not c.isspace())
     visible = sum(1 for c in text if not c.isspace())
@@ -113,12 +129,13 @@ def candidates(
     ranked = sorted(passages, key=lambda p: -float(p.vector @ mean))[: CENTRAL_PASSAGES * kept // SENTENCES_PER_SECTION]
     out: list[CentralSentence] = []
     seen: set[str] = set()
+    runs = {heading_words(h) for h in headings}
     for passage in ranked:
         for s, e, _ in reading_spans(passage.text):  # a label with its value, a lead-in with what it introduces
             text = " ".join(passage.text[s:e].split())
             start = passage.start + s
             key = text.casefold()
-            if key in seen or heading_key(text) in headings or not is_readable_sentence(text) or not span.holds(passage.page, start):
+            if key in seen or only_headings(text, runs) or not is_readable_sentence(text) or not span.holds(passage.page, start):
                 continue
             seen.add(key)
             out.append(CentralSentence(text, passage.page, start, passage.start + e, passage.chunk_id, float(passage.vector @ mean)))
