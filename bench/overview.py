@@ -13,7 +13,6 @@ drops them and times a rebuild). Run the slow ones with `nice -n 10`. Each print
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import hashlib
 import json
 import re
@@ -206,13 +205,13 @@ def cmd_which(args) -> dict:
     firsts = []
     misses: dict[str, int] = {}
     names = {d.id: Path(d.path).name for d in documents}
-    without_names = {i: dataclasses.replace(v, title=None) for i, v in library.store.overview_vectors().items()}
+    vectors = library.store.overview_vectors()
     for q in queries:
         found = classify(q["text"], documents)
         if found is not None and found.kind == WHICH:
             routed += 1
         if args.content_only:  # the ranking without the documents' names: their passages' mean alone
-            best = rank_by_topic(library.embedder.embed([found.topic])[0], without_names)[0] if found and found.kind == WHICH else None
+            best = rank_by_topic(library.embedder.embed([found.topic])[0], vectors)[0] if found and found.kind == WHICH else None
             named = re.match(r"(.*)", names[best.document_id]) if best else None
         else:
             result, first = _ask(library, q["text"])

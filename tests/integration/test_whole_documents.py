@@ -34,6 +34,34 @@ def test_a_chapter_summary_cites_only_that_chapter(data_home, tmp_path, real_emb
     library.close()
 
 
+# Made up: a code library's manual named by a code, and a specification named by words, both about their own things.
+CODEC_BOOK = (
+    ("1 Encoding", [
+        ("Rules", ["The library writes every structure with the distinguished encoding rules.", "Each value gets exactly one byte form, so signatures over it stay valid.", "Lengths are written in the shortest form that holds them."]),
+        ("Decoding", ["Decoding reads the bytes back into a tree of named nodes.", "A length that runs past the end of the buffer is reported as an error."]),
+    ]),
+    ("2 Definitions", [("Syntax", ["Definitions are read from a text file with one module per file.", "Each type is named and may hold sequences, choices and integers."])]),
+)
+TYPES_BOOK = (
+    ("1 Introduction", [("Purpose", ["This specification describes how desktops share one database of file types.", "Programs install their types once and every desktop reads them."])]),
+    ("2 Files", [
+        ("Patterns", ["Each type lists name patterns such as a file extension.", "When two patterns match a file, the longer pattern wins."]),
+        ("Contents", ["Rules over the first bytes of a file tell types apart when the name says nothing.", "Text files are recognised by their character encoding and line endings."]),
+    ]),
+)
+
+
+def test_which_file_covers_a_topic_goes_by_content_when_no_name_says_it(data_home, tmp_path, real_embedder):
+    # libtasn1.pdf and shared-mime-info-spec.pdf: "Which of my files covers DER encoding?" named the specification,
+    # as the name's vector sat nearer the topic than a code's does; a name now counts by the topic's words it holds.
+    library = Library(data_home, embedder=real_embedder)
+    list(library.import_paths([write_book_pdf(tmp_path / "libkx4.pdf", CODEC_BOOK, "libkx4"), write_book_pdf(tmp_path / "shared-type-info-spec.pdf", TYPES_BOOK, "Shared type info specification")]))
+    list(library.overview_queue().run())
+    assert answer(library, "Which of my files covers the distinguished encoding rules?").answer.startswith("Most about it: libkx4.pdf")
+    assert answer(library, "Which of my files covers file types?").answer.startswith("Most about it: shared-type-info-spec.pdf")
+    library.close()
+
+
 @pytest.mark.skipif(not R_INTRO.exists(), reason="the R manuals are not installed (apt-get install r-doc-pdf)")
 def test_r_intro_chapter_six_is_summarized_from_its_own_pages(data_home, real_embedder, real_generator):
     library = Library(data_home, embedder=real_embedder, generator=real_generator)

@@ -39,6 +39,7 @@ from .selection import (
     WHICH_SHOWN,
     find_part,
     key_sentences,
+    name_words,
     numbered,
     outline_for_prompt,
     part_sentences,
@@ -138,7 +139,7 @@ def _described(store: Store, embedder: Embedder, topic: str, allowed_documents: 
         raise NotFromOverview(
             f"{len(searched) - len(vectors)} of the {len(searched)} documents searched have no overview yet (they are built after the meaning index), so this was answered from passages."
         )
-    ranked = rank_by_topic(embedder.embed([topic])[0], vectors) if topic and vectors else []
+    ranked = rank_by_topic(embedder.embed([topic])[0], vectors, topic, _names(store)) if topic and vectors else []
     shown = shown_coverage(ranked)
     if len(shown) == 1:
         return shown[0].document_id
@@ -148,6 +149,10 @@ def _described(store: Store, embedder: Embedder, topic: str, allowed_documents: 
     answer = f"Which document do you mean? Name it in the question, for example “Summarize {names[0]}”. " + (
         f"Closest to “{topic}”: " if topic else "Your documents include: ") + ", ".join(names) + "."
     return Plan((), None, f"Asked which of {len(vectors)} documents is meant", ready=answer)
+
+
+def _names(store: Store) -> dict[int, str]:
+    return {d.id: name_words(d.path, d.title) for d in store.documents()}
 
 
 def _document_vector(store: Store, document_id: int) -> np.ndarray | None:
@@ -170,7 +175,7 @@ def _plan_compare(store: Store, embedder: Embedder, first: Overview, second: Ove
 def _plan_which(store: Store, embedder: Embedder, routed: WholeDocumentQuestion, allowed_documents: Sequence[int] | None) -> Plan:
     vectors = store.overview_vectors(allowed_documents)
     topic_vector = embedder.embed([routed.topic])[0]
-    shown = shown_coverage(rank_by_topic(topic_vector, vectors))
+    shown = shown_coverage(rank_by_topic(topic_vector, vectors, routed.topic, _names(store)))
     context: list[Source] = []
     lines = []
     for coverage in shown:

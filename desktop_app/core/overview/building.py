@@ -49,12 +49,6 @@ def last_pages(entries: tuple[OutlineEntry, ...], pages: dict[int, str]) -> list
     return out
 
 
-def name_words(path: str, title: str) -> str:
-    """A document's name as words: its file name's (without extension, "_" and "-" as spaces) and its title's."""
-    words = " ".join(re.findall(r"[^\W_]+", Path(path).stem))
-    return words if title in (Path(path).stem, Path(path).name) or not title.strip() else f"{words}: {title}"
-
-
 def build_overview(store: Store, embedder: Embedder, document_id: int) -> tuple[Overview, OverviewVectors] | None:
     """The overview of a stored document with its vectors (None: removed meanwhile)."""
     document = store.document(document_id)
@@ -89,8 +83,7 @@ def build_overview(store: Store, embedder: Embedder, document_id: int) -> tuple[
     )
     overview = Overview(document_id, document.path, document.title, outline.source, sections)
     document_vector = unit(np.vstack([p.vector for p in passages])) if passages else None
-    title_vector = embedder.embed([name_words(document.path, document.title)])[0]
-    return overview, OverviewVectors(document_vector, title_vector, tuple(means))
+    return overview, OverviewVectors(document_vector, tuple(means))
 
 
 def build_and_save(store: Store, embedder: Embedder, document_id: int) -> Overview | None:

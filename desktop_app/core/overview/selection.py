@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -15,6 +16,7 @@ from ..document_overview import CentralSentence, Overview, OverviewSection
 from ..models.embedder import Embedder
 from ..storage.overviews import OverviewVectors
 from ..types import Source
+from ..words import meaningful, tokens
 
 ABOUT_SENTENCES = 8  # key sentences of a whole document the model reads
 ABOUT_CANDIDATES = 40  # chapters whose best sentence competes for those (evenly spread over a long flat outline)
@@ -24,6 +26,12 @@ OUTLINE_LINES = 24  # top-level outline lines shown to the model (evenly spread 
 WHICH_SECTIONS = 2  # a document's sections closest to the topic, cited in the answer
 WHICH_SHOWN = 3  # documents named in a "which file" answer, at most
 CLOSE_SECOND = 0.95  # another document is named too when its score is within this share of the best
+
+
+def name_words(path: str, title: str) -> str:
+    """A document's name as words: its file name's (without extension, "_" and "-" as spaces) and its title's."""
+    words = " ".join(re.findall(r"[^\W_]+", Path(path).stem))
+    return words if title in (Path(path).stem, Path(path).name) or not title.strip() else f"{words}: {title}"
 
 
 def spread(items: Sequence, limit: int) -> list:
@@ -98,19 +106,25 @@ class Coverage:
     sections: tuple[int, ...]
 
 
-def rank_by_topic(topic_vector: np.ndarray, vectors: dict[int, OverviewVectors]) -> list[Coverage]:
+def name_share(topic: str, name: str) -> float:
+    """The share of the topic's words that the document's name holds (`name_words`): a person names a file for
+    what it is about, when the name says anything ("Mathematics.pdf"); a code ("libtasn1.pdf") holds none."""
+    asked = set(meaningful(topic))
+    return len(asked & set(tokens(name))) / len(asked) if asked else 0.0
+
+
+def rank_by_topic(topic_vector: np.ndarray, vectors: dict[int, OverviewVectors], topic: str = "", names: Mapping[int, str] | None = None) -> list[Coverage]:
     """Documents by how close their overview is to the topic: the mean of the whole document's closeness (its
-    passages' mean) and its name's (a person names a file for what it is about). On the dev set's topic books
-    (docs/whole-documents.md) the passages' mean was the best content score tried (against its closest sections',
-    votes of the library's closest sections, centred means); with the name beside it every book was found, those
-    books being named after their topics."""
+    passages' mean) and its name's `name_share` of the topic's words (`names`: each document's `name_words`). On
+    the dev set's topic books (docs/whole-documents.md) the passages' mean was the best content score tried
+    (against its closest sections', votes of the library's closest sections, centred means). The name was first
+    compared by its vector: "DER encoding" then chose shared-mime-info-spec.pdf over libtasn1.pdf, whose
+    content is about it, as a code's vector says nothing and any name's sits near some topic."""
     out = []
     for document_id, found in vectors.items():
         if found.document is None:
             continue
-        score = float(found.document @ topic_vector)
-        if found.title is not None:
-            score = (score + float(found.title @ topic_vector)) / 2
+        score = (float(found.document @ topic_vector) + name_share(topic, (names or {}).get(document_id, ""))) / 2
         closeness = [(float(v @ topic_vector), p) for p, v in enumerate(found.sections) if v is not None]
         best = tuple(p for _, p in sorted(closeness, reverse=True)[:WHICH_SECTIONS])
         out.append(Coverage(document_id, score, best))

@@ -20,7 +20,6 @@ from .database import Database
 @dataclass(frozen=True)
 class OverviewVectors:
     document: np.ndarray | None  # the mean of its passages' vectors
-    title: np.ndarray | None  # its name's (the file name's and the title's words)
     sections: tuple[np.ndarray | None, ...]  # each section's passages' mean, in outline order (None: no text of its own)
 
 
@@ -33,12 +32,12 @@ def _vector(blob: bytes | None) -> np.ndarray | None:
 
 
 def assemble_vectors(overview_rows: Iterable[tuple], section_rows: Iterable[tuple]) -> dict[int, OverviewVectors]:
-    """OverviewVectors from (document id, vector, title vector) rows and (document id, vector) rows in outline order."""
-    found = {r[0]: (_vector(r[1]), _vector(r[2]), []) for r in overview_rows}
+    """OverviewVectors from (document id, vector) rows and (document id, vector) rows in outline order."""
+    found = {r[0]: (_vector(r[1]), []) for r in overview_rows}
     for document_id, blob in section_rows:
         if document_id in found:
-            found[document_id][2].append(_vector(blob))
-    return {i: OverviewVectors(document, title, tuple(sections)) for i, (document, title, sections) in found.items()}
+            found[document_id][1].append(_vector(blob))
+    return {i: OverviewVectors(document, tuple(sections)) for i, (document, sections) in found.items()}
 
 
 class OverviewStore(Database):
@@ -67,7 +66,7 @@ class OverviewStore(Database):
             conn.execute("DELETE FROM overviews WHERE document_id = ?", (overview.document_id,))
             conn.execute(
                 "INSERT INTO overviews(document_id, content_hash, title, outline_source, vector, title_vector) VALUES (?, ?, ?, ?, ?, ?)",
-                (overview.document_id, content_hash, overview.title, overview.outline_source, _blob(vectors.document), _blob(vectors.title)),
+                (overview.document_id, content_hash, overview.title, overview.outline_source, _blob(vectors.document), None),  # title_vector: unused since names are matched by their words (selection.name_share)
             )
             conn.executemany(
                 "INSERT INTO overview_sections(document_id, position, level, title, page, last_page, sentences, vector, cited_section) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -95,8 +94,8 @@ class OverviewStore(Database):
         return Overview(document_id, path, title, source, sections, abstract)
 
     def overview_vectors(self, document_ids: Sequence[int] | None = None) -> dict[int, OverviewVectors]:
-        """Each overview's vectors (the document's mean, its name's, its sections'): what "which file covers Z" ranks."""
-        sql = "SELECT document_id, vector, title_vector FROM overviews"
+        """Each overview's vectors (the document's mean, its sections'): what "which file covers Z" ranks."""
+        sql = "SELECT document_id, vector FROM overviews"
         args: tuple = ()
         if document_ids is not None:
             sql += " WHERE document_id IN (SELECT value FROM json_each(?))"

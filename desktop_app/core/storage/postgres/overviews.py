@@ -39,7 +39,7 @@ class PgOverviewStore(PgDatabase):
             conn.execute("DELETE FROM overviews WHERE document_id = %s", (overview.document_id,))
             conn.execute(
                 "INSERT INTO overviews(document_id, content_hash, title, outline_source, vector, title_vector) VALUES (%s, %s, %s, %s, %s, %s)",
-                (overview.document_id, content_hash, overview.title, overview.outline_source, _blob(vectors.document), _blob(vectors.title)),
+                (overview.document_id, content_hash, overview.title, overview.outline_source, _blob(vectors.document), None),  # title_vector: unused since names are matched by their words (selection.name_share)
             )
             with conn.cursor() as cur:
                 cur.executemany(
@@ -69,8 +69,8 @@ class PgOverviewStore(PgDatabase):
         return Overview(document_id, path, title, source, sections, abstract)
 
     def overview_vectors(self, document_ids: Sequence[int] | None = None) -> dict[int, OverviewVectors]:
-        """Each overview's vectors (the document's mean, its name's, its sections'): what "which file covers Z" ranks."""
-        sql, args = "SELECT document_id, vector, title_vector FROM overviews", []
+        """Each overview's vectors (the document's mean, its sections'): what "which file covers Z" ranks."""
+        sql, args = "SELECT document_id, vector FROM overviews", []
         if document_ids is not None:
             sql, args = sql + " WHERE document_id = ANY(%s)", [[int(i) for i in document_ids]]
         return assemble_vectors(self.rows(sql, args), self.rows("SELECT document_id, vector FROM overview_sections ORDER BY document_id, position"))
