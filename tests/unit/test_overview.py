@@ -204,6 +204,15 @@ def test_a_whole_document_question_later_in_a_chat_is_routed_as_asked_and_one_na
     assert any(isinstance(e, QuestionRewritten) for e in events) and "overview of garden.pdf" in result.answered_from
 
 
+@pytest.mark.parametrize("question, alone", [
+    ("Summarize chapter 2 of moths.pdf", True), ("Which of my files covers moth eggs?", True), ("Summarize the book on compost", True),
+    ("Which of my files covers it?", False), ("What is this document about?", False),
+])
+def test_a_whole_document_question_stands_alone_when_it_names_its_document_or_topic(question, alone):
+    moths = Document(1, "/docs/moths.pdf", "moths", 8, 20, "ready")
+    assert classify(question, [moths]).stands_alone is alone  # else the chat's rewrite says what "it" and "this" are
+
+
 def test_compare_two_files_reads_both_overviews(empty_library, generator, tmp_path):
     generator.enqueue(*["One is about moths [1], the other about gardens [5]."])
     library = empty_library

@@ -39,8 +39,8 @@ class WholeDocumentQuestion:
     @property
     def stands_alone(self) -> bool:
         """It names its documents, or the topic that chooses them: later in a chat it means what it says, with no
-        reference for a rewrite to replace ("What is this document about?" has one)."""
-        return bool(self.documents or self.topic)
+        reference for a rewrite to replace ("What is this document about?", "Which of my files covers it?" have one)."""
+        return bool(self.documents or meaningful(self.topic))
 
 
 def _words(text: str) -> list[str]:
