@@ -105,6 +105,16 @@ def test_summarize_chapter_cites_only_that_chapters_pages(empty_library, generat
     assert "Life cycle" in generator.prompts[0][-1]["content"]
 
 
+def test_a_summary_sentence_naming_the_chapter_asked_for_is_not_flagged_for_its_number(empty_library, generator, tmp_path):
+    # "Chapter 3 of libtasn1.pdf discusses utilities ... [1]" was flagged red: "the cited passages do not contain 3". The
+    # chapter's number is where the sentences are, which their text need not say (as "page 2 of X" for a page filter).
+    generator.enqueue("Chapter 2 of moths.pdf describes how a female Lantern moth lays about forty eggs under a birch leaf [1].")
+    library = empty_library
+    imported(library, write_book_pdf(tmp_path / "moths.pdf"))
+    _, result = ask(library, "Summarize chapter 2 of moths.pdf")
+    assert result.citations and all(c.supported for c in result.citations), result.citations
+
+
 def test_what_is_it_about_writes_the_abstract_once(empty_library, generator, tmp_path):
     generator.enqueue(*["A field guide to the Lantern moth of Quillmere [1]."])
     library = empty_library

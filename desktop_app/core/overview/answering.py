@@ -32,7 +32,7 @@ from ..storage.store import Store
 from ..types import AskResult, Source, Timings
 from . import overview_prompts as prompts
 from .building import build_and_save
-from .intent import COMPARE, PART, WHICH, WholeDocumentQuestion, classify
+from .intent import COMPARE, PART, WHICH, Restated, WholeDocumentQuestion, classify
 from .selection import (
     COMPARE_SENTENCES,
     OUTLINE_LINES,
@@ -58,6 +58,7 @@ class Plan:
     answered_from: str
     ready: str = ""  # a cached abstract, or an answer written without the model
     abstract_of: int | None = None  # the document whose abstract this answer is (cached once written)
+    restated: Restated | None = None  # what the answer's sentences may restate of the question, read without it
 
 
 class NotFromOverview(Exception):
@@ -113,7 +114,8 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
         pages = f"page {part.page}" if part.last_page == part.page else f"pages {part.page}–{part.last_page}"
         block = prompts.document_block(overview.file, overview.title, overview.subtree(part)[:OUTLINE_LINES], context)
         instruction = prompts.INSTRUCTIONS["part"].format(part=f'"{part.title}"', name=name)
-        return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the outline of {name}, {part.title} ({pages})")
+        restated = Restated(_file_names(overview), routed.part)
+        return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the outline of {name}, {part.title} ({pages})", restated=restated)
     vector = _document_vector(store, overview.document_id)
     context = numbered(overview, key_sentences(overview, vector, embedder))
     block = prompts.document_block(overview.file, overview.title, outline_for_prompt(overview), context)
@@ -124,7 +126,7 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
         return Plan(tuple(context), None, f"Answered from the abstract of {name} (written earlier from its overview)", ready=overview.abstract)
     instruction = prompts.INSTRUCTIONS["abstract"].format(name=name)
     abstract_of = overview.document_id if in_default_language else None
-    return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the overview of {name}", abstract_of=abstract_of)
+    return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the overview of {name}", abstract_of=abstract_of, restated=Restated(_file_names(overview)))
 
 
 def _described(store: Store, embedder: Embedder, topic: str, allowed_documents: Sequence[int] | None) -> int | Plan:
@@ -151,6 +153,10 @@ def _described(store: Store, embedder: Embedder, topic: str, allowed_documents: 
     return Plan((), None, f"Asked which of {len(vectors)} documents is meant", ready=answer)
 
 
+def _file_names(overview: Overview) -> tuple[str, ...]:
+    return Path(overview.file).name, Path(overview.file).stem
+
+
 def _names(store: Store) -> dict[int, str]:
     return {d.id: name_words(d.path, d.title) for d in store.documents()}
 
@@ -169,7 +175,8 @@ def _plan_compare(store: Store, embedder: Embedder, first: Overview, second: Ove
         context += mine
     names = Path(first.file).name, Path(second.file).name
     instruction = prompts.INSTRUCTIONS["compare"].format(name=names[0], other=names[1])
-    return Plan(tuple(context), prompts.overview_messages(blocks, question, instruction), f"Answered from the overviews of {names[0]} and {names[1]}")
+    restated = Restated(_file_names(first) + _file_names(second))
+    return Plan(tuple(context), prompts.overview_messages(blocks, question, instruction), f"Answered from the overviews of {names[0]} and {names[1]}", restated=restated)
 
 
 def _plan_which(store: Store, embedder: Embedder, routed: WholeDocumentQuestion, allowed_documents: Sequence[int] | None) -> Plan:
@@ -231,7 +238,7 @@ def answer_from_overviews(
     # summary is the model's own words over the overview, and the person asked for exactly that.
     # An answer the app wrote itself (which file, a cached abstract) cites what it was made from: nothing to check.
     written = plan.messages is not None
-    reviewed = review_answer(answer, found, question, context, context, general_knowledge=True, embedder=embedder) if written else None
+    reviewed = review_answer(answer, found, question, context, context, general_knowledge=True, embedder=embedder, unlocated=plan.restated) if written else None
     answer = reviewed.answer if reviewed else answer
     citations = reviewed.citations if reviewed else tuple(citations_of(answer, context))
     if written and plan.abstract_of is not None and found and not (cancel is not None and cancel.is_set()):

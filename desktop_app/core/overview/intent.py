@@ -43,6 +43,23 @@ class WholeDocumentQuestion:
         return bool(self.documents or meaningful(self.topic))
 
 
+@dataclass(frozen=True)
+class Restated:
+    """A sentence of a whole-document answer without what it restates of the question: the documents' file names and
+    the part's phrase ("Chapter 2 of moths.pdf describes ..."). The key sentences it cites are that part of that
+    document, which their text need not say (review.py's `unlocated`, as a page filter's "page 2 of X" is)."""
+
+    names: tuple[str, ...]  # the documents' file names, with and without extension
+    part: str = ""
+
+    def __call__(self, claim: str) -> str:
+        for name in sorted(self.names, key=len, reverse=True):
+            claim = re.sub(re.escape(name), " ", claim, flags=re.IGNORECASE)
+        for phrases in LANGUAGES if self.part else ():
+            claim = phrases.part.sub(lambda m: " " if m.group("ref").casefold() == self.part.casefold() else m.group(0), claim)
+        return claim
+
+
 def _words(text: str) -> list[str]:
     return re.findall(r"\w+", text.casefold())
 
