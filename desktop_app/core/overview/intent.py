@@ -53,8 +53,8 @@ class Restated:
     part: str = ""
 
     def __call__(self, claim: str) -> str:
-        for name in sorted(self.names, key=len, reverse=True):
-            claim = re.sub(re.escape(name), " ", claim, flags=re.IGNORECASE)
+        for name in sorted((n for n in self.names if len(n) >= MIN_NAME_CHARS), key=len, reverse=True):  # whole words: "a.pdf" takes no "a"
+            claim = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", claim, flags=re.IGNORECASE)
         for phrases in LANGUAGES if self.part else ():
             claim = phrases.part.sub(lambda m: " " if m.group("ref").casefold() == self.part.casefold() else m.group(0), claim)
         return claim
