@@ -108,7 +108,7 @@ class Coverage:
 
 def name_share(topic: str, name: str) -> float:
     """The share of the topic's words that the document's name holds (`name_words`): a person names a file for
-    what it is about, when the name says anything ("Mathematics.pdf"); a code ("libtasn1.pdf") holds none."""
+    what it is about, when the name says anything ("garden-compost.pdf"); a code ("kx4-7.pdf") holds none."""
     asked = set(meaningful(topic))
     return len(asked & set(tokens(name))) / len(asked) if asked else 0.0
 
@@ -118,8 +118,8 @@ def rank_by_topic(topic_vector: np.ndarray, vectors: dict[int, OverviewVectors],
     passages' mean) and its name's `name_share` of the topic's words (`names`: each document's `name_words`). On
     the dev set's topic books (docs/whole-documents.md) the passages' mean was the best content score tried
     (against its closest sections', votes of the library's closest sections, centred means). The name was first
-    compared by its vector: "DER encoding" then chose shared-mime-info-spec.pdf over libtasn1.pdf, whose
-    content is about it, as a code's vector says nothing and any name's sits near some topic."""
+    compared by its vector: a specification named in words was chosen over a library's manual named by a code,
+    whose content is about the topic, as a code's vector says nothing and any name's sits near some topic."""
     out = []
     for document_id, found in vectors.items():
         if found.document is None:
