@@ -270,6 +270,15 @@ def test_a_quote_is_labelled_with_a_name_only_when_the_document_states_it():
     assert labels.get("It is not currently shipped by the Pomfret company.", "") != "Crystal Pomfret Trees"
 
 
+def test_a_name_on_every_quote_and_a_heading_the_place_shows_label_no_quote():
+    # One thing asked about: "Pomfret kettle:" before its quotes tells none apart (labels tell a list's things apart); a Word or HTML
+    # passage's heading is shown in its place beside the quote, so it is not repeated as its label.
+    text = "The Pomfret kettle boils 1.7 litres. It switches off when it runs dry. The Pomfret kettle has a 2 year warranty."
+    sources = [Source(1, Passage(1, 1, "/kettle.html", "Kettle", 1, 0, len(text), text, section="3. Using the kettle"), 0.1, {}, 0.5)]
+    evidence = select_evidence("What does the kettle do?", np.zeros(1), ("Pomfret kettle", "Pomfret kettle features"), sources, None, budget_tokens=400, max_sentences=0)
+    assert len(evidence.quotes) > 1 and {q.name for q in evidence.quotes} == {""}
+
+
 class _Asked:
     """A question check that records what it was shown and answers as told (True: it answers; False: a doubtful no;
     or a Doubt)."""

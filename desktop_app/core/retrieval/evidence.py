@@ -229,6 +229,8 @@ def select_evidence(
         firsts = [next(i for i in chosen if chosen[i] == n) for n in found_names if n in chosen.values()]
         by_score = firsts + [i for i in by_score if i not in firsts]
     quotes = tuple(_quote(sentences[i], number_of[i], float(overall[i]), [chosen[i], *found_names]) for i in by_score[: max(preview, len(found_names))])
+    if len(found_names) < 2:  # labels tell the things of a list question apart; one thing's name ("Python:" thrice) tells nothing
+        quotes = tuple(dataclasses.replace(q, name="") for q in quotes)
     return Evidence(tuple(context), quotes, tuple(n for n in found_names if n in chosen.values()), missing)
 
 
@@ -275,10 +277,10 @@ def sentence_citation(sentence: _Sentence, number: int) -> Citation:
 def _quote(sentence: _Sentence, number: int, score: float, names: Sequence[str]) -> Quote:
     """The quote, labelled from the document: with the first of `names` (the one it was chosen for first) that
     the sentence, its heading or its document's title states in full (a query's name may be the model's, even
-    one from its prompt's examples, not the document's), else with its heading, else unlabelled."""
+    one from its prompt's examples, not the document's), else unlabelled (its place, shown beside it, names its heading)."""
     passage = sentence.source.passage
     stated = words(f"{sentence.text} {passage.section or ''} {passage.title}")
-    label = next((name for name in names if name and words(name) <= stated), passage.section or "")
+    label = next((name for name in names if name and words(name) <= stated), "")
     return Quote(sentence_citation(sentence, number), round(score, 4), label)
 
 
