@@ -71,6 +71,15 @@ class Overview:
             sentence.chunk_id, self.document_id, self.file, self.title, sentence.page, sentence.start, sentence.end, sentence.text, section=label
         )
 
+    def heading_path(self, section: OverviewSection) -> str:
+        """The section's heading under the ones above it ("3 Utilities / 3.1 Invoking asn1Parser"), as the outline shows them."""
+        path, level = [section.title], section.level
+        for earlier in reversed(self.sections[: section.position]):
+            if earlier.level < level:
+                path.append(earlier.title)
+                level = earlier.level
+        return " / ".join(reversed(path))
+
     def subtree(self, section: OverviewSection) -> tuple[OverviewSection, ...]:
         """The section and every section under it, up to the next one of its level or above."""
         out = [section]

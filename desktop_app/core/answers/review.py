@@ -106,9 +106,9 @@ def claim_spans(answer: str) -> list[tuple[int, int]]:
 class ReadPassages:
     """The passages the model read, each passage's words built once however many claims ask."""
 
-    def __init__(self, context: Sequence[Source], question: str, embedder: Embedder | None = None, unlocated: Callable[[str], str] | None = None):
+    def __init__(self, context: Sequence[Source], question: str, embedder: Embedder | None = None, unlocated: Callable[[str], str] | None = None, under: Sequence[str] = ()):
         self.unlocated = unlocated or (lambda claim: claim)
-        self.texts = [f"{s.passage.title}\n{s.passage.text}" for s in context]
+        self.texts = [f"{s.passage.title}\n{heading}\n{s.passage.text}" for s, heading in itertools.zip_longest(context, under[: len(context)], fillvalue="")]
         self.titles, self.embedder, self.asked, self.asked_words = [s.passage.title for s in context], embedder, Vocabulary([question]), content(question)
         self.pages = [(s.passage.file, s.passage.page) for s in context]
         self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
@@ -243,17 +243,18 @@ def _with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in pl
 def review_answer(
     answer: str, found: bool, question: str, context: Sequence[Source], sources: Sequence[Source], answered: bool = True,
     general_knowledge: bool = False, names: Sequence[str] = (), embedder: Embedder | None = None, model_check: ModelCheck | None = None,
-    unlocated: Callable[[str], str] | None = None,
+    unlocated: Callable[[str], str] | None = None, under: Sequence[str] = (),
 ) -> ReviewedAnswer:
     """`answered`: False when no answer was asked for (search only); `sources` name the closest pages of a refusal;
     `names`: the named things a list answer has a line each for (retrieval/evidence.py); `embedder`: the library's,
     for the grounding check's meaning signal (none: words only); `model_check`: asks the model whether a claim the
     words fail is stated anyway, and whether the sentence the first grounded claim rests on answers the question;
     `unlocated`: a claim without the question's filters where it restates them ("Page 2 of X.pdf says ..."): where a
-    passage is, the search applied; a page's text need not say its own number."""
+    passage is, the search applied; a page's text need not say its own number. `under`: the headings each passage sits
+    under in an outline the model read with them (whole-document answers): a sentence may restate its chapter's heading."""
     if not (found and answer):
         return ReviewedAnswer(answer, found, (), ())
-    evidence, notices, flagged = ReadPassages(context, question, embedder, unlocated), [], {}
+    evidence, notices, flagged = ReadPassages(context, question, embedder, unlocated, under), [], {}
     grounded: list[tuple[str, list[int]]] = []  # each grounded claim and the passages it ends up citing, last first
     spans = claim_spans(out := _LONE_MARKS.sub(" ", answer))
     for index in range(len(spans) - 1, -1, -1):  # backwards, so the earlier spans stay valid as claims change

@@ -23,7 +23,7 @@ import numpy as np
 from ..languages import language_clause
 from ..answers.review import citations_of, review_answer
 from ..answers.streaming import stream_answer
-from ..document_overview import Overview
+from ..document_overview import CentralSentence, Overview, OverviewSection
 from ..events import READING, AnswerDone, AskEvent, SourcesRanked, StageStarted, Token
 from ..models.embedder import Embedder
 from ..models.llm import Generator as LLM
@@ -59,6 +59,7 @@ class Plan:
     ready: str = ""  # a cached abstract, or an answer written without the model
     abstract_of: int | None = None  # the document whose abstract this answer is (cached once written)
     restated: Restated | None = None  # what the answer's sentences may restate of the question, read without it
+    headings: tuple[str, ...] = ()  # each key sentence's headings in the outline the model read with it (review.py's `under`)
 
 
 class NotFromOverview(Exception):
@@ -110,14 +111,16 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
         part = find_part(overview, routed.part)
         if part is None:
             raise NotFromOverview(f"The outline of {name} has no part numbered {routed.part}, so this was answered from passages.")
-        context = numbered(overview, part_sentences(overview, part))
+        picked = part_sentences(overview, part)
+        context = numbered(overview, picked)
         pages = f"page {part.page}" if part.last_page == part.page else f"pages {part.page}–{part.last_page}"
         block = prompts.document_block(overview.file, overview.title, overview.subtree(part)[:OUTLINE_LINES], context)
         instruction = prompts.INSTRUCTIONS["part"].format(part=f'"{part.title}"', name=name)
         restated = Restated(_file_names(overview), routed.part)
-        return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the outline of {name}, {part.title} ({pages})", restated=restated)
+        return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the outline of {name}, {part.title} ({pages})", restated=restated, headings=_headings(overview, picked))
     vector = _document_vector(store, overview.document_id)
-    context = numbered(overview, key_sentences(overview, vector, embedder))
+    picked = key_sentences(overview, vector, embedder)
+    context = numbered(overview, picked)
     block = prompts.document_block(overview.file, overview.title, outline_for_prompt(overview), context)
     # The kept abstract is in the instructions' language: a question whose prompt asks for its own (the same clause
     # overview_messages adds) gets one written in it, which is not kept in its place.
@@ -126,7 +129,11 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
         return Plan(tuple(context), None, f"Answered from the abstract of {name} (written earlier from its overview)", ready=overview.abstract)
     instruction = prompts.INSTRUCTIONS["abstract"].format(name=name)
     abstract_of = overview.document_id if in_default_language else None
-    return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the overview of {name}", abstract_of=abstract_of, restated=Restated(_file_names(overview)))
+    return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the overview of {name}", abstract_of=abstract_of, restated=Restated(_file_names(overview)), headings=_headings(overview, picked))
+
+
+def _headings(overview: Overview, picked: Sequence[tuple[OverviewSection, CentralSentence]]) -> tuple[str, ...]:
+    return tuple(overview.heading_path(section) for section, _ in picked)
 
 
 def _described(store: Store, embedder: Embedder, topic: str, allowed_documents: Sequence[int] | None) -> int | Plan:
@@ -167,16 +174,18 @@ def _document_vector(store: Store, document_id: int) -> np.ndarray | None:
 
 
 def _plan_compare(store: Store, embedder: Embedder, first: Overview, second: Overview, question: str) -> Plan:
-    blocks, context = [], []
+    blocks, context, headings = [], [], ()
     for overview in (first, second):
         vector = _document_vector(store, overview.document_id)
-        mine = numbered(overview, key_sentences(overview, vector, embedder, COMPARE_SENTENCES), first=len(context) + 1)
+        picked = key_sentences(overview, vector, embedder, COMPARE_SENTENCES)
+        mine = numbered(overview, picked, first=len(context) + 1)
         blocks.append(prompts.document_block(overview.file, overview.title, outline_for_prompt(overview)[:12], mine, len(context) + 1))
         context += mine
+        headings += _headings(overview, picked)
     names = Path(first.file).name, Path(second.file).name
     instruction = prompts.INSTRUCTIONS["compare"].format(name=names[0], other=names[1])
     restated = Restated(_file_names(first) + _file_names(second))
-    return Plan(tuple(context), prompts.overview_messages(blocks, question, instruction), f"Answered from the overviews of {names[0]} and {names[1]}", restated=restated)
+    return Plan(tuple(context), prompts.overview_messages(blocks, question, instruction), f"Answered from the overviews of {names[0]} and {names[1]}", restated=restated, headings=headings)
 
 
 def _plan_which(store: Store, embedder: Embedder, routed: WholeDocumentQuestion, allowed_documents: Sequence[int] | None) -> Plan:
@@ -238,7 +247,7 @@ def answer_from_overviews(
     # summary is the model's own words over the overview, and the person asked for exactly that.
     # An answer the app wrote itself (which file, a cached abstract) cites what it was made from: nothing to check.
     written = plan.messages is not None
-    reviewed = review_answer(answer, found, question, context, context, general_knowledge=True, embedder=embedder, unlocated=plan.restated) if written else None
+    reviewed = review_answer(answer, found, question, context, context, general_knowledge=True, embedder=embedder, unlocated=plan.restated, under=plan.headings) if written else None
     answer = reviewed.answer if reviewed else answer
     citations = reviewed.citations if reviewed else tuple(citations_of(answer, context))
     if written and plan.abstract_of is not None and found and not (cancel is not None and cancel.is_set()):
