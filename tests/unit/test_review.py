@@ -33,6 +33,19 @@ def test_a_claim_joining_two_facts_is_judged_against_both_passages_it_cites():
     assert reviewed.found and all(c.supported for c in reviewed.citations) and not reviewed.notices
 
 
+@pytest.mark.parametrize("answer", [
+    "[1] The Quillmoor lighthouse flashes green every 9 seconds. [2] It was built in 1887 by Edda Tarrow.",
+    "[1] The Quillmoor lighthouse flashes green every 9 seconds.\n[2] It was built in 1887 by Edda Tarrow.",
+    "[1] The Quillmoor lighthouse flashes green every 9 seconds. [2] It was built in 1887 by Edda Tarrow [2].",
+])
+def test_an_answer_opening_with_a_mark_cites_each_sentence_by_the_marks_before_it(answer):
+    # Set out as the key sentences are ("[1]" above each), a summary came back "[1] A. [2] B [1]. C [3].": each mark was read
+    # as the end of the sentence before it, so A was judged against [1][2] and B lost its [2].
+    reviewed = review(answer, "Tell me about the lighthouse.", context(LIGHT, BUILT))
+    assert reviewed.answer.split() == "The Quillmoor lighthouse flashes green every 9 seconds [1]. It was built in 1887 by Edda Tarrow [2].".split()
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True), (2, True)] and not reviewed.notices
+
+
 @pytest.mark.parametrize("marks", ["[1], [2]", "[1], and [2]", "[1] et [2]", "[1]; [2]"])
 def test_marks_written_as_a_list_cite_the_claim_together(marks):
     # "..., citing [1], [2], and [8]." judged the whole sentence against [1] alone (a mark inside it) and flagged [1].

@@ -40,6 +40,8 @@ _CLAUSE_ENDS = (",", "\uff0c", "\u3001")  # commas (Chinese and Japanese ones to
 CLAIM_WORDS = 2  # a piece of a sentence naming no more, and no number, before a mark inside it is its subject or a reference, not a claim
 DOUBTED = 3  # grounded claims' sentences the question check reads at most, when the first ones do not answer
 _LONE_MARKS = re.compile(r"\n[ \t]*(?:[-*\u2022][ \t]+)*(?=(?:\[\d+(?:\s*,\s*\d+)*\][ \t]*)+(?:\n|$))")  # before a line of marks only ("- - [1]" too): they close the line above
+_LED = re.compile(rf"(?:^|(?<=[.!?\u3002\uff01\uff1f]))([ \t]*)({_MARK_RUN})[ \t]+(?=\w)", re.M)  # marks opening a sentence ("[2] The parser ...")
+_BODY = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?=\w))+[.!?\u3002\uff01\uff1f]*")  # a sentence, without marks after its full stop
 _SENTENCE = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?=\w))+(?:[.!?\u3002\uff01\uff1f]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")  # "。！？" end Chinese and Japanese ones
 
 
@@ -53,16 +55,22 @@ class ReviewedAnswer:
 
 def _by_reason(flagged: dict[int, str]) -> dict[str, list[int]]:
     """The flagged citations grouped by why, in citation order: a sentence citing eight passages is one notice, not eight."""
-    grouped: dict[str, list[int]] = {}
-    for n, reason in sorted(flagged.items()):
-        grouped.setdefault(reason, []).append(n)
-    return grouped
+    return {reason: [n for n in sorted(flagged) if flagged[n] == reason] for reason in dict.fromkeys(flagged[n] for n in sorted(flagged))}
 
 
 def _flag_notice(numbers: Sequence[int], reason: str) -> str:
-    if len(numbers) == 1:
-        return f"Citation [{numbers[0]}] may not support the sentence that cites it: {reason}."
-    return f"Citations {', '.join(f'[{n}]' for n in numbers)} may not support the sentence that cites them: {reason}."
+    many = len(numbers) > 1
+    return f"Citation{'s' * many} {', '.join(f'[{n}]' for n in numbers)} may not support the sentence that cites {'them' if many else 'it'}: {reason}."
+
+
+def marks_after(answer: str) -> str:
+    """An answer opening with a mark ("[1] The parser reads ... [2] It writes ..."), as the key sentences are set for the model, cites each
+    sentence by the marks before it: they are moved after it ("The parser reads ... [1]"), where a claim's marks are read."""
+    out, at = [], 0
+    for m in _LED.finditer(answer) if re.match(rf"\s*{_MARK_RUN}", answer) else ():
+        end = _BODY.match(answer, m.end()).end()  # (?=\w) after the marks: a body of one character at least
+        out, at = out + [answer[at : m.start()], m.group(1), _with_marks(answer[m.end() : end], cited_numbers(m.group(2) + answer[m.end() : end]))], end
+    return "".join(out) + answer[at:]
 
 
 def cited_numbers(text: str) -> list[int]:
@@ -256,7 +264,7 @@ def review_answer(
         return ReviewedAnswer(answer, found, (), ())
     evidence, notices, flagged = ReadPassages(context, question, embedder, unlocated, under), [], {}
     grounded: list[tuple[str, list[int]]] = []  # each grounded claim and the passages it ends up citing, last first
-    spans = claim_spans(out := _LONE_MARKS.sub(" ", answer))
+    spans = claim_spans(out := marks_after(_LONE_MARKS.sub(" ", answer)))
     for index in range(len(spans) - 1, -1, -1):  # backwards, so the earlier spans stay valid as claims change
         start, end = spans[index]
         claim = out[start:end]

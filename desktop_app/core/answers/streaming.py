@@ -33,8 +33,7 @@ def not_found_answer(sources: Sequence[Source], limit: int = 3) -> str:  # each 
     return f"{NOT_FOUND_TEXT} The closest pages are: {'; '.join(closest)}." if closest else f"{NOT_FOUND_TEXT} Your library has no passages to search yet."
 
 
-def missing_lines(missing: Sequence[str]) -> str:
-    """A list answer's lines for the named things no passage mentions (retrieval/evidence.py), from code, not the model."""
+def missing_lines(missing: Sequence[str]) -> str:  # a list answer's lines for the named things no passage mentions (retrieval/evidence.py)
     return "".join(f"\n- {name}: {NOT_FOUND_LINE}" for name in missing)
 
 
