@@ -33,17 +33,26 @@ def test_a_claim_joining_two_facts_is_judged_against_both_passages_it_cites():
     assert reviewed.found and all(c.supported for c in reviewed.citations) and not reviewed.notices
 
 
-@pytest.mark.parametrize("answer", [
-    "[1] The Quillmoor lighthouse flashes green every 9 seconds. [2] It was built in 1887 by Edda Tarrow.",
-    "[1] The Quillmoor lighthouse flashes green every 9 seconds.\n[2] It was built in 1887 by Edda Tarrow.",
-    "[1] The Quillmoor lighthouse flashes green every 9 seconds. [2] It was built in 1887 by Edda Tarrow [2].",
-])
-def test_an_answer_opening_with_a_mark_cites_each_sentence_by_the_marks_before_it(answer):
-    # Set out as the key sentences are ("[1]" above each), a summary came back "[1] A. [2] B [1]. C [3].": each mark was read
-    # as the end of the sentence before it, so A was judged against [1][2] and B lost its [2].
+def test_a_sentence_starting_with_a_number_mid_line_is_judged_as_a_sentence_not_replaced_as_a_list_line():
+    answer = "The lighthouse was built in 1887 [2]. 2) It flashes red every 4 seconds [1]."
     reviewed = review(answer, "Tell me about the lighthouse.", context(LIGHT, BUILT))
-    assert reviewed.answer.split() == "The Quillmoor lighthouse flashes green every 9 seconds [1]. It was built in 1887 by Edda Tarrow [2].".split()
-    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True), (2, True)] and not reviewed.notices
+    assert reviewed.answer == answer and [(c.n, c.supported) for c in reviewed.citations] == [(2, True), (1, False)]
+
+
+@pytest.mark.parametrize("lead", ["The Quillmoor lighthouse", "Lighthouse log (p. 6): the Quillmoor lighthouse"])
+@pytest.mark.parametrize("answer", [
+    "[1] {lead} flashes green every 9 seconds. [2] It was built in 1887 by Edda Tarrow.",
+    "[1] {lead} flashes green every 9 seconds.\n[2] It was built in 1887 by Edda Tarrow.",
+    "[1] {lead} flashes green every 9 seconds. [2] It was built in 1887 by Edda Tarrow [2].",
+])
+def test_an_answer_opening_with_a_mark_cites_each_sentence_by_the_marks_before_it(answer, lead):
+    # Set out as the key sentences are ("[1]" above each), a summary came back "[1] A. [2] B [1]. C [3].": each mark was read
+    # as the end of the sentence before it, so A was judged against [1][2] and B lost its [2]. "(p. 6)" ends no sentence
+    # ("[1] Python Packaging (p. 6) outlines ..." became "(p [1]." and a list line "6) outlines ...: not found").
+    reviewed = review(answer.format(lead=lead), "Tell me about the lighthouse.", context(LIGHT, BUILT))
+    assert reviewed.answer.split() == f"{lead} flashes green every 9 seconds [1]. It was built in 1887 by Edda Tarrow [2].".split()
+    assert reviewed.found and [c.n for c in reviewed.citations] == [1, 2]
+    assert lead != "The Quillmoor lighthouse" or (all(c.supported for c in reviewed.citations) and not reviewed.notices)  # "6" is no page's text
 
 
 @pytest.mark.parametrize("marks", ["[1], [2]", "[1], and [2]", "[1] et [2]", "[1]; [2]"])

@@ -41,7 +41,7 @@ CLAIM_WORDS = 2  # a piece of a sentence naming no more, and no number, before a
 DOUBTED = 3  # grounded claims' sentences the question check reads at most, when the first ones do not answer
 _LONE_MARKS = re.compile(r"\n[ \t]*(?:[-*\u2022][ \t]+)*(?=(?:\[\d+(?:\s*,\s*\d+)*\][ \t]*)+(?:\n|$))")  # before a line of marks only ("- - [1]" too): they close the line above
 _LED = re.compile(rf"(?:^|(?<=[.!?\u3002\uff01\uff1f]))([ \t]*)({_MARK_RUN})[ \t]+(?=\w)", re.M)  # marks opening a sentence ("[2] The parser ...")
-_BODY = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?=\w))+[.!?\u3002\uff01\uff1f]*")  # a sentence, without marks after its full stop
+_BODY = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?![\s\[]|$)|[.!?](?=[ \t]+\d))+[.!?\u3002\uff01\uff1f]*")  # a sentence, without marks after its stop ("{X}.{Y}", "p. 6" go on)
 _SENTENCE = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?=\w))+(?:[.!?\u3002\uff01\uff1f]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")  # "。！？" end Chinese and Japanese ones
 
 
@@ -273,7 +273,7 @@ def review_answer(
             continue
         if not content(MARK.sub(" ", claim)) or NOT_FOUND_LINE in claim.lower():
             continue
-        numbers, listed = cited_numbers(claim), bool(_LIST_LINE.match(claim))
+        numbers, listed = cited_numbers(claim), bool(_LIST_LINE.match(claim)) and out[start - 1 : start] in ("", "\n")  # a sentence "6) ..." mid-line is none
         if listed and all(evidence.asked.holds(t) for t in set(content(MARK.sub(" ", claim))) - set(tokens(_head(claim, names, False)))):
             quoted = evidence.quote(claim, numbers)  # "- Name: [2]" says nothing but its name (a name the question or the model gave)
             if quoted:
