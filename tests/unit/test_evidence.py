@@ -303,3 +303,21 @@ def test_a_document_written_without_spaces_between_words_gives_evidence_and_the_
     best = evidence.quotes[0].citation
     assert best.text == "它的最高工作温度为八十五摄氏度，最低为零下十度。"
     assert text[best.start : best.end] == best.text
+
+
+def test_a_sentence_is_scored_under_its_pages_title_so_one_saying_it_is_chosen_for_its_subject():
+    # "It sits at an elevation of ..." names its subject only by "it": scored alone, a sentence of the page that names
+    # the subject but answers nothing ("... stands on a cliff") was read instead, and the model guessed the answer.
+    import numpy as np
+
+    from desktop_app.core.retrieval.evidence import select_evidence
+    from desktop_app.core.types import Passage, Source
+
+    light = "The Quillmoor lighthouse stands on a cliff above the Quillmoor harbour. It was built in 1887 by Edda Tarrow."
+    tower = "The Brindle tower was built in 1902 by the harbour board."
+    sources = [
+        Source(1, Passage(1, 1, "/lights/quillmoor.txt", "Quillmoor lighthouse", 1, 0, len(light), light), 1.0, {}, 0.5),
+        Source(2, Passage(2, 2, "/lights/brindle.txt", "Brindle tower", 1, 0, len(tower), tower), 0.5, {}, 0.5),
+    ]
+    chosen = select_evidence("Who built the Quillmoor lighthouse?", np.zeros(1), (), sources, None, budget_tokens=30, max_sentences=0)
+    assert any("Edda Tarrow" in s.passage.text for s in chosen.context), [s.passage.text for s in chosen.context]

@@ -64,6 +64,13 @@ class _Sentence:
     def tokens(self) -> int:
         return len(self.text) // CHARS_PER_TOKEN + 1
 
+    @property
+    def scored(self) -> str:
+        """The sentence as it is scored: under its document's title and heading, so "It was founded in 1639 as ..."
+        is about its page's subject, which the sentence itself names only by "it" (as a reader takes it)."""
+        passage = self.source.passage
+        return f"{' / '.join(filter(None, (passage.title, passage.section)))}: {self.text}" if passage.title or passage.section else self.text
+
 
 def file_line_tokens(file: str) -> int:
     """"From R-intro.pdf:" and its blank line: once per file, however many of its passages the prompt holds."""
@@ -122,7 +129,7 @@ def _prefilter(sentences: list[_Sentence], texts: Sequence[str], names: Sequence
     candidate sentence tells none apart); each name's best sentences first, so every name keeps some; ties keep
     fused order."""
     wanted = set().union(*(words(t) for t in texts)) if texts else set()
-    vocab = [words(s.text) for s in sentences]
+    vocab = [words(s.scored) for s in sentences]
     df: dict[str, int] = {}
     for have in vocab:
         for w in have & wanted:
@@ -183,7 +190,7 @@ def select_evidence(
     sentences = _prefilter(sentences, [question, *queries], found_names, max_sentences if max_sentences > 0 else LEXICAL_POOL)
     if not sentences:
         return Evidence((), (), tuple(found_names), missing)
-    texts = [s.text for s in sentences] + list(queries)
+    texts = [s.scored for s in sentences] + list(queries)
     if max_sentences > 0:
         vectors = embedder.embed(texts)
     else:

@@ -1,0 +1,37 @@
+"""Evidence selection with the real MiniLM: which sentences of the fused passages the model reads."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.core.retrieval.evidence import select_evidence
+from desktop_app.core.types import Passage, Source
+
+pytestmark = pytest.mark.integration
+
+# Made-up towns, each a page of an encyclopedia-like library: the page asked about states its height only as "It sits
+# at ...", the other pages name themselves in their height sentences.
+PAGES = {
+    "Quillmoor": "Quillmoor is the capital and largest town of the Vell Highlands, on the river Brindle. It sits at an elevation "
+    "of 2,140 metres (7,021 ft) on a plateau above the river. Quillmoor existed as a market town for four centuries "
+    "before it became the capital of the highlands.",
+    "Mount Tarrow": "Mount Tarrow is the highest peak of the Vell Highlands. With a summit elevation of 3,912 metres, Mount Tarrow "
+    "is the highest mountain of the region.",
+    "Edda Plateau": "The Edda Plateau is a high plain east of the Vell Highlands, with an average elevation of 2,650 m. The Edda "
+    "Plateau is the highest farmland of the region.",
+    "Brindle Falls": "Brindle Falls is a waterfall of the river Brindle. Brindle Falls drops from an elevation of 1,480 metres into "
+    "a narrow gorge.",
+}
+
+
+def test_the_sentence_that_answers_is_read_even_when_it_names_its_subject_only_by_it(real_embedder):
+    # Scored alone, "It sits at an elevation of 2,140 metres" lost to the other pages' elevation sentences, which name
+    # their subjects: the model read those, and answered with a mountain's height. Scored under its page's title it is read.
+    sources = [
+        Source(n, Passage(n, n, f"/towns/{title}.txt", title, 1, 0, len(text), text), 1.0 / n, {}, 0.5)
+        for n, (title, text) in enumerate(PAGES.items(), 1)
+    ]
+    question = "At what elevation is Quillmoor?"
+    queries = ("Quillmoor", "Quillmoor elevation")
+    evidence = select_evidence(question, real_embedder.embed([question])[0], queries, sources, real_embedder, budget_tokens=90)
+    assert any("2,140 metres" in s.passage.text for s in evidence.context), [s.passage.text for s in evidence.context]
