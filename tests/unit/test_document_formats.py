@@ -49,6 +49,23 @@ def test_an_html_page_in_another_encoding_reads_right(tmp_path):
     assert document.title == "Café" and "Crème brûlée recipe." in document.pages[0].text
 
 
+def test_a_headings_permalink_and_a_footnotes_back_link_are_no_text(tmp_path):
+    # Generated manuals (Sphinx, MkDocs) end each heading with a link to itself, "¶": it stood in every section's name,
+    # passage and quote ("Interpreter directive ¶ Executables ..."). A link within the page naming a word stays.
+    page = tmp_path / "guide.html"
+    page.write_text(
+        '<html><head><title>Kettle guide</title></head><body>'
+        '<h1>Descaling<a class="headerlink" href="#descaling" title="Permalink">\u00b6</a></h1>'
+        '<p>Descale the kettle every month.<a href="#fn1"><sup>1</sup></a> See <a href="#safety">Safety</a> first.</p>'
+        '<h2 id="safety">Safety<a href="#safety">#</a></h2><p>Unplug it before cleaning.<a href="#ref1">\u21a9</a></p>'
+        '</body></html>', encoding="utf-8")
+    document = extract(page)
+    text = "\n".join(p.text for p in document.pages)
+    assert [p.section for p in document.pages] == ["Descaling", "Safety"]
+    assert "\u00b6" not in text and "\u21a9" not in text and "Safety#" not in text
+    assert "See Safety first." in text and "month.1" in text
+
+
 def test_an_epub_is_read_page_by_page_through_pymupdf(tmp_path):
     document = extract(write_epub(tmp_path / "book.epub"))
     assert document.title == "The Orbit kettle book" and document.unit == "page"

@@ -33,6 +33,11 @@ def test_a_claim_joining_two_facts_is_judged_against_both_passages_it_cites():
     assert reviewed.found and all(c.supported for c in reviewed.citations) and not reviewed.notices
 
 
+def test_a_mark_that_is_its_sentences_subject_stays_where_it_is():
+    reviewed = review("[1] says the Quillmoor lighthouse flashes green every 9 seconds.", "Tell me about the lighthouse.", context(LIGHT, BUILT))
+    assert reviewed.answer == "[1] says the Quillmoor lighthouse flashes green every 9 seconds."
+
+
 def test_a_sentence_starting_with_a_number_mid_line_is_judged_as_a_sentence_not_replaced_as_a_list_line():
     answer = "The lighthouse was built in 1887 [2]. 2) It flashes red every 4 seconds [1]."
     reviewed = review(answer, "Tell me about the lighthouse.", context(LIGHT, BUILT))

@@ -67,7 +67,7 @@ def marks_after(answer: str) -> str:
     """An answer opening with a mark ("[1] The parser reads ... [2] It writes ..."), as the key sentences are set for the model, cites each
     sentence by the marks before it: they are moved after it ("The parser reads ... [1]"), where a claim's marks are read."""
     out, at = [], 0
-    for m in _LED.finditer(answer) if re.match(rf"\s*{_MARK_RUN}", answer) else ():
+    for m in (m for m in _LED.finditer(answer) if not answer[m.end()].islower()) if re.match(rf"\s*{_MARK_RUN}", answer) else ():  # "[1] states ...": its subject
         end = _BODY.match(answer, m.end()).end()  # (?=\w) after the marks: a body of one character at least
         out, at = out + [answer[at : m.start()], m.group(1), _with_marks(answer[m.end() : end], cited_numbers(m.group(2) + answer[m.end() : end]))], end
     return "".join(out) + answer[at:]

@@ -61,6 +61,9 @@ def read_html(path: Path) -> tuple[str, list[Block]]:
     title = _one_line(title_node.text()) if title_node is not None else ""
     for node in tree.css(DROPPED):
         node.decompose()
+    for node in tree.css('a[href^="#"]'):
+        if not any(ch.isalnum() for ch in node.text()):
+            node.decompose()  # a link within the page with no letter or digit is a marker: a heading's permalink "¶", a footnote's "↩"
     for node in tree.css("header, footer"):
         if not _inside(node, {"article", "main"}):
             node.decompose()  # the site's banner and footer, not the article's own
