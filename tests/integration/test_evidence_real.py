@@ -33,5 +33,5 @@ def test_the_sentence_that_answers_is_read_even_when_it_names_its_subject_only_b
     ]
     question = "At what elevation is Quillmoor?"
     queries = ("Quillmoor", "Quillmoor elevation")
-    evidence = select_evidence(question, real_embedder.embed([question])[0], queries, sources, real_embedder, budget_tokens=90)
+    evidence = select_evidence(question, real_embedder.embed([question])[0], queries, sources, real_embedder, budget_tokens=60)
     assert any("2,140 metres" in s.passage.text for s in evidence.context), [s.passage.text for s in evidence.context]
