@@ -33,6 +33,13 @@ def test_a_claim_joining_two_facts_is_judged_against_both_passages_it_cites():
     assert reviewed.found and all(c.supported for c in reviewed.citations) and not reviewed.notices
 
 
+def test_an_exclamation_mark_inside_a_word_ends_no_sentence():
+    # "... should use #!/usr/bin/env python3 [2]." was cut after "#!", and the first half got a citation inside "# [1]!".
+    script, installed = "Each script starts with the line #!/usr/bin/quill and then its commands.", "The interpreter is installed as /usr/bin/quill."
+    reviewed = review("Each script starts with #!/usr/bin/quill [2].", "How does a script start?", context(script, installed))
+    assert reviewed.answer == "Each script starts with #!/usr/bin/quill [1]." and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)]
+
+
 def test_a_mark_that_is_its_sentences_subject_stays_where_it_is():
     reviewed = review("[1] says the Quillmoor lighthouse flashes green every 9 seconds.", "Tell me about the lighthouse.", context(LIGHT, BUILT))
     assert reviewed.answer == "[1] says the Quillmoor lighthouse flashes green every 9 seconds."

@@ -42,7 +42,7 @@ DOUBTED = 3  # grounded claims' sentences the question check reads at most, when
 _LONE_MARKS = re.compile(r"\n[ \t]*(?:[-*\u2022][ \t]+)*(?=(?:\[\d+(?:\s*,\s*\d+)*\][ \t]*)+(?:\n|$))")  # before a line of marks only ("- - [1]" too): they close the line above
 _LED = re.compile(rf"(?:^|(?<=[.!?\u3002\uff01\uff1f]))([ \t]*)({_MARK_RUN})[ \t]+(?=\w)", re.M)  # marks opening a sentence ("[2] The parser ...")
 _BODY = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?![\s\[]|$)|[.!?](?=[ \t]+\d))+[.!?\u3002\uff01\uff1f]*")  # a sentence, without marks after its stop ("{X}.{Y}", "p. 6" go on)
-_SENTENCE = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?=\w))+(?:[.!?\u3002\uff01\uff1f]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")  # "。！？" end Chinese and Japanese ones
+_SENTENCE = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?=\w)|[!?](?![\s\[\])\"'\u201d\u2019\u00bb]|$))+(?:[.!?\u3002\uff01\uff1f]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")  # "。！？" end Chinese and Japanese ones
 
 
 @dataclass(frozen=True)

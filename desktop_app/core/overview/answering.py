@@ -133,7 +133,7 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
 
 
 def _headings(overview: Overview, picked: Sequence[tuple[OverviewSection, CentralSentence]]) -> tuple[str, ...]:
-    return tuple(overview.heading_path(section) for section, _ in picked)
+    return tuple(f"{overview.heading_path(section)} (p. {section.page})" for section, _ in picked)  # as the outline shows them
 
 
 def _described(store: Store, embedder: Embedder, topic: str, allowed_documents: Sequence[int] | None) -> int | Plan:
