@@ -66,7 +66,7 @@ class _Sentence:
 
     @property
     def scored(self) -> str:
-        """The sentence as it is scored: under its document's title and heading, so "It was founded in 1639 as ..."
+        """The sentence as it is scored: under its document's title and heading, so "It opens at 9 a.m. on weekdays"
         is about its page's subject, which the sentence itself names only by "it" (as a reader takes it)."""
         passage = self.source.passage
         return f"{' / '.join(filter(None, (passage.title, passage.section)))}: {self.text}" if passage.title or passage.section else self.text
