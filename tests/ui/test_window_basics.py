@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt
 
 from desktop_app.core.library import Library
@@ -100,7 +102,7 @@ def test_ctrl_n_starts_a_new_chat_and_the_old_one_stays_listed(make_window, data
     window = make_window(library)
     window.ask_controller.ask("What is the maximum temperature?")
     qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
-    assert "[1]" in window.chat_panel.view.entries[-1].text
+    assert re.search(r"85 degrees Celsius \[\d\]", window.chat_panel.view.entries[-1].text)  # cited, as written or moved to the passage saying it
     first_chat = window.chat_controller.current
     qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     assert window.chat_controller.current is None and window.chat_panel.view.entries == []
