@@ -285,8 +285,7 @@ def _quote(sentence: _Sentence, number: int, score: float, names: Sequence[str])
     """The quote, labelled from the document: with the first of `names` (the one it was chosen for first) that
     the sentence, its heading or its document's title states in full (a query's name may be the model's, even
     one from its prompt's examples, not the document's), else unlabelled (its place, shown beside it, names its heading)."""
-    passage = sentence.source.passage
-    stated = words(f"{sentence.text} {passage.section or ''} {passage.title}")
+    stated = words(sentence.scored)  # the sentence, its heading and its title
     label = next((name for name in names if name and words(name) <= stated), "")
     return Quote(sentence_citation(sentence, number), round(score, 4), label)
 
