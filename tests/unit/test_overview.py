@@ -166,6 +166,17 @@ def test_a_document_described_not_named_is_summarised_and_an_unclear_one_is_aske
     assert len(generator.prompts) == before
 
 
+def test_two_files_of_the_same_name_are_told_apart_by_the_words_describing_one(empty_library, generator, tmp_path):
+    # Two folders' manual.html (each program ships its own): "Summarize the ninja manual" named both by "manual",
+    # so it named no one document and was searched as passages ("The manual for Ninja is available in [4].").
+    library = empty_library
+    imported(library, write_book_pdf(tmp_path / "moths" / "manual.pdf"), write_book_pdf(tmp_path / "garden" / "manual.pdf", GARDEN_BOOK, "Brindlecombe gardens"))
+    generator.enqueue("A book on leeks, beans and compost [1].")
+    events, result = ask(library, "Summarize the Brindlecombe manual")
+    assert not any(isinstance(e, QueriesGenerated) for e in events)
+    assert result.citations and all(c.file.endswith("garden/manual.pdf") for c in result.citations)
+
+
 def test_a_described_document_is_not_chosen_among_some_overviews_while_others_are_being_built(empty_library, generator, tmp_path):
     # Asked right after import, one overview was built and the other not: "What is this document about?" was answered
     # about the one built, as if it were the only document.
@@ -332,6 +343,13 @@ def test_whole_document_questions_are_recognised(question, kind, documents):
 )
 def test_ordinary_questions_are_not_routed(question):
     assert classify(question, DOCS) is None
+
+
+def test_a_name_two_documents_share_names_neither_and_the_other_words_describe_one():
+    manuals = [Document(1, "/doc/ninja/manual.html", "The Ninja build system", 39, 75, "ready"), Document(2, "/doc/bzip2/manual.html", "bzip2 and libbzip2", 46, 124, "ready")]
+    found = classify("Summarize the ninja manual.", manuals)
+    assert found is not None and (found.kind, found.documents, found.topic) == (ABOUT, (), "ninja")
+    assert classify("Summarize manual.html", manuals[:1]).documents == (1,)  # one document of that name: named
 
 
 def test_the_part_and_topic_are_read_from_the_question():

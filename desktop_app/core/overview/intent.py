@@ -100,7 +100,10 @@ def named_documents(question: str, documents: Iterable[Document]) -> list[tuple[
             start, end = min(spans, key=lambda s: (s[0], -(s[1] - s[0])))
             found.append((document.id, start, end))
     kept = [f for f in found if not any(o != f and o[1] <= f[1] and f[2] <= o[2] and (o[2] - o[1]) > (f[2] - f[1]) for o in found)]
-    return sorted(kept, key=lambda f: f[1])
+    # Words naming two documents at once (two files called manual.html) name neither: they describe, and the
+    # question's other words ("the ninja manual") choose among the documents, as for a document not named at all.
+    shared = {(start, end) for _, start, end in kept if sum((s, e) == (start, end) for _, s, e in kept) > 1}
+    return sorted((f for f in kept if (f[1], f[2]) not in shared), key=lambda f: f[1])
 
 
 def _without_names(question: str, documents: Iterable[Document]) -> str:
