@@ -587,6 +587,26 @@ def test_a_claim_in_other_words_is_kept_when_the_model_reads_it_in_the_cited_sen
         assert not review_answer(answer, True, question, sources, sources, model_check=check).found
 
 
+def test_a_number_the_question_states_is_no_changed_figure_and_the_model_may_read_the_claim_holding_it():
+    # Seen in the window over a build tool's manual (made up here): "run 4 jobs" answered "use the flag followed by the
+    # number of jobs, in this case 4 [1]" over a page showing the flag with 20. The 4 was the person's, yet it was
+    # read as a changed figure: the model was never asked, and the right answer was refused.
+    page = "Many flags match those of the old firmware; e.g. kiln -p 20 runs 20 firing programs at once."
+    sources = context(page, BUILT, title="Kiln manual")
+    question = "How do I make the kiln run 4 programs at once?"
+    answer = "To make the kiln run 4 programs at once, use the -p flag followed by the number of programs you want, in this case 4 [1]."
+    reader = _Reader(True)
+    reviewed = review_answer(answer, True, question, sources, sources, model_check=reader)
+    assert reviewed.found and reviewed.citations[0].supported and len(reader.read) == 1
+    # A number neither the question nor the page states is still a changed figure the model never vouches for.
+    reader = _Reader(True)
+    changed = review_answer("The kiln runs 40 firing programs at once with -p [1].", True, "How many programs can the kiln run at once?", sources, sources, model_check=reader)
+    assert not changed.found and reader.read == []
+    # Nor is a code the question names (a model's, a version's): the page about another model does not state it.
+    coded = review_answer("The kiln K7 runs firing programs at once when started with the flag [1].", True, "How does the kiln K7 run programs at once?", sources, sources, model_check=reader)
+    assert not coded.found and reader.read == []
+
+
 def test_the_model_never_vouches_for_a_changed_number_or_a_claim_adding_nothing_and_reads_at_most_two_claims():
     sources = context(LIGHT, BUILT)
     reader = _Reader(True)

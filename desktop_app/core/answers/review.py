@@ -118,7 +118,7 @@ class ReadPassages:
         self.unlocated = unlocated or (lambda claim: claim)
         self.texts = [f"{s.passage.title}\n{heading}\n{s.passage.text}" for s, heading in itertools.zip_longest(context, under[: len(context)], fillvalue="")]
         self.titles, self.embedder, self.asked, self.asked_words = [s.passage.title for s in context], embedder, Vocabulary([question]), content(question)
-        self.pages = [(s.passage.file, s.passage.page) for s in context]
+        self.pages, self.plain_numbers = [(s.passage.file, s.passage.page) for s in context], set(tokens(re.sub(r"\w*[^\W\d_]\w*", " ", question)))  # "4", not "K7"
         self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
         self.each = tuple(self._vocabularies.values())
         self._sentences = [(n, m.group(0)) for n, s in enumerate(context, 1) for m in _SENTENCE.finditer(s.passage.text) if content(m.group(0))]
@@ -185,8 +185,8 @@ class ReadPassages:
         return self._vocabularies[key]
 
     def reread(self, claim: str, numbers: Sequence[int], verdict: Grounding, check: ModelCheck | None) -> Grounding:
-        """A claim the words fail, no number missing, adding 2+ words to the question, asked of the model (model_check.py)."""
-        settled = verdict.grounded or check is None or not numbers or self.rereads <= 0 or any(is_number(t) for w in verdict.missing for t in tokens(w))
+        """A claim the words fail, no number missing but the question's (a plain "run 4 jobs"), adding 2+ words to it, asked of the model (model_check.py)."""
+        settled = verdict.grounded or check is None or not numbers or self.rereads <= 0 or any(is_number(t) and t not in self.plain_numbers for w in verdict.missing for t in tokens(w))
         if settled or sum(not self.asked.holds(t) for t in content(MARK.sub(" ", claim))) < 2:  # cheap answers first; one added word: nothing to vouch for
             return verdict
         self.rereads -= 1
