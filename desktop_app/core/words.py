@@ -37,7 +37,10 @@ _STEMMERS = {
 _NUMBER = re.compile(r"(?<!\w)\d{1,3}(?:[,.\u00a0\u202f\u2009' ]\d{3})+(?![\d])|\d+(?:[.,]\d+)?")
 MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")  # a citation mark, "[2]" or "[1, 3]": no number the answer says
 # A dotted name is one word, a code's: "write.csv" is not "write.table" (parts of two letters or more: "e.g." and "U.S." are not).
-_TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]{2}\w*(?:\.[^\W\d_]{2}\w*)+|\w+")
+# A letter written as a command-line option ("-k") is one word, a code's: the option a manual's line is about, not a
+# letter too short to count ("-k" is not "-c"; "x-axis" and "- item" hold none).
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|(?<![\w-])--?[^\W\d_](?![\w-])|[^\W\d_]{2}\w*(?:\.[^\W\d_]{2}\w*)+|\w+")
+DASHES = str.maketrans("\u2010\u2011\u2212", "---")  # a hyphen and a minus sign as typeset (a man page's "\u2212k") are "-"
 
 
 def _number(match: re.Match) -> str:
@@ -51,7 +54,7 @@ def _number(match: re.Match) -> str:
 
 def _fold(text: str) -> str:
     """Casefolded, accents dropped ("Malmö" = "malmo"), numbers in one spelling (Chinese and Japanese ones too: "两年" is "2 年")."""
-    return _NUMBER.sub(lambda m: f" {_number(m)} ", cjk_numerals(fold_letters(text)))
+    return _NUMBER.sub(lambda m: f" {_number(m)} ", cjk_numerals(fold_letters(text.translate(DASHES))))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -65,8 +68,8 @@ def _is_name(token: str) -> bool:
 
 
 def is_number(token: str) -> bool:
-    """A number, or a code: with digits ("IP67"), or a dotted name ("write.csv"); a claim's must be in its passages, as written."""
-    return any(c.isdigit() for c in token) or _is_name(token)
+    """A number, or a code: with digits ("IP67"), a dotted name ("write.csv"), an option ("-k"); a claim's must be in its passages, as written."""
+    return any(c.isdigit() for c in token) or _is_name(token) or token.startswith("-")
 
 
 def content(text: str, spelled: bool = False) -> list[str]:

@@ -85,6 +85,17 @@ def test_the_words_a_claim_repeats_from_the_question_weigh_less_than_the_fact_it
     assert not judge_claim("The origin city of Brackwater is Dunmere [1].", [TOWN], question).grounded
 
 
+def test_an_option_letter_is_a_code_the_page_must_hold():
+    # Seen in the window: "The -k option of <tool> compresses files using ..." over the page's description of the tool
+    # itself passed, as "-k" was a letter too short to count. An option is the thing asked about, as a model code is.
+    options = "Options: -c writes to standard output. \u2212k keeps the input files."
+    about = "grindit compresses files using a block sorting algorithm."
+    question = "What does the -k option of grindit do?"
+    assert not judge_claim("The -k option of grindit compresses files using a block sorting algorithm [1].", [about], question).grounded
+    assert judge_claim("The -k option keeps the input files [1].", [options], question).grounded  # a typeset minus is a dash
+    assert not judge_claim("The -k option writes to standard output [1].", ["Options: -c writes to standard output."], question).grounded  # another option's line
+
+
 def test_any_script_and_accents_are_words():
     assert judge_claim("Malmö-Kessel: 40 Liter", ["Der Kessel aus Malmo fasst 40 Liter."]).grounded
     assert not judge_claim("Москва", ["Париж"]).grounded

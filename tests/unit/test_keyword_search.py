@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from desktop_app.core.storage.chunks import content_words as keyword_words
 from desktop_app.core.storage.store import Store
 from desktop_app.core.types import ChunkDraft, PageText
 
@@ -62,3 +63,19 @@ def test_a_word_inside_a_chinese_or_japanese_sentence_is_found_by_keyword(tmp_pa
     assert store.mentioned_words(["流量", "保証期間", "扬程"]) == {"流量", "保証期間"}
     store.close()
 
+
+
+def test_a_letter_written_as_an_option_is_searched(tmp_path):
+    # "What does the -k option of bzip2 do?" searched "option" and "bzip2" only (single letters are dropped), so the
+    # options list holding "-k --keep" ranked under pages saying "option" more often.
+    store = Store(tmp_path / "library.sqlite")
+    add_document(store, "grinder.html", [
+        "grindit compresses files with a block sorting option, one option per block; see the option list below for each option.",
+        "Options: -c writes to standard output. -k keeps the input files. -q prints no warnings.",
+        "Options of grindit are read from the GRINDIT variable before the command line option list.",
+    ])
+    hits = store.keyword_search("What does the -k option of grindit do?", 3)
+    assert store.passages([hits[0].chunk_id])[hits[0].chunk_id].text.startswith("Options: -c")
+    # A typeset minus sign is a dash; a letter inside a word ("x-axis") or a lone one is still no search word.
+    assert keyword_words("grindit \u2212k, x-axis, a b") == ["grindit", "k", "axis"]
+    store.close()
