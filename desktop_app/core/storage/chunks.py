@@ -41,7 +41,7 @@ def content_words(query: str) -> list[str]:
     """The query's words that say what it is about: stopwords and single letters out (but a letter written as an option,
     "-k": the line of a manual it names), each once. A run of a script written without spaces (Chinese, Japanese, Thai ...)
     gives its pairs, the tokens the index holds (word_pieces.keyword_text)."""
-    found = re.findall(r"(?<![\w-])--?[^\W\d_](?![\w-])|\w+", spaced(query.translate(DASHES)).lower())
+    found = re.findall(r"(?<![\w.-])--?[^\W\d_](?![\w-])|\w+", spaced(query.translate(DASHES)).lower())
     words = [w.lstrip("-") for w in found if w.startswith("-") or w not in _STOPWORDS and (len(w) > 1 or is_spaceless(w))]
     return list(dict.fromkeys(words))
 
