@@ -39,7 +39,8 @@ MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")  # a citation mark, "[2]" or "[1, 3
 # A dotted name is one word, a code's: "write.csv" is not "write.table" (parts of two letters or more: "e.g." and "U.S." are not).
 # A letter written as a command-line option ("-k") is one word, a code's: the option a manual's line is about, not a
 # letter too short to count ("-k" is not "-c"; "x-axis", "- item" and the initials "G.-F." hold none).
-_TOKEN = re.compile(r"\d+(?:\.\d+)?|(?<![\w.-])--?[^\W\d_](?![\w-])|[^\W\d_]{2}\w*(?:\.[^\W\d_]{2}\w*)+|\w+")
+OPTION = re.compile(r"(?<![\w.-])--?[^\W\d_](?![\w-])")
+_TOKEN = re.compile(rf"\d+(?:\.\d+)?|{OPTION.pattern}|[^\W\d_]{{2}}\w*(?:\.[^\W\d_]{{2}}\w*)+|\w+")
 DASHES = str.maketrans("\u2010\u2011\u2212", "---")  # a hyphen and a minus sign as typeset (a man page's "\u2212k") are "-"
 
 

@@ -321,3 +321,23 @@ def test_a_sentence_is_scored_under_its_pages_title_so_one_saying_it_is_chosen_f
     ]
     chosen = select_evidence("Who built the Quillmoor lighthouse?", np.zeros(1), (), sources, None, budget_tokens=30, max_sentences=0)
     assert any("Edda Tarrow" in s.passage.text for s in chosen.context), [s.passage.text for s in chosen.context]
+
+
+def test_the_line_of_the_option_asked_about_is_read():
+    # Seen in the window over a tool's manual: for "What does the -k option of <tool> do?" the options page was found
+    # but its "-k --keep Keep ..." line was not read ("-k" was a letter too short to be a word), and the model
+    # described the tool itself as the option's effect.
+    import numpy as np
+
+    from desktop_app.core.retrieval.evidence import select_evidence
+    from desktop_app.core.types import Passage, Source
+
+    options = ("grindit normally declines to unpack files without the right header. This is how older tools behave. "
+               "-k --keep Keep (don't delete) input files during packing or unpacking. -s --small Reduce memory use when unpacking grindit files.")
+    about = "grindit packs files using a block sorting algorithm, and its files unpack on any machine."
+    sources = [
+        Source(1, Passage(1, 1, "/docs/grindit.html", "grindit manual", 6, 0, len(about), about), 1.0, {}, 0.5),
+        Source(2, Passage(2, 1, "/docs/grindit.html", "grindit manual", 7, 0, len(options), options), 0.9, {}, 0.5),
+    ]
+    chosen = select_evidence("What does the -k option of grindit do?", np.zeros(1), (), sources, None, budget_tokens=40, max_sentences=0)
+    assert any("-k --keep" in s.passage.text for s in chosen.context), [s.passage.text for s in chosen.context]

@@ -33,7 +33,7 @@ from ..models.embedder import Embedder
 from ..stopwords import FUNCTION_WORDS
 from ..types import Citation, Quote, Source
 from ..word_pieces import is_spaceless, spaced, word_count
-from ..words import MARK, Vocabulary, content, is_number, telling
+from ..words import DASHES, MARK, OPTION, Vocabulary, content, is_number, telling
 
 # Tokens per character of English prose for Qwen's tokenizer, rounded up (about 4 characters a token);
 # an estimate is enough for a budget and keeps this stage free of the model.
@@ -78,7 +78,8 @@ def file_line_tokens(file: str) -> int:
 
 
 def words(text: str) -> set[str]:
-    return {w for w in (m.group(0).casefold() for m in _WORD.finditer(spaced(text))) if (len(w) > 2 or is_spaceless(w)) and w not in FUNCTION_WORDS}
+    options = {m.group(0).casefold() for m in OPTION.finditer(text.translate(DASHES))}  # "-k": the line about it (words.OPTION)
+    return options | {w for w in (m.group(0).casefold() for m in _WORD.finditer(spaced(text))) if (len(w) > 2 or is_spaceless(w)) and w not in FUNCTION_WORDS}
 
 
 def names_of(queries: Sequence[str]) -> list[str]:
