@@ -66,6 +66,21 @@ def test_a_headings_permalink_and_a_footnotes_back_link_are_no_text(tmp_path):
     assert "See Safety first." in text and "month.1" in text
 
 
+def test_a_definition_lists_term_is_read_with_its_definition(tmp_path):
+    # A manual's options list (DocBook, Texinfo, Sphinx write <dl>): "-k --keep" was a line of its own, too short to be
+    # read as evidence, and "Keep (don't delete) input files ..." never said which option it was about.
+    page = tmp_path / "grindit.html"
+    page.write_text(
+        '<html><head><title>grindit</title></head><body><h1>Options</h1><dl>'
+        '<dt><code>-k --keep</code></dt><dd><p>Keep (do not delete) input files.</p><p>Works when unpacking too.</p></dd>'
+        '<dt>-q</dt><dd>Print no warnings.</dd><dt>Note:</dt><dd><p>Options may be combined.</p></dd>'
+        '<dt>-x</dt><dt>--extract</dt><dd>Unpack the files.</dd></dl></body></html>', encoding="utf-8")
+    text = extract(page).pages[0].text
+    assert "-k --keep: Keep (do not delete) input files.\n\nWorks when unpacking too." in text
+    assert "-q: Print no warnings." in text and "Note: Options may be combined." in text
+    assert "-x\n\n--extract: Unpack the files." in text  # two terms, one definition: the nearest is its label
+
+
 def test_an_epub_is_read_page_by_page_through_pymupdf(tmp_path):
     document = extract(write_epub(tmp_path / "book.epub"))
     assert document.title == "The Orbit kettle book" and document.unit == "page"

@@ -143,6 +143,8 @@ class _Walker:
                 self.pieces.append("- ")
                 self._walk(child)
                 self._flush()
+            elif tag == "dd":
+                self._definition(child)
             elif tag == "table" and not _is_layout_table(child):
                 self._flush()
                 self.blocks.append(TableBlock(_table_rows(child)))
@@ -156,6 +158,28 @@ class _Walker:
                 self.pieces.append(" ")
             elif not tag.startswith("-"):  # inline elements (a, b, span ...); comments are left out
                 self._walk(child)
+
+
+    def _definition(self, dd) -> None:
+        """A definition list's term is the label of its definition's first paragraph, one line as a spec's "Weight: 7 kg"
+        is: a manual's "-k --keep" is read (and quoted) with "Keep (don't delete) input files ...", not as a line of its own."""
+        self._flush()
+        term = len(self.blocks) - 1
+        self._walk(dd)
+        self._flush()
+        dt = _previous_element(dd)
+        pair = self.blocks[term : term + 2] if term >= 0 else []
+        if dt is not None and dt.tag == "dt" and len(pair) == 2 and all(isinstance(b, Paragraph) for b in pair) and pair[0].text.split() == dt.text().split():
+            label, text = self.blocks[term].text, self.blocks[term + 1].text
+            self.blocks[term : term + 2] = [Paragraph(f"{label}{'' if label[-1] in ':.?!' else ':'} {text}")]
+
+
+def _previous_element(node):
+    """The element before this one among its siblings (text between them skipped)."""
+    node = node.prev
+    while node is not None and node.tag.startswith("-"):
+        node = node.prev
+    return node
 
 
 def _is_layout_table(table) -> bool:
