@@ -97,6 +97,12 @@ def test_a_rewrite_that_asks_another_question_is_not_taken_for_a_self_contained_
     question = "Что написано на странице 3 в Teplodar-TK3.pdf?"
     assert parse_rewrite("What is written on page 3 in Teplodar-TK3.pdf?", question, history) == question
     assert parse_rewrite("みなと電気ケトルの保証期間は何年ですか？", "その保証期間は何年ですか？") == "みなと電気ケトルの保証期間は何年ですか？"  # kana and kanji: one script
+    # Seen in the window over a tool's manual: a new question came back as the one before it, which shared its tool and
+    # "option": the person's other words (what the option should do) were gone, and the old question was answered again.
+    history = [Turn("What does the -k option of grindit do?", "Not found in your documents.")]
+    question = "Which grindit option reduces memory usage?"
+    assert parse_rewrite("What does the -k option of grindit do?", question, history) == question
+    assert parse_rewrite("Which option of grindit reduces its memory use?", question, history) == "Which option of grindit reduces its memory use?"
 
 
 def test_the_rewrite_prompt_names_the_follow_ups_language_and_leaves_an_english_one_as_it_was():

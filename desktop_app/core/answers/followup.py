@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..languages import different_languages, different_scripts, language_clause
 from ..models.llm import Generator
-from ..words import meaningful
+from ..words import Vocabulary, meaningful
 
 REWRITE_SYSTEM = (
     "You rewrite the user's follow-up question into one standalone question that can be understood without the "
@@ -20,9 +20,9 @@ REWRITE_SYSTEM = (
 QUESTION_MARKS = ("?", "\uff1f", "\u061f", "\u037e", "\u055e")
 MAX_TURNS = 3  # older turns rarely matter for resolving a pronoun and only cost prompt time
 MAX_ANSWER_CHARS = 400
-# A follow-up with this many words of its own asks something by itself: a rewrite keeping none of them is another
-# question ("Кратко перескажи руководство к чайнику", "briefly retell the kettle's manual", came back as the chat's
-# first question, "what is the kettle's power?"). A rewrite replaces references; it keeps what the person asked.
+# A follow-up with this many words of its own asks something by itself: a rewrite keeping half of them or fewer (in any
+# form) is another question ("Which <tool> option reduces memory usage?" came back as the chat's question before it,
+# "What does the -k option of <tool> do?"). A rewrite replaces references; it keeps what the person asked.
 OWN_WORDS = 3
 _LABEL = re.compile(r"^(standalone question|rewritten question|question|rewritten)\s*:\s*", re.IGNORECASE)
 
@@ -46,8 +46,8 @@ def parse_rewrite(raw: str, question: str, history: Sequence[Turn] = ()) -> str:
     language the follow-up's documents may not be in), or another question (none of a self-contained follow-up's words)."""
     line = next((text for text in (_LABEL.sub("", s.strip()).strip().strip("\"'`\u201c\u201d").strip() for s in raw.splitlines()) if text), "")
     answered = question.rstrip().endswith(QUESTION_MARKS) and not line.rstrip().endswith(QUESTION_MARKS)
-    own = set(meaningful(question))
-    replaced = len(own) >= OWN_WORDS and not own & set(meaningful(line))
+    own, kept = set(meaningful(question)), Vocabulary([line])
+    replaced = len(own) >= OWN_WORDS and 2 * sum(map(kept.holds, own)) <= len(own)
     wrong = not line or len(line) > max(300, 3 * len(question)) or answered or replaced or any(line in t.answer for t in history) or different_languages(line, question) or different_scripts(line, question)
     return question if wrong else line
 
