@@ -341,3 +341,7 @@ def test_the_line_of_the_option_asked_about_is_read():
     ]
     chosen = select_evidence("What does the -k option of grindit do?", np.zeros(1), (), sources, None, budget_tokens=40, max_sentences=0)
     assert any("-k --keep" in s.passage.text for s in chosen.context), [s.passage.text for s in chosen.context]
+    # The model's queries (here about packing) score other sentences higher: the option's line is still read.
+    queries = ("grindit", "grindit packing algorithm")
+    chosen = select_evidence("What does the -k option of grindit do?", np.zeros(1), queries, sources, None, budget_tokens=40, max_sentences=0)
+    assert any("-k --keep" in s.passage.text for s in chosen.context), [s.passage.text for s in chosen.context]

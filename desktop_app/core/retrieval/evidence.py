@@ -6,8 +6,9 @@ One place decides what the model reads and what the user sees before the answer 
    every sentence of ten passages would cost more than the stage's budget on a 2-core laptop);
 3. the kept sentences are embedded in one batch with the generated queries and scored by cosine against the
    question and each query;
-4. coverage first: when the query step named several things (name-fact lines "Tarrow Works: founder"), each name
-   that some candidate passage mentions gets its best sentence in the prompt; a name no passage mentions is
+4. coverage first: the best sentence holding each command-line option the question names ("-k"); then, when the
+   query step named several things (name-fact lines "Tarrow Works: founder"), each name that some candidate
+   passage mentions gets its best sentence in the prompt; a name no passage mentions is
    `missing`, and the answer gets its "not found in your documents" line from code (answers/streaming.py
    `missing_lines`);
 5. the rest of the token budget is filled with the best remaining sentences;
@@ -212,7 +213,13 @@ def select_evidence(
         new_file = not any(sentences[j].source.passage.file == source.passage.file for j in chosen)
         return sentences[i].tokens + (PASSAGE_MARK_TOKENS if new_passage else 0) + (file_line_tokens(source.passage.file) if new_file else 0)
 
-    for name in found_names:  # coverage first: each name that found something gets its best sentence
+    # The person's own first: the line of an option the question names ("-k") is what is asked, however a query scores it.
+    for option in sorted(w for w in words(question) if OPTION.fullmatch(w)):
+        best = max((i for i, s in enumerate(sentences) if i not in chosen and option in words(s.text)), key=lambda i: float(overall[i]), default=None)
+        if best is not None and spent + (price := cost(best)) <= budget_tokens:
+            spent += price
+            chosen[best] = ""
+    for name in found_names:  # then coverage: each name that found something gets its best sentence
         # Scored against the name WITH its fact ("Tarrow Works founder"): the name alone is closest to headings.
         columns = [i for i, q in enumerate(queries) if q.lower().startswith(name.lower() + " ")]
         best = max(
