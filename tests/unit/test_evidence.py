@@ -345,3 +345,6 @@ def test_the_line_of_the_option_asked_about_is_read():
     queries = ("grindit", "grindit packing algorithm")
     chosen = select_evidence("What does the -k option of grindit do?", np.zeros(1), queries, sources, None, budget_tokens=40, max_sentences=0)
     assert any("-k --keep" in s.passage.text for s in chosen.context), [s.passage.text for s in chosen.context]
+    # And it is the first quote shown before the answer.
+    chosen = select_evidence("What does the -k option of grindit do?", np.zeros(1), queries, sources, None, budget_tokens=200, max_sentences=0)
+    assert chosen.quotes[0].citation.text.startswith("-k --keep"), [q.citation.text for q in chosen.quotes]

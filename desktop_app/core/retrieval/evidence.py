@@ -214,11 +214,13 @@ def select_evidence(
         return sentences[i].tokens + (PASSAGE_MARK_TOKENS if new_passage else 0) + (file_line_tokens(source.passage.file) if new_file else 0)
 
     # The person's own first: the line of an option the question names ("-k") is what is asked, however a query scores it.
+    option_lines = []  # quoted first too: the line the person asked about
     for option in sorted(w for w in words(question) if OPTION.fullmatch(w)):
         best = max((i for i, s in enumerate(sentences) if i not in chosen and option in words(s.text)), key=lambda i: float(overall[i]), default=None)
         if best is not None and spent + (price := cost(best)) <= budget_tokens:
             spent += price
             chosen[best] = ""
+            option_lines.append(best)
     for name in found_names:  # then coverage: each name that found something gets its best sentence
         # Scored against the name WITH its fact ("Tarrow Works founder"): the name alone is closest to headings.
         columns = [i for i, q in enumerate(queries) if q.lower().startswith(name.lower() + " ")]
@@ -239,7 +241,7 @@ def select_evidence(
     # A shortened passage is as close to the question as its closest sentence (the "not found" gate judges what the
     # model reads: a page of many topics is far from a question that one of its sentences answers).
     context, number_of = _regroup(sentences, chosen, overall, to_question if max_sentences > 0 else None)
-    by_score = sorted(chosen, key=lambda i: -float(overall[i]))
+    by_score = option_lines + sorted((i for i in chosen if i not in option_lines), key=lambda i: -float(overall[i]))
     if len(found_names) >= 2:  # a list question: one quote per name first, in the order named
         firsts = [next(i for i in chosen if chosen[i] == n) for n in found_names if n in chosen.values()]
         by_score = firsts + [i for i in by_score if i not in firsts]
