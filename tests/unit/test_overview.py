@@ -175,6 +175,7 @@ def test_two_files_of_the_same_name_are_told_apart_by_the_words_describing_one(e
     events, result = ask(library, "Summarize the Brindlecombe manual")
     assert not any(isinstance(e, QueriesGenerated) for e in events)
     assert result.citations and all(c.file.endswith("garden/manual.pdf") for c in result.citations)
+    assert "overview of manual.pdf (Brindlecombe gardens)" in result.answered_from  # which of the two it was
 
 
 def test_a_described_document_is_not_chosen_among_some_overviews_while_others_are_being_built(empty_library, generator, tmp_path):

@@ -107,6 +107,8 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
         return _plan_compare(store, embedder, overviews[0], overviews[1], question)
     overview = overviews[0]
     name = Path(overview.file).name
+    if sum(Path(d.path).name == name for d in store.documents()) > 1:  # two folders' manual.html: say which
+        name = f"{name} ({overview.title})"
     if routed.kind == PART:
         part = find_part(overview, routed.part)
         if part is None:
