@@ -308,18 +308,10 @@ def test_a_document_written_without_spaces_between_words_gives_evidence_and_the_
 def test_a_sentence_is_scored_under_its_pages_title_so_one_saying_it_is_chosen_for_its_subject():
     # "It sits at an elevation of ..." names its subject only by "it": scored alone, a sentence of the page that names
     # the subject but answers nothing ("... stands on a cliff") was read instead, and the model guessed the answer.
-    import numpy as np
-
-    from desktop_app.core.retrieval.evidence import select_evidence
-    from desktop_app.core.types import Passage, Source
-
     light = "The Quillmoor lighthouse stands on a cliff above the Quillmoor harbour. It was built in 1887 by Edda Tarrow."
     tower = "The Brindle tower was built in 1902 by the harbour board."
-    sources = [
-        Source(1, Passage(1, 1, "/lights/quillmoor.txt", "Quillmoor lighthouse", 1, 0, len(light), light), 1.0, {}, 0.5),
-        Source(2, Passage(2, 2, "/lights/brindle.txt", "Brindle tower", 1, 0, len(tower), tower), 0.5, {}, 0.5),
-    ]
-    chosen = select_evidence("Who built the Quillmoor lighthouse?", np.zeros(1), (), sources, None, budget_tokens=30, max_sentences=0)
+    sources = fused(("/lights/quillmoor.txt", "Quillmoor lighthouse", 1, light), ("/lights/brindle.txt", "Brindle tower", 1, tower))
+    chosen = by_words("Who built the Quillmoor lighthouse?", (), sources, budget_tokens=30)
     assert any("Edda Tarrow" in s.passage.text for s in chosen.context), [s.passage.text for s in chosen.context]
 
 
@@ -327,24 +319,32 @@ def test_the_line_of_the_option_asked_about_is_read():
     # Seen in the window over a tool's manual: for "What does the -k option of <tool> do?" the options page was found
     # but its "-k --keep Keep ..." line was not read ("-k" was a letter too short to be a word), and the model
     # described the tool itself as the option's effect.
-    import numpy as np
-
-    from desktop_app.core.retrieval.evidence import select_evidence
-    from desktop_app.core.types import Passage, Source
-
     options = ("grindit normally declines to unpack files without the right header. This is how older tools behave. "
                "-k --keep Keep (don't delete) input files during packing or unpacking. -s --small Reduce memory use when unpacking grindit files.")
     about = "grindit packs files using a block sorting algorithm, and its files unpack on any machine."
-    sources = [
-        Source(1, Passage(1, 1, "/docs/grindit.html", "grindit manual", 6, 0, len(about), about), 1.0, {}, 0.5),
-        Source(2, Passage(2, 1, "/docs/grindit.html", "grindit manual", 7, 0, len(options), options), 0.9, {}, 0.5),
-    ]
-    chosen = select_evidence("What does the -k option of grindit do?", np.zeros(1), (), sources, None, budget_tokens=40, max_sentences=0)
+    sources = fused(("/docs/grindit.html", "grindit manual", 6, about), ("/docs/grindit.html", "grindit manual", 7, options))
+    chosen = by_words("What does the -k option of grindit do?", (), sources, budget_tokens=40)
     assert any("-k --keep" in s.passage.text for s in chosen.context), [s.passage.text for s in chosen.context]
     # The model's queries (here about packing) score other sentences higher: the option's line is still read.
     queries = ("grindit", "grindit packing algorithm")
-    chosen = select_evidence("What does the -k option of grindit do?", np.zeros(1), queries, sources, None, budget_tokens=40, max_sentences=0)
+    chosen = by_words("What does the -k option of grindit do?", queries, sources, budget_tokens=40)
     assert any("-k --keep" in s.passage.text for s in chosen.context), [s.passage.text for s in chosen.context]
     # And it is the first quote shown before the answer.
-    chosen = select_evidence("What does the -k option of grindit do?", np.zeros(1), queries, sources, None, budget_tokens=200, max_sentences=0)
+    chosen = by_words("What does the -k option of grindit do?", queries, sources, budget_tokens=200)
     assert chosen.quotes[0].citation.text.startswith("-k --keep"), [q.citation.text for q in chosen.quotes]
+
+
+def fused(*pages: tuple[str, str, int, str]) -> list:
+    """Fused passages (file, title, page, text), best first."""
+    from desktop_app.core.types import Passage, Source
+
+    return [Source(n, Passage(n, n, file, title, page, 0, len(text), text), 1.0 / n, {}, 0.5) for n, (file, title, page, text) in enumerate(pages, 1)]
+
+
+def by_words(question: str, queries, sources, budget_tokens: int):
+    """The evidence scored by shared words alone (no embedder)."""
+    import numpy as np
+
+    from desktop_app.core.retrieval.evidence import select_evidence
+
+    return select_evidence(question, np.zeros(1), queries, sources, None, budget_tokens=budget_tokens, max_sentences=0)
