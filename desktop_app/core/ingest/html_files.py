@@ -159,7 +159,6 @@ class _Walker:
             elif not tag.startswith("-"):  # inline elements (a, b, span ...); comments are left out
                 self._walk(child)
 
-
     def _definition(self, dd) -> None:
         """A definition list's term is the label of its definition's first paragraph, one line as a spec's "Weight: 7 kg"
         is: a manual's "-k --keep" is read (and quoted) with "Keep (don't delete) input files ...", not as a line of its own."""
