@@ -12,6 +12,7 @@ stemmer for, they are).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import threading
 from collections.abc import Callable, Sequence
@@ -38,7 +39,7 @@ _NUMBER = re.compile(r"(?<!\w)\d{1,3}(?:[,.\u00a0\u202f\u2009' ]\d{3})+(?![\d])|
 MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")  # a citation mark, "[2]" or "[1, 3]": no number the answer says
 # A dotted name is one word, a code's: "write.csv" is not "write.table" (parts of two letters or more: "e.g." and "U.S." are not).
 # A letter written as a command-line option ("-k") is one word, a code's: the option a manual's line is about, not a
-# letter too short to count ("-k" is not "-c"; "x-axis", "- item" and the initials "G.-F." hold none).
+# letter too short to count ("-k" is not "-c", nor "-v" "-V"; "x-axis", "- item" and the initials "G.-F." hold none).
 OPTION = re.compile(r"(?<![\w.-])--?[^\W\d_](?![\w-])")
 _TOKEN = re.compile(rf"\d+(?:\.\d+)?|{OPTION.pattern}|[^\W\d_]{{2}}\w*(?:\.[^\W\d_]{{2}}\w*)+|\w+")
 DASHES = str.maketrans("\u2010\u2011\u2212", "---")  # a hyphen and a minus sign as typeset (a man page's "\u2212k") are "-"
@@ -54,8 +55,10 @@ def _number(match: re.Match) -> str:
 
 
 def _fold(text: str) -> str:
-    """Casefolded, accents dropped ("Malmö" = "malmo"), numbers in one spelling (Chinese and Japanese ones too: "两年" is "2 年")."""
-    return _NUMBER.sub(lambda m: f" {_number(m)} ", cjk_numerals(fold_letters(text.translate(DASHES))))
+    """Casefolded, accents dropped ("Malmö" = "malmo"), numbers in one spelling (Chinese and Japanese ones too: "两年" is "2 年");
+    an option as written ("-v" is not "-V")."""
+    pieces = re.split(f"({OPTION.pattern})", text.translate(DASHES))  # text, option, text, ...
+    return "".join(piece if odd else _NUMBER.sub(lambda m: f" {_number(m)} ", cjk_numerals(fold_letters(piece))) for odd, piece in zip(itertools.cycle((False, True)), pieces))
 
 
 @functools.lru_cache(maxsize=4096)

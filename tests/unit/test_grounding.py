@@ -94,6 +94,10 @@ def test_an_option_letter_is_a_code_the_page_must_hold():
     assert not judge_claim("The -k option of grindit compresses files using a block sorting algorithm [1].", [about], question).grounded
     assert judge_claim("The -k option keeps the input files [1].", [options], question).grounded  # a typeset minus is a dash
     assert not judge_claim("The -k option writes to standard output [1].", ["Options: -c writes to standard output."], question).grounded  # another option's line
+    # An option's letter keeps its case (seen in the window: "-v" answered with the "-V, --version" line).
+    version = "-V, --version: Print the version number of grindit and exit."
+    assert not judge_claim("The -v option prints the version number of grindit [1].", [version], "What does -v do?").grounded
+    assert judge_claim("The -V option prints the version number of grindit [1].", [version], "What does -V do?").grounded
 
 
 def test_any_script_and_accents_are_words():

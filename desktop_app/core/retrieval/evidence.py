@@ -79,7 +79,7 @@ def file_line_tokens(file: str) -> int:
 
 
 def words(text: str) -> set[str]:
-    options = {m.group(0).casefold() for m in OPTION.finditer(text.translate(DASHES))}  # "-k": the line about it (words.OPTION)
+    options = {m.group(0) for m in OPTION.finditer(text.translate(DASHES))}  # "-k" (not "-K"): the line about it (words.OPTION)
     return options | {w for w in (m.group(0).casefold() for m in _WORD.finditer(spaced(text))) if (len(w) > 2 or is_spaceless(w)) and w not in FUNCTION_WORDS}
 
 
