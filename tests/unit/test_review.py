@@ -159,6 +159,18 @@ def test_a_sentence_ending_in_a_colon_quotes_the_passage_it_points_at_even_with_
     assert german.answer == "Dafür gibt es diesen Befehl: \u201cMit write.grid(t, \"a.txt\") wird die Tabelle gespeichert.\u201d [1]"
 
 
+def test_an_answer_closing_on_a_comma_before_its_mark_quotes_the_passage_it_points_at():
+    # Seen twice in the window over tools' manuals: "... use the --output option followed by the file name. For example,
+    # [1]" and the model stopped. The right sentence cited nothing, the mark's fragment stated nothing: refused.
+    usage = "grindit -o FILE, --output=FILE: Write the report to FILE instead of to the screen."
+    question = "How do I make grindit write its report to a file?"
+    reviewed = review("To make grindit write its report to a file, use the --output option followed by the file name. For example, [1]", question, context(usage, EXPORT))
+    assert reviewed.found and reviewed.answer.endswith(f"For example, \u201c{usage}\u201d [1]") and [c.n for c in reviewed.citations] == [1]
+    # A comma before a mark inside the answer leads in to more of the sentence: no quote ("To clean it, [1] advises ...").
+    inside = review("To save a table, [1] says to call write.grid() with the table and a file name.", "How do I save a table?", context(EXPORT))
+    assert inside.found and "\u201c" not in inside.answer
+
+
 @pytest.mark.parametrize("tail", ["\n\nNOT FOUND", " Not found.", "\nNOT FOUND [2]", " NOT FOUND. It was built in 1887 [2]."])
 def test_the_not_found_mark_written_after_an_answer_is_taken_out_of_it(tail):
     # The 1.5B model answered from [1], then wrote the prompt's refusal mark: the window showed "... [1]. Not FOUND".

@@ -1,14 +1,13 @@
 """After the answer: each claim checked against what it cites (grounding.py), and the citations it ends up with.
 
-A claim is a sentence of the answer (cut again after citation marks inside it), or a whole list line, judged against the passages it
-cites together. Grounded: kept. Not, but a passage states it: its citation moves there (or the passage completing the cited ones is
-added). Not anywhere, no number missing: the model reads the cited sentences for it in other words (model_check.py). Else its citations
-are flagged with what they lack (a list line: "not found"). Citing nothing: it gets the passage that states it, unless its line's next
-citation does. Saying only a name ("- Name: [2]"), it quotes the sentence naming it; ending in a colon ("the following code: [3]"), the
-passage it cites. An answer no claim of which is grounded, or whose grounded claims (the first DOUBTED sentences, each cited passage's)
-rest on sentences the model is sure do not answer the question, becomes the not-found answer, the model's reply in the notice (doubtful
-"no"s flag the first claim's citations). Nothing else vetoes an answer; a NOT FOUND the model wrote after its answer is taken out. A claim in another language than what it cites: by its names and numbers.
-"""
+A claim is a sentence (cut again after marks inside it) or a whole list line, judged against the passages it cites together. Grounded: kept. Not,
+but a passage states it: its citation moves there (or the passage completing the cited ones is added). Not anywhere, no number missing: the model
+reads the cited sentences for it in other words (model_check.py). Else its citations are flagged with what they lack (list lines: "not found").
+Citing nothing: it gets the passage that states it, unless its line's next citation does. Saying only a name ("- Name: [2]"), it quotes the
+sentence naming it; ending in a colon ("the following code: [3]", or a comma closing the answer: "For example, [1]"), the passage it cites. An
+answer no claim of which is grounded, or whose grounded claims (the first DOUBTED sentences, each cited passage's) rest on sentences the model is
+sure do not answer the question, becomes the not-found answer, the model's reply in the notice (doubtful "no"s flag the first claim's citations).
+Nothing else vetoes an answer; a NOT FOUND after an answer is taken out. Other languages: by names, numbers."""
 
 from __future__ import annotations
 
@@ -281,12 +280,13 @@ def review_answer(
                 out = out[:start] + f"- {_head(claim, names)}: \u201c{quoted[1]}\u201d [{quoted[0]}]" + out[end:]
                 notices.append(f"The line \u201c{MARK.sub('', claim).strip()}\u201d said nothing about its name; it now quotes the passage that does.")
                 continue
-        lead_in = numbers and not listed and MARK.sub("", claim).rstrip().endswith((":", "\uff1a")) and not _LIST_LINE.match(out[end:].strip().split("\n")[0])
+        ends = (":", "\uff1a", *_CLAUSE_ENDS * (not out[end:].strip()))  # "For example, [1]" closing the answer: its example never came
+        lead_in = numbers and not listed and MARK.sub("", claim).rstrip().endswith(ends) and not _LIST_LINE.match(out[end:].strip().split("\n")[0])
         if lead_in and 1 <= numbers[0] <= len(context) and context[numbers[0] - 1].passage.kind != "table":  # "the code: [3]": [3] holds it
             quoted = " ".join(context[numbers[0] - 1].passage.text.split())
             grounded.append((quoted, numbers[:1]))
             out = out[:start] + f"{MARK.sub('', claim).rstrip()} \u201c{quoted}\u201d [{numbers[0]}]" + out[end:]
-            notices.append(f"The sentence \u201c{MARK.sub('', claim).strip()[:100]}\u201d stopped at its colon; it now quotes [{numbers[0]}].")
+            notices.append(f"The sentence \u201c{MARK.sub('', claim).strip()[:100]}\u201d stopped before what it cites; it now quotes [{numbers[0]}].")
             continue
         if not numbers and not listed and (later := closing_marks(out[end:])) and evidence.judge(claim, later).grounded:
             grounded.append((claim, later))  # the line's closing citation cites it ("A. B. C [1].")
