@@ -13,6 +13,8 @@ prints for every mode:
 - (d) German questions over made-up German PDFs, and the same questions in English: loose accuracy of each; the
   same for Chinese (set "chinese": no spaces between words);
 - multi-hop cited recall on the dev set's FanOutQA questions (--multihop-sample of them);
+- questions naming a command-line option over made-up manuals (bench/build_option_set.py): of options the manual
+  has (option-hit) refused, flagged, accurate; of options it lacks (option-miss) refused;
 - how many replies repeat a sentence; the check's time as a share of the answer's;
 and, needing no model, (c): per language, the share of right citations the grounding check flags and of wrong
 citations it passes. Differences (fusion - rag, checks on - off, German - English) are paired per question with
@@ -42,13 +44,15 @@ from .answer_cache import AnswerCache, NotReviewed, Recorded, ask_recorded, reju
 from .common import table
 from .paired_difference import bootstrap_interval
 
-SETS = ("near-miss", "near-hit", "german", "chinese", "english", "mixed", "multihop")
+SETS = ("near-miss", "near-hit", "german", "chinese", "english", "mixed", "multihop", "option-hit", "option-miss")
 # The sets asking each question in its documents' language and in English: set -> that language.
 BILINGUAL = {"german": "de", "chinese": "zh", "english": "de"}  # "english": German questions over English documents
 # "mixed": the German set's English questions over its 6 German PDFs among the first 200 English articles of the
 # near sets' library (German 3% of the documents: one foreign datasheet among many manuals).
 MIXED = "mixed"
 MIXED_ENGLISH = 200
+# Questions naming a command-line option, over made-up manuals (bench/build_option_set.py): set -> the label it asks.
+OPTIONS = {"option-hit": "hit", "option-miss": "miss"}
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,10 @@ def items_of(set_name: str, folder: Path, n: int | None) -> list[Item]:
         return []
     qrels = read_qrels(folder / "qrels.tsv")
     out = []
-    for q in sampled(read_jsonl(folder / "queries.jsonl"), n):
+    records = read_jsonl(folder / "queries.jsonl")
+    if set_name in OPTIONS:
+        records = [q for q in records if q["label"] == OPTIONS[set_name]]
+    for q in sampled(records, n):
         qid = str(q["_id"])
         gold, relevant = tuple(q.get("answers") or ()), tuple(qrels.get(qid, ()))
         if set_name in BILINGUAL:
@@ -120,7 +127,7 @@ class Libraries:
     generator: object = None
 
     def of(self, set_name: str):
-        kind = {"near-miss": "wiki", "near-hit": "wiki", "multihop": "devset"}.get(set_name, set_name)
+        kind = {"near-miss": "wiki", "near-hit": "wiki", "multihop": "devset", **dict.fromkeys(OPTIONS, "options")}.get(set_name, set_name)
         if kind not in self.opened:
             self.opened[kind] = self._open(kind)
         return self.opened[kind]
@@ -135,8 +142,8 @@ class Libraries:
         if self.generator is None:
             self.generator = library.generator()  # one model for every library
         started = time.perf_counter()
-        if kind in BILINGUAL or kind == MIXED:
-            pdfs = self.out / ("german" if kind == MIXED else kind) / "pdfs"
+        if kind in BILINGUAL or kind in (MIXED, "options"):
+            pdfs = self.out / "options" / "docs" if kind == "options" else self.out / ("german" if kind == MIXED else kind) / "pdfs"
             for event in library.import_paths([pdfs]):
                 if event.stage == "failed":
                     print(f"import failed: {event.file}: {event.message}", file=sys.stderr)
@@ -144,7 +151,7 @@ class Libraries:
             source = self.out / "wiki-library.jsonl"
             corpus = {str(r["_id"]): (r.get("title", ""), r["text"]) for r in read_jsonl(source)[:MIXED_ENGLISH]}
             import_corpus(library, source.with_suffix(""), BeirSet(corpus, [], {}))
-        elif kind not in BILINGUAL:
+        elif kind not in BILINGUAL and kind != "options":
             source = self.out / "wiki-library.jsonl" if kind == "wiki" else self.devset / "corpus.jsonl"
             corpus = {str(r["_id"]): (r.get("title", ""), r["text"]) for r in read_jsonl(source)}
             # One fixed folder per library, whichever half asks (the dev set's root, as the answer eval names it,
@@ -324,6 +331,16 @@ def report_lines(rows: list[dict], modes: list[str]) -> list[list[object]]:
         ("mixed", "wrong answer shown with no flag", "wrong_unflagged", "en"),
         ("mixed", "answer time, s", "total_s", "en"),
         ("multihop", "cited recall", "cited_recall", ""),
+        ("option-miss", "refused (the manual lacks the option)", "refused", ""),
+        ("option-miss", "refused, checks off", "refused_unchecked", ""),
+        ("option-miss", "answered with no citation flagged", "unwarned", ""),
+        ("option-hit", "refused (the manual has it)", "refused", ""),
+        ("option-hit", "  of the model's right replies", "right_refused", ""),
+        ("option-hit", "  of its wrong replies", "wrong_refused", ""),
+        ("option-hit", "answered with a citation flagged", "warned", ""),
+        ("option-hit", "accuracy, checks on", "accuracy", ""),
+        ("option-hit", "accuracy, checks off", "accuracy_unchecked", ""),
+        ("option-hit", "wrong answer shown with no flag", "wrong_unflagged", ""),
     ]
     lines = []
     for set_name, label, metric, variant in measures:
@@ -334,6 +351,7 @@ def report_lines(rows: list[dict], modes: list[str]) -> list[list[object]]:
         lines.append([set_name, label, max(len(c) for c in columns), *(interval(list(c.values())) for c in columns), diff])
     for set_name, label, on, off, variant_on, variant_off in (
         ("near-hit", "accuracy: checks on - off", "accuracy", "accuracy_unchecked", "", ""),
+        ("option-hit", "accuracy: checks on - off", "accuracy", "accuracy_unchecked", "", ""),
         ("german", "accuracy: German - English", "accuracy", "accuracy", "de", "en"),
         ("chinese", "accuracy: Chinese - English", "accuracy", "accuracy", "zh", "en"),
         ("english", "accuracy: German - English", "accuracy", "accuracy", "de", "en"),
@@ -387,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
     embedder = open_embedder()  # the bundled default, as a new library's pipeline passes it to the check
     groups = []
     for set_name in wanted:
-        folder = Path(args.devset) / args.half if set_name == "multihop" else out / ("german" if set_name == MIXED else set_name) / args.half
+        folder = Path(args.devset) / args.half if set_name == "multihop" else out / {MIXED: "german", **dict.fromkeys(OPTIONS, "options")}.get(set_name, set_name) / args.half
         groups.append(items_of(set_name, folder, args.multihop_sample if set_name == "multihop" else args.sample))
     items = interleaved(groups)
 
