@@ -16,17 +16,15 @@ Anything else — a question about a fact inside a document, even one naming the
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from ..stopwords import FUNCTION_WORDS
+from ..document_names import MIN_NAME_CHARS, named_documents, without_names
 from ..words import meaningful
 from ..types import Document
 from .intent_phrases import LANGUAGES, Phrases
 
 ABOUT, PART, COMPARE, WHICH = "about", "part", "compare", "which"
-MIN_NAME_CHARS = 3  # a one-word name shorter than this ("R", "a") is too easily found by chance
 
 
 @dataclass(frozen=True)
@@ -60,67 +58,11 @@ class Restated:
         return claim
 
 
-def _words(text: str) -> list[str]:
-    return re.findall(r"\w+", text.casefold())
-
-
-def document_names(document: Document) -> list[list[str]]:
-    """The word sequences that name a document: its file name, the name without extension, its title."""
-    path = Path(document.path)
-    names = []
-    for name in (path.name, path.stem, document.title):
-        words = _words(name)
-        if not words or words in names:
-            continue
-        if len(words) == 1 and (len(words[0]) < MIN_NAME_CHARS or words[0] in FUNCTION_WORDS):
-            continue
-        names.append(words)
-    return names
-
-
-def _find(words: Sequence[str], name: Sequence[str]) -> int:
-    """Where the word sequence `name` starts in `words`; -1 if absent."""
-    n = len(name)
-    for i in range(len(words) - n + 1):
-        if list(words[i : i + n]) == list(name):
-            return i
-    return -1
-
-
-def named_documents(question: str, documents: Iterable[Document]) -> list[tuple[int, int, int]]:
-    """(document id, first word, word after) of each document the question names, in the order named; of two
-    names that overlap ("R-intro" inside "R-intro-extra") the longer wins."""
-    words = _words(question)
-    found: list[tuple[int, int, int]] = []
-    for document in documents:
-        if document.kind != "text":
-            continue
-        spans = [(at, at + len(name)) for name in document_names(document) if (at := _find(words, name)) >= 0]
-        if spans:
-            start, end = min(spans, key=lambda s: (s[0], -(s[1] - s[0])))
-            found.append((document.id, start, end))
-    kept = [f for f in found if not any(o != f and o[1] <= f[1] and f[2] <= o[2] and (o[2] - o[1]) > (f[2] - f[1]) for o in found)]
-    # Words naming two documents at once (two files called manual.html) name neither: they describe, and the
-    # question's other words ("the ninja manual") choose among the documents, as for a document not named at all.
-    shared = {(start, end) for _, start, end in kept if sum((s, e) == (start, end) for _, s, e in kept) > 1}
-    return sorted((f for f in kept if (f[1], f[2]) not in shared), key=lambda f: f[1])
-
-
-def _without_names(question: str, documents: Iterable[Document]) -> str:
-    """The question with the named documents' file names taken out, so a name is not read as a phrase."""
-    text = question
-    for document in documents:
-        for name in (Path(document.path).name, Path(document.path).stem, document.title):
-            if len(name) >= MIN_NAME_CHARS:
-                text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
-    return text
-
-
 def classify(question: str, documents: Sequence[Document]) -> WholeDocumentQuestion | None:
     """The whole-document question this is, or None for an ordinary question (answered from passages)."""
     named = named_documents(question, documents)
     ids = tuple(dict.fromkeys(i for i, _, _ in named))
-    rest = _without_names(question, [d for d in documents if d.id in ids])
+    rest = without_names(question, [d for d in documents if d.id in ids])
     for phrases in LANGUAGES:
         found = _classify_in(phrases, question, rest, ids)
         if found is not None:

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
+from ..document_names import named_documents, without_names
 from ..models.embedder import Embedder
 from ..settings import Settings
+from ..storage.chunks import content_words
 from ..storage.store import Store
 from ..storage.vector_index import VectorIndex
 from ..types import FusedHit, RankedList, Source
@@ -47,6 +50,21 @@ class Searcher:
         allowed = self.allowed_chunks(scope)
         hits = self.store.keyword_search(text, self.settings.list_depth, allowed, navigation=self.settings.navigation_pages)
         return RankedList(query=text, kind="keyword", hits=tuple(hits), weight=self.settings.keyword_weight if weight is None else weight)
+
+    def named_document_list(self, question: str, scope: Scope | None = None) -> RankedList | None:
+        """The question's words searched inside the documents it names, the names left out; None when it names none
+        (or every document in scope). A manual's pages rarely repeat the tool's name: asked about "the -y option of
+        <tool>", the keyword lists find every page that names the tool before the one line that says what -y does."""
+        documents = [d for d in self.store.documents() if scope is None or scope.documents is None or d.id in scope.documents]
+        named = tuple(dict.fromkeys(i for i, _, _ in named_documents(question, documents)))
+        if not named or len(named) == len(documents):
+            return None
+        chosen = [d for d in documents if d.id in named]
+        rest = without_names(question, chosen)
+        if not content_words(rest):
+            return None
+        within = self.keyword_list(rest, Scope.of(named, scope.pages if scope else ()))
+        return dataclasses.replace(within, query=f"{' '.join(rest.split())} (in {', '.join(Path(d.path).name for d in chosen)})")
 
     def drift_guard(self, queries: Sequence[str], vectors: np.ndarray, question_vector: np.ndarray) -> tuple[list[int], list[int]]:
         """Indices of the queries kept and dropped: a query far from the question searches for something else."""
