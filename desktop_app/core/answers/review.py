@@ -1,13 +1,12 @@
 """After the answer: each claim checked against what it cites (grounding.py), and the citations it ends up with.
-
 A claim is a sentence (cut again after marks inside it) or a whole list line, judged against the passages it cites together. Grounded: kept. Not,
 but a passage states it: its citation moves there (or the passage completing the cited ones is added). Not anywhere, no number missing: the model
 reads the cited sentences for it in other words (model_check.py). Else its citations are flagged with what they lack (list lines: "not found").
-Citing nothing: it gets the passage that states it, unless its line's next citation does. Saying only a name ("- Name: [2]"), it quotes the
-sentence naming it; ending in a colon ("the following code: [3]", or a comma closing the answer: "For example, [1]"), the passage it cites. An
-answer no claim of which is grounded, or whose grounded claims (the first DOUBTED sentences, each cited passage's) rest on sentences the model is
-sure do not answer the question, becomes the not-found answer, the model's reply in the notice (doubtful "no"s flag the first claim's citations).
-Nothing else vetoes an answer; a NOT FOUND after an answer is taken out. Other languages: by names, numbers."""
+Citing nothing: it gets the passage that states it, unless its line's next citation does (else that is flagged). Saying only a name ("- Name: [2]"),
+it quotes the sentence naming it; ending in a colon ("the following code: [3]", or a comma closing the answer: "For example, [1]"), the passage it
+cites. An answer no claim of which is grounded, or whose grounded claims (the first DOUBTED sentences, each cited passage's) rest on sentences the
+model is sure do not answer the question, becomes the not-found answer, the model's reply in the notice (doubtful "no"s flag the first claim's
+citations). Nothing else vetoes an answer; a NOT FOUND after an answer is taken out. Other languages: by names, numbers."""
 
 from __future__ import annotations
 
@@ -179,9 +178,7 @@ class ReadPassages:
         return judge_claim(shared, self.vocabulary(key), self.asked, self.each, exact=True) if adds else Grounding(False, 0.0, "it shares only the question's names with them")
 
     def vocabulary(self, key: tuple[int, ...]) -> Vocabulary:  # these passages' words together, built once however often asked
-        if key not in self._vocabularies:
-            self._vocabularies[key] = Vocabulary([self.texts[n - 1] for n in key])
-        return self._vocabularies[key]
+        return self._vocabularies[key] if key in self._vocabularies else self._vocabularies.setdefault(key, Vocabulary([self.texts[n - 1] for n in key]))
 
     def reread(self, claim: str, numbers: Sequence[int], verdict: Grounding, check: ModelCheck | None) -> Grounding:
         """A claim the words fail, no number missing but the question's (a plain "run 4 jobs"), adding 2+ words to it, asked of the model (model_check.py)."""
@@ -252,13 +249,12 @@ def review_answer(
     general_knowledge: bool = False, names: Sequence[str] = (), embedder: Embedder | None = None, model_check: ModelCheck | None = None,
     unlocated: Callable[[str], str] | None = None, under: Sequence[str] = (),
 ) -> ReviewedAnswer:
-    """`answered`: False when no answer was asked for (search only); `sources` name the closest pages of a refusal;
-    `names`: the named things a list answer has a line each for (retrieval/evidence.py); `embedder`: the library's,
-    for the grounding check's meaning signal (none: words only); `model_check`: asks the model whether a claim the
-    words fail is stated anyway, and whether the sentence the first grounded claim rests on answers the question;
-    `unlocated`: a claim without the question's filters where it restates them ("Page 2 of X.pdf says ..."): where a
-    passage is, the search applied; a page's text need not say its own number. `under`: the headings each passage sits
-    under in an outline the model read with them (whole-document answers): a sentence may restate its chapter's heading."""
+    """`answered`: False when no answer was asked for (search only); `sources`: the closest pages of a refusal; `names`: the
+    named things a list answer has a line each for (retrieval/evidence.py); `embedder`: the library's (the check's meaning
+    signal; none: words only); `model_check`: asks the model whether a claim the words fail is stated anyway, and whether
+    the sentence the first grounded claim rests on answers the question; `unlocated`: a claim without the question's filters
+    where it restates them ("Page 2 of X.pdf says ...": a page need not say its number); `under`: each passage's headings
+    in an outline the model read with them (whole-document answers): a sentence may restate its chapter's heading."""
     if not (found and answer):
         return ReviewedAnswer(answer, found, (), ())
     evidence, notices, flagged = ReadPassages(context, question, embedder, unlocated, under), [], {}
@@ -309,8 +305,11 @@ def review_answer(
         elif listed:
             out = out[:start] + f"- {_head(claim, names)}: {NOT_FOUND_LINE}" + out[end:]
             notices.append(f"No passage states \u201c{MARK.sub('', claim).strip()[:120]}\u201d: the line now says not found.")
-        else:
-            flagged.update({n: verdict.reason for n in numbers if n not in flagged})
+        else:  # citing nothing, it leans on its line's closing marks ("A. B [1].", `later`): the model may read it there; else they are flagged
+            if not numbers and later and (verdict := evidence.reread(claim, later, evidence.judge(claim, later), model_check)).grounded:
+                grounded.append((claim, later))
+                continue
+            flagged.update({n: verdict.reason for n in numbers or later if n not in flagged})
     checked = answered and not general_knowledge
     doubt = _least_doubt(model_check, question, (s for g in reversed(grounded) for s in evidence.statements(*g, subject=True))) if checked and grounded and model_check else Doubt.NONE
     if (checked and not grounded) or doubt is Doubt.SURE:
