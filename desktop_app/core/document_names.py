@@ -17,11 +17,11 @@ def _words(text: str) -> list[str]:
     return re.findall(r"\w+", text.casefold())
 
 
-def document_names(document: Document) -> list[list[str]]:
-    """The word sequences that name a document: its file name, the name without extension, its title."""
+def document_names(document: Document, titles: bool = True) -> list[list[str]]:
+    """The word sequences that name a document: its file name, the name without extension, its title (with `titles`)."""
     path = Path(document.path)
     names = []
-    for name in (path.name, path.stem, document.title):
+    for name in (path.name, path.stem, document.title) if titles else (path.name, path.stem):
         words = _words(name)
         if not words or words in names:
             continue
@@ -40,15 +40,15 @@ def _find(words: Sequence[str], name: Sequence[str]) -> int:
     return -1
 
 
-def named_documents(question: str, documents: Iterable[Document]) -> list[tuple[int, int, int]]:
+def named_documents(question: str, documents: Iterable[Document], titles: bool = True) -> list[tuple[int, int, int]]:
     """(document id, first word, word after) of each document the question names, in the order named; of two
-    names that overlap ("R-intro" inside "R-intro-extra") the longer wins."""
+    names that overlap ("R-intro" inside "R-intro-extra") the longer wins. `titles` False: by file name only."""
     words = _words(question)
     found: list[tuple[int, int, int]] = []
     for document in documents:
         if document.kind != "text":
             continue
-        spans = [(at, at + len(name)) for name in document_names(document) if (at := _find(words, name)) >= 0]
+        spans = [(at, at + len(name)) for name in document_names(document, titles) if (at := _find(words, name)) >= 0]
         if spans:
             start, end = min(spans, key=lambda s: (s[0], -(s[1] - s[0])))
             found.append((document.id, start, end))

@@ -132,6 +132,17 @@ def test_an_uncited_sentence_rests_on_the_next_citation_of_its_line_as_the_page_
     assert said_by_citation(reviewed.answer)[2].split() == "The lighthouse was built in 1887 [2]. Edda Tarrow built it [2].".split()
 
 
+def test_an_uncited_sentence_no_passage_states_flags_the_closing_citation_it_leans_on():
+    # "What does -z do?" answered "The -z option of quillsort sorts by date. It reads each file in turn [1].": the first
+    # sentence, the answer's point, was stated nowhere and cited nothing, so nothing was flagged beside it.
+    options = "-r, --reverse: Sort the lines in reverse order.", "quillsort reads each file in turn and sorts its lines."
+    reviewed = review("The -z option of quillsort sorts the lines by date. It reads each file in turn [2].", "What does quillsort -z do?", context(*options))
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(2, False)]
+    assert "-z" in reviewed.citations[0].reason
+    stated = review("quillsort sorts the lines of a file. It reads each file in turn [2].", "What does quillsort do?", context(*options))
+    assert [(c.n, c.supported) for c in stated.citations] == [(2, True)]
+
+
 def test_a_list_of_bare_names_the_model_gave_quotes_what_the_documents_say_of_each():
     # The query step named candidates the question does not ("which variable ...?"); a line holding only a name says
     # nothing a person can check, so it shows the sentence that names it, as a line naming one of the question's things does.

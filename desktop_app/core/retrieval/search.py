@@ -52,11 +52,13 @@ class Searcher:
         return RankedList(query=text, kind="keyword", hits=tuple(hits), weight=self.settings.keyword_weight if weight is None else weight)
 
     def named_document_list(self, question: str, scope: Scope | None = None) -> RankedList | None:
-        """The question's words searched inside the documents it names, the names left out; None when it names none
-        (or every document in scope). A manual's pages rarely repeat the tool's name: asked about "the -y option of
-        <tool>", the keyword lists find every page that names the tool before the one line that says what -y does."""
+        """The question's words searched inside the files it names (by file name, with or without extension), the names
+        left out, weighed as the question's own list; None when it names none (or every document in scope). A manual's
+        pages rarely repeat the tool's name: asked about "the -y option of <tool>", the other lists find every page naming
+        the tool before the one line that says what -y does. Not by title: a title is often a common word or place name,
+        which a question names in passing, and a file name is what the person sees in the library's list."""
         documents = [d for d in self.store.documents() if scope is None or scope.documents is None or d.id in scope.documents]
-        named = tuple(dict.fromkeys(i for i, _, _ in named_documents(question, documents)))
+        named = tuple(dict.fromkeys(i for i, _, _ in named_documents(question, documents, titles=False)))
         if not named or len(named) == len(documents):
             return None
         chosen = [d for d in documents if d.id in named]
@@ -64,7 +66,8 @@ class Searcher:
         if not content_words(rest):
             return None
         within = self.keyword_list(rest, Scope.of(named, scope.pages if scope else ()))
-        return dataclasses.replace(within, query=f"{' '.join(rest.split())} (in {', '.join(Path(d.path).name for d in chosen)})")
+        shown = f"{' '.join(rest.split())} (in {', '.join(Path(d.path).name for d in chosen)})"
+        return dataclasses.replace(within, query=shown, weight=self.settings.question_weight)
 
     def drift_guard(self, queries: Sequence[str], vectors: np.ndarray, question_vector: np.ndarray) -> tuple[list[int], list[int]]:
         """Indices of the queries kept and dropped: a query far from the question searches for something else."""
