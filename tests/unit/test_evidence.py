@@ -334,6 +334,17 @@ def test_the_line_of_the_option_asked_about_is_read():
     assert chosen.quotes[0].citation.text.startswith("-k --keep"), [q.citation.text for q in chosen.quotes]
 
 
+def test_the_line_of_a_long_option_asked_about_is_read():
+    # A man page laid out as a PDF: "-m, --tally" on its line, what it does on the next. Asked "... run grindit with
+    # --tally?", the sentences naming grindit and "run" were read instead, and the model answered not found.
+    page = ("grindit packs files using a block sorting algorithm. A typical run packs every file of a folder.\n\n"
+            "-m, --tally\nCount the packed blocks and print the total.\n\n-r, --rewind\nStart again from the first block.\n\n"
+            "A typical run combines two options: grindit -m -r input.dat")
+    sources = fused(("/docs/grindit.pdf", "grindit manual", 1, page))
+    chosen = by_words("What happens when I run grindit with --tally?", ("grindit run options",), sources, budget_tokens=30)
+    assert any("Count the packed blocks" in s.passage.text for s in chosen.context), [s.passage.text for s in chosen.context]
+
+
 def fused(*pages: tuple[str, str, int, str]) -> list:
     """Fused passages (file, title, page, text), best first."""
     from desktop_app.core.types import Passage, Source

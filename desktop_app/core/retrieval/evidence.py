@@ -6,7 +6,7 @@ One place decides what the model reads and what the user sees before the answer 
    every sentence of ten passages would cost more than the stage's budget on a 2-core laptop);
 3. the kept sentences are embedded in one batch with the generated queries and scored by cosine against the
    question and each query;
-4. coverage first: the best sentence holding each command-line option the question names ("-k"); then, when the
+4. coverage first: the best sentence holding each command-line option the question names ("-k", "--keep"); then, when the
    query step named several things (name-fact lines "Tarrow Works: founder"), each name that some candidate
    passage mentions gets its best sentence in the prompt; a name no passage mentions is
    `missing`, and the answer gets its "not found in your documents" line from code (answers/streaming.py
@@ -81,6 +81,16 @@ def file_line_tokens(file: str) -> int:
 def words(text: str) -> set[str]:
     options = {m.group(0) for m in OPTION.finditer(text.translate(DASHES))}  # "-k" (not "-K"): the line about it (words.OPTION)
     return options | {w for w in (m.group(0).casefold() for m in _WORD.finditer(spaced(text))) if (len(w) > 2 or is_spaceless(w)) and w not in FUNCTION_WORDS}
+
+
+# A long option ("--keep"), as a manual's option line writes it: the line a question naming it asks about, as for "-k".
+_LONG_OPTION = re.compile(r"(?<![\w-])--[^\W\d_][\w-]*")
+
+
+def options_named(text: str) -> set[str]:
+    """The command-line options a text names: letters ("-k", case kept) and long ones ("--keep")."""
+    text = text.translate(DASHES)
+    return {m.group(0) for m in OPTION.finditer(text)} | set(_LONG_OPTION.findall(text))
 
 
 def names_of(queries: Sequence[str]) -> list[str]:
@@ -213,10 +223,10 @@ def select_evidence(
         new_file = not any(sentences[j].source.passage.file == source.passage.file for j in chosen)
         return sentences[i].tokens + (PASSAGE_MARK_TOKENS if new_passage else 0) + (file_line_tokens(source.passage.file) if new_file else 0)
 
-    # The person's own first: the line of an option the question names ("-k") is what is asked, however a query scores it.
+    # The person's own first: the line of an option the question names ("-k", "--keep") is what is asked, however a query scores it.
     option_lines = []  # quoted first too: the line the person asked about
-    for option in sorted(w for w in words(question) if OPTION.fullmatch(w)):
-        best = max((i for i, s in enumerate(sentences) if i not in chosen and option in words(s.text)), key=lambda i: float(overall[i]), default=None)
+    for option in sorted(options_named(question)):
+        best = max((i for i, s in enumerate(sentences) if i not in chosen and option in options_named(s.text)), key=lambda i: float(overall[i]), default=None)
         if best is not None and spent + (price := cost(best)) <= budget_tokens:
             spent += price
             chosen[best] = ""
