@@ -67,3 +67,9 @@ def without_names(question: str, documents: Iterable[Document]) -> str:
             if len(name) >= MIN_NAME_CHARS:
                 text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
     return text
+
+
+def named_files(question: str, paths: Iterable[str]) -> list[Document]:
+    """The files among `paths` that the question names by file name (with or without its extension), as documents."""
+    files = [Document(i, path, "", 0, 0, "") for i, path in enumerate(dict.fromkeys(paths))]
+    return [files[i] for i, _, _ in named_documents(question, files, titles=False)]

@@ -143,6 +143,22 @@ def test_an_uncited_sentence_no_passage_states_flags_the_closing_citation_it_lea
     assert [(c.n, c.supported) for c in stated.citations] == [(2, True)]
 
 
+def test_a_claim_about_the_file_the_question_names_must_rest_on_that_files_passages():
+    # Seen in the window over eight made-up tools' manuals: "What does the -y option of quillsort do?" was answered with
+    # another manual's -y line, unflagged: "quillsort" was the question's word, which a claim may restate unsaid.
+    lines = {"/docs/quillsort.pdf": "-y, --yonder: Drop the header line before sorting.", "/docs/pellwick.pdf": "-y, --yonder: Count a hyphenated word as two."}
+    sources = [Source(n, Passage(n, 1, file, "", 3, 0, len(t), t), 0.1, {}, 0.5) for n, (file, t) in enumerate(lines.items(), 1)]
+    question = "What does the -y option of quillsort do?"
+    wrong = review("The -y option of quillsort counts a hyphenated word as two [2].", question, sources)
+    assert not wrong.found and wrong.answer.startswith("Not found in your documents")  # its one claim rests on another file
+    flagged = review("The -y option of quillsort counts a hyphenated word as two [2]. It drops the header line [1].", question, sources)
+    assert [(c.n, c.supported) for c in flagged.citations] == [(2, False), (1, True)] and "not from quillsort" in flagged.citations[0].reason
+    right = review("The -y option of quillsort drops the header line before sorting [1].", question, sources)  # its page need not say its file's name
+    assert [(c.n, c.supported) for c in right.citations] == [(1, True)] and not right.notices
+    unnamed = review("The -y option counts a hyphenated word as two [2].", "What does the -y option of the word counter do?", sources)
+    assert [(c.n, c.supported) for c in unnamed.citations] == [(2, True)]
+
+
 def test_a_list_of_bare_names_the_model_gave_quotes_what_the_documents_say_of_each():
     # The query step named candidates the question does not ("which variable ...?"); a line holding only a name says
     # nothing a person can check, so it shows the sentence that names it, as a line naming one of the question's things does.

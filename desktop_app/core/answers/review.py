@@ -1,12 +1,12 @@
 """After the answer: each claim checked against what it cites (grounding.py), and the citations it ends up with.
-A claim is a sentence (cut again after marks inside it) or a whole list line, judged against the passages it cites together. Grounded: kept. Not,
-but a passage states it: its citation moves there (or the passage completing the cited ones is added). Not anywhere, no number missing: the model
-reads the cited sentences for it in other words (model_check.py). Else its citations are flagged with what they lack (list lines: "not found").
-Citing nothing: it gets the passage that states it, unless its line's next citation does (else that is flagged). Saying only a name ("- Name: [2]"),
-it quotes the sentence naming it; ending in a colon ("the following code: [3]", or a comma closing the answer: "For example, [1]"), the passage it
-cites. An answer no claim of which is grounded, or whose grounded claims (the first DOUBTED sentences, each cited passage's) rest on sentences the
-model is sure do not answer the question, becomes the not-found answer, the model's reply in the notice (doubtful "no"s flag the first claim's
-citations). Nothing else vetoes an answer; a NOT FOUND after an answer is taken out. Other languages: by names, numbers."""
+A claim is a sentence (cut again after marks inside it) or a list line, judged against its cited passages together. Grounded: kept. Not, but a passage
+states it: its citation moves there (or one completing them is added). Not anywhere, no number missing: the model reads the cited sentences for it
+(model_check.py). Else its citations are flagged with what they lack (list lines: "not found"). Citing nothing: it gets the passage that states it,
+unless its line's next citation does (else that is flagged). Saying only a name ("- Name: [2]"), it quotes the sentence naming it; ending in a colon
+("the code: [3]"; a comma closing the answer: "For example, [1]"), the passage it cites. An answer no claim of which is grounded, or whose grounded
+claims (the first DOUBTED sentences) rest on sentences the model is sure do not answer the question, is not found, the model's reply in the notice
+(doubtful "no"s flag the first claim's citations). Nothing else vetoes it; a NOT FOUND after an answer is taken out. Other languages: by names,
+numbers. A file the question names is named by the claim's passages (or is theirs)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,11 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from ..document_names import named_files, without_names
 from ..languages import different_languages
 from ..models.embedder import Embedder
 from ..types import Citation, Source
@@ -54,11 +56,6 @@ class ReviewedAnswer:
 def _by_reason(flagged: dict[int, str]) -> dict[str, list[int]]:
     """The flagged citations grouped by why, in citation order: a sentence citing eight passages is one notice, not eight."""
     return {reason: [n for n in sorted(flagged) if flagged[n] == reason] for reason in dict.fromkeys(flagged[n] for n in sorted(flagged))}
-
-
-def _flag_notice(numbers: Sequence[int], reason: str) -> str:
-    many = len(numbers) > 1
-    return f"Citation{'s' * many} {', '.join(f'[{n}]' for n in numbers)} may not support the sentence that cites {'them' if many else 'it'}: {reason}."
 
 
 def marks_after(answer: str) -> str:
@@ -113,9 +110,10 @@ class ReadPassages:
     """The passages the model read, each passage's words built once however many claims ask."""
 
     def __init__(self, context: Sequence[Source], question: str, embedder: Embedder | None = None, unlocated: Callable[[str], str] | None = None, under: Sequence[str] = ()):
-        self.unlocated = unlocated or (lambda claim: claim)
-        self.texts = [f"{s.passage.title}\n{heading}\n{s.passage.text}" for s, heading in itertools.zip_longest(context, under[: len(context)], fillvalue="")]
-        self.titles, self.embedder, self.asked, self.asked_words = [s.passage.title for s in context], embedder, Vocabulary([question]), content(question)
+        self.unlocated, named = unlocated or (lambda claim: claim), named_files(question, (s.passage.file for s in context))
+        self.texts = [f"{Path(s.passage.file).name * any(d.path == s.passage.file for d in named)}\n{s.passage.title}\n{heading}\n{s.passage.text}" for s, heading in itertools.zip_longest(context, under[: len(context)], fillvalue="")]
+        self.titles, self.embedder, self.asked, self.asked_words = [s.passage.title for s in context], embedder, Vocabulary([without_names(question, named)]), content(question)
+        self.required = frozenset(t for d in named for t in content(Path(d.path).stem))  # a claim naming the file must rest on it
         self.pages, self.plain_numbers = [(s.passage.file, s.passage.page) for s in context], set(tokens(re.sub(r"\w*[^\W\d_]\w*", " ", question)))  # "4", not "K7"
         self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
         self.each = tuple(self._vocabularies.values())
@@ -164,9 +162,9 @@ class ReadPassages:
         return f"{' '.join(lead.split())[: MAX_CHARS // 2]} … {sentence}" if most else sentence  # the check reads MAX_CHARS
 
     def judge(self, claim: str, numbers: Sequence[int]) -> Grounding:
-        key = tuple(sorted(n for n in set(numbers) if 1 <= n <= len(self.texts)))
-        if not key:
-            return Grounding(False, 0.0, "it cites no passage the model read")
+        key, named = tuple(sorted(n for n in set(numbers) if 1 <= n <= len(self.texts))), self.required & set(content(claim))
+        if not key or any(not self.each[n - 1].holds(t) for n in key for t in named):  # restating a file the question names: each passage is that file's
+            return Grounding(False, 0.0, f"the cited passages are not from {', '.join(sorted(named))}" if key else "it cites no passage the model read", tuple(named))
         claim = self.unlocated(claim)
         verdict = judge_claim(claim, self.vocabulary(key), self.asked, self.each)
         if verdict.grounded or not different_languages(claim, " ".join(self.texts[n - 1] for n in key)):  # its wording counts if its nearest sentence is cited
@@ -320,5 +318,6 @@ def review_answer(
     out = out.rstrip()
     citations = [dataclasses.replace(c, supported=c.n not in flagged, reason=flagged.get(c.n, "")) for c in citations_of(out, context)]
     notices += ["The answer cites no passage; check it against the sources."] if answered and not citations else []
-    notices += [_flag_notice(ns, reason) for reason, ns in _by_reason(flagged).items()]
+    notices += [f"Citation{'s' * (len(ns) > 1)} {', '.join(f'[{n}]' for n in ns)} may not support the sentence that cites {'them' if len(ns) > 1 else 'it'}: {reason}."
+                for reason, ns in _by_reason(flagged).items()]
     return ReviewedAnswer(out, True, tuple(citations), tuple(notices))
