@@ -151,6 +151,13 @@ def test_a_claim_about_the_file_the_question_names_must_rest_on_that_files_passa
     question = "What does the -y option of quillsort do?"
     wrong = review("The -y option of quillsort counts a hyphenated word as two [2].", question, sources)
     assert not wrong.found and wrong.answer.startswith("Not found in your documents")  # its one claim rests on another file
+    from desktop_app.core.answers.model_check import ModelCheck
+    from tests.fakes import ScriptedGenerator
+
+    model = ScriptedGenerator()
+    model.claim_reply = "yes"  # the model reads "-y: Count a hyphenated word as two" as saying it: no reading makes it quillsort's
+    reread = review_answer("The -y option of quillsort counts a hyphenated word as two [2].", True, question, sources, sources, model_check=ModelCheck(model, asks_question=False))
+    assert not reread.found
     flagged = review("The -y option of quillsort counts a hyphenated word as two [2]. It drops the header line [1].", question, sources)
     assert [(c.n, c.supported) for c in flagged.citations] == [(2, False), (1, True)] and "not from quillsort" in flagged.citations[0].reason
     right = review("The -y option of quillsort drops the header line before sorting [1].", question, sources)  # its page need not say its file's name

@@ -181,6 +181,7 @@ class ReadPassages:
     def reread(self, claim: str, numbers: Sequence[int], verdict: Grounding, check: ModelCheck | None) -> Grounding:
         """A claim the words fail, no number missing but the question's (a plain "run 4 jobs"), adding 2+ words to it, asked of the model (model_check.py)."""
         settled = verdict.grounded or check is None or not numbers or self.rereads <= 0 or any(is_number(t) and t not in self.plain_numbers for w in verdict.missing for t in tokens(w))
+        settled = settled or bool(self.required & set(verdict.missing))  # another file's passage: no reading makes it the named file's
         if settled or sum(not self.asked.holds(t) for t in content(MARK.sub(" ", claim))) < 2:  # cheap answers first; one added word: nothing to vouch for
             return verdict
         self.rereads -= 1
