@@ -457,7 +457,8 @@ class Pipeline:
         keyword = mode.adds_keyword_lists(self.settings)
         if keyword:
             lists += [self.searcher.keyword_list(text, scope) for text in mode.keyword_texts(question, generated.queries)]
-            lists += [named for named in (self.searcher.named_document_list(question, scope),) if named is not None]
+            if (named := self.searcher.named_document_list(question, scope)) is not None:  # searched inside the files it names
+                lists.append(named)
         if self.store.pending_count():
             # A document still being embedded is only found by keyword: search the question that way too.
             if not keyword and mode.merge.takes_keyword_lists:

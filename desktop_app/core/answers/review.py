@@ -111,7 +111,7 @@ class ReadPassages:
 
     def __init__(self, context: Sequence[Source], question: str, embedder: Embedder | None = None, unlocated: Callable[[str], str] | None = None, under: Sequence[str] = ()):
         self.unlocated, named = unlocated or (lambda claim: claim), named_files(question, (s.passage.file for s in context))
-        self.texts = [f"{Path(s.passage.file).name * any(d.path == s.passage.file for d in named)}\n{s.passage.title}\n{heading}\n{s.passage.text}" for s, heading in itertools.zip_longest(context, under[: len(context)], fillvalue="")]
+        self.texts = [f"{Path(s.passage.file).name if any(d.path == s.passage.file for d in named) else ''}\n{s.passage.title}\n{heading}\n{s.passage.text}" for s, heading in itertools.zip_longest(context, under[: len(context)], fillvalue="")]
         self.titles, self.embedder, self.asked, self.asked_words = [s.passage.title for s in context], embedder, Vocabulary([without_names(question, named)]), content(question)
         self.required = frozenset(t for d in named for t in content(Path(d.path).stem))  # a claim naming the file must rest on it
         self.pages, self.plain_numbers = [(s.passage.file, s.passage.page) for s in context], set(tokens(re.sub(r"\w*[^\W\d_]\w*", " ", question)))  # "4", not "K7"
@@ -283,8 +283,9 @@ def review_answer(
             out = out[:start] + f"{MARK.sub('', claim).rstrip()} \u201c{quoted}\u201d [{numbers[0]}]" + out[end:]
             notices.append(f"The sentence \u201c{MARK.sub('', claim).strip()[:100]}\u201d stopped before what it cites; it now quotes [{numbers[0]}].")
             continue
-        if not numbers and not listed and (later := closing_marks(out[end:])) and evidence.judge(claim, later).grounded:
-            grounded.append((claim, later))  # the line's closing citation cites it ("A. B. C [1].")
+        later = [] if numbers or listed else closing_marks(out[end:])  # citing nothing, it leans on its line's closing marks ("A. B. C [1].")
+        if later and evidence.judge(claim, later).grounded:
+            grounded.append((claim, later))  # the line's closing citation cites it
             continue
         verdict = evidence.judge(claim, numbers)
         better = None if verdict.grounded else evidence.stating(claim, numbers)
@@ -304,8 +305,8 @@ def review_answer(
         elif listed:
             out = out[:start] + f"- {_head(claim, names)}: {NOT_FOUND_LINE}" + out[end:]
             notices.append(f"No passage states \u201c{MARK.sub('', claim).strip()[:120]}\u201d: the line now says not found.")
-        else:  # citing nothing, it leans on its line's closing marks ("A. B [1].", `later`): the model may read it there; else they are flagged
-            if not numbers and later and (verdict := evidence.reread(claim, later, evidence.judge(claim, later), model_check)).grounded:
+        else:  # citing nothing: the model may read it in the marks it leans on; else they are flagged
+            if later and (verdict := evidence.reread(claim, later, evidence.judge(claim, later), model_check)).grounded:
                 grounded.append((claim, later))
                 continue
             flagged.update({n: verdict.reason for n in numbers or later if n not in flagged})
