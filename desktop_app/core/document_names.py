@@ -59,14 +59,28 @@ def named_documents(question: str, documents: Iterable[Document], titles: bool =
     return sorted((f for f in kept if (f[1], f[2]) not in shared), key=lambda f: f[1])
 
 
-def without_names(question: str, documents: Iterable[Document]) -> str:
-    """The question with the named documents' file names taken out, so a name is not read as a phrase."""
-    text = question
+def without_names(question: str, documents: Iterable[Document], titles: bool = True) -> str:
+    """The question with the documents' names (`document_names`) taken out where they stand as whole words, so a name
+    is not read as a phrase and a longer word holding one ("concatenate" holding "cat") stays whole."""
+    found = list(re.finditer(r"\w+", question))
+    words = [m.group().casefold() for m in found]
+    spans = []
     for document in documents:
-        for name in (Path(document.path).name, Path(document.path).stem, document.title):
-            if len(name) >= MIN_NAME_CHARS:
-                text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
-    return text
+        for name in document_names(document, titles):
+            at = 0
+            while (start := _find(words[at:], name)) >= 0:
+                start += at
+                spans.append((found[start].start(), found[start + len(name) - 1].end()))
+                at = start + len(name)
+    merged: list[list[int]] = []  # a file name and its stem overlap ("tool.html", "tool"): one span
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    for start, end in reversed(merged):
+        question = question[:start] + " " + question[end:]
+    return question
 
 
 def named_files(question: str, paths: Iterable[str]) -> list[Document]:

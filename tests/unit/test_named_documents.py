@@ -57,3 +57,17 @@ def test_a_question_naming_no_document_or_the_only_one_gets_no_list_of_its_own(e
     searcher = empty_library.pipeline().searcher
     assert searcher.named_document_list("What does the -y option of quillsort do?") is None  # it is the whole library
     assert searcher.named_document_list("What does the -y option do?") is None
+
+
+def test_the_name_is_left_out_as_a_whole_word_and_longer_words_holding_it_stay_whole(empty_library, tmp_path):
+    # A tool named "mend" and a question about "amended" lines: the list searched inside mend.html, shown in the panel,
+    # searched "a ed" before (the name cut out of the longer word), and missed every line saying "amended".
+    for tool, does in (("mend", "repairs broken line endings"), ("quillsort", TOOLS["quillsort"][0])):
+        (tmp_path / f"{tool}.html").write_text(manual(tool, does, "Keep amended lines in a separate file."), encoding="utf-8")
+    list(empty_library.import_paths([tmp_path]))
+    searcher = empty_library.pipeline().searcher
+
+    within = searcher.named_document_list("Where does mend keep amended lines?")
+
+    assert within is not None and within.query == "Where does keep amended lines? (in mend.html)"
+    assert within.hits  # "amended" is found inside the file

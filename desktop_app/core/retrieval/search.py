@@ -62,7 +62,7 @@ class Searcher:
         if not named or len(named) == len(documents):
             return None
         chosen = [d for d in documents if d.id in named]
-        rest = without_names(question, chosen)
+        rest = without_names(question, chosen, titles=False)
         if not content_words(rest):
             return None
         within = self.keyword_list(rest, Scope.of(named, scope.pages if scope else ()))
