@@ -67,6 +67,17 @@ def write_pdf(path, pages: list[str]):
         ("Что написано на странице 2 в файле R-data.pdf?", "Что написано?", [PAGES, FILE], "page 2"),
         ("Что говорят мои PDF-файлы о бюджете?", "Что говорят о бюджете?", [FORMAT], "PDF files"),
         ("Какие документы добавлены на этой неделе?", "Какие документы?", [ADDED], "added this week"),
+        # Chinese and Japanese write no spaces and put a page around its number; Korean glues its particles on.
+        ("在R-data.pdf中如何导入CSV文件？", "如何导入CSV文件？", [FILE], "R-data.pdf"),
+        ("请问R-data.pdf里如何导入？", "请问如何导入？", [FILE], "R-data.pdf"),
+        ("第3页上讲了什么？", "讲了什么？", [PAGES], "page 3"),
+        ("R-data.pdf的第3至5页讲了什么？", "讲了什么？", [FILE, PAGES], "R-data.pdf"),
+        ("在第2到第4页中价格是多少？", "价格是多少？", [PAGES], "pages 2-4"),
+        ("我的PDF文件里有什么？", "有什么？", [FORMAT], "PDF files"),
+        ("R-data.pdfの3ページには何が書いてありますか？", "何が書いてありますか？", [FILE, PAGES], "R-data.pdf"),
+        ("3から5ページを要約してください", "を要約してください", [PAGES], "pages 3-5"),
+        ("R-data.pdf에서 3~5페이지의 내용은?", "내용은?", [FILE, PAGES], "R-data.pdf"),
+        ("PDF 파일에서 가격은?", "가격은?", [FORMAT], "PDF files"),
     ],
 )
 def test_the_grammar_reads_files_pages_types_and_dates_and_leaves_them_out_of_the_searched_text(question, searched, kinds, label):
@@ -82,6 +93,8 @@ def test_the_grammar_reads_files_pages_types_and_dates_and_leaves_them_out_of_th
     "How do I save a data frame to a text file?", "Can I export an HTML file from it?", "Wie speichere ich die Tabelle in einer Textdatei?",
     "Puis-je ajouter du texte à un fichier PDF ?", "¿Cómo guardo la tabla en un archivo de texto?", "Как сохранить таблицу в файл PDF?",
     "Combien de pages a le manuel ?", "¿Qué páginas web recomienda el manual?", "Вода кипит с 2 до 5 минут?", "Сколько стоит доставка до 5 кг?",
+    # A count of pages, a chapter, a file to save to: no filter in Chinese, Japanese or Korean either.
+    "这本书有几页？", "打印3页需要多少钱？", "第3章讲了什么？", "如何把表格保存到一个PDF文件？", "このマニュアルは3ページあります", "이 책은 300페이지입니다",
 ])
 def test_ordinary_words_are_no_filters(question):
     assert read_filters(question, LIBRARY, now=NOW).parts == ()
@@ -142,6 +155,15 @@ def test_a_page_range_limits_both_searches_to_those_pages(pump_library):
     ranked = next(e for e in events if isinstance(e, SourcesRanked))
     assert {lst.kind for lst in ranked.lists} == {"vector", "keyword"}
     assert ranked.sources and {(s.passage.file.rsplit("/", 1)[1], s.passage.page) for s in ranked.sources} == {("alpha-manual.pdf", 2), ("alpha-manual.pdf", 3)}
+
+
+def test_a_file_and_page_named_in_chinese_or_japanese_without_spaces_limit_the_search(pump_library):
+    # Before, "在beta-manual.pdf中" and "第2页" touched their neighbours, were no words to the grammar, and every page of
+    # both manuals was searched.
+    for question in ("在beta-manual.pdf中，第2页上泵的压力是多少？", "beta-manual.pdfの2ページにはポンプの圧力が書いてありますか？"):
+        events, ranked, result = searched(pump_library, question)
+        assert ranked.sources and {(s.passage.file.rsplit("/", 1)[1], s.passage.page) for s in ranked.sources} == {("beta-manual.pdf", 2)}
+        assert [p.label for p in result.filters.parts] == ["beta-manual.pdf", "page 2"]  # the chips
 
 
 def test_a_file_type_limits_the_search_to_those_files(pump_library):

@@ -3,7 +3,9 @@
 
 Each entry is a list of regular-expression alternatives (matched case-insensitively, as whole words). The
 grammar joins every language's words, so a question is read whatever language it is written in and a
-language need not be detected first: "Seite 5" and "page 5" are both a page.
+language need not be detected first: "Seite 5" and "page 5" are both a page. A word in a script written without
+spaces (Chinese, Japanese) needs no space after it ("在R-data.pdf中"), and Korean glues its particles to the word
+before ("R-data.pdf에서"): the grammar reads those edges as word edges.
 """
 
 from __future__ import annotations
@@ -41,6 +43,13 @@ class FilterWords:
     periods: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # "in the last 7 days": the number is read between these.
     last_days: tuple[str, str] = ("", "")
+    # After a file name, where a language puts its place there: "R-data.pdf中" (in), "R-data.pdfで", "R-data.pdf에서".
+    after_places: tuple[str, ...] = ()
+    # A page written around its number: "第3页" (before and after), "3ページに" (after, then one of `page_needs`: a bare
+    # "3ページ" is as often "3 pages" as "page 3"). Without `page_needs`, the word before the number is required.
+    page_before_number: tuple[str, ...] = ()
+    page_after_number: tuple[str, ...] = ()
+    page_needs: tuple[str, ...] = ()
 
 
 _FORMAT_NOUNS = {"PDF": ("pdf",), "Word": ("word", "docx"), "HTML": ("html", "web"), "EPUB": ("epub",), "text": ("text", "txt"), "Markdown": ("markdown", "md")}
@@ -180,4 +189,52 @@ RUSSIAN = FilterWords(
     last_days=("за последние", "дн(?:ей|я)"),
 )
 
-LANGUAGES: tuple[FilterWords, ...] = (ENGLISH, GERMAN, FRENCH, SPANISH, RUSSIAN)
+_CJK_FORMATS = {"PDF": ("pdf",), "Word": ("word", "docx"), "HTML": ("html",), "EPUB": ("epub",), "Markdown": ("markdown",)}
+CHINESE = FilterWords(
+    language="zh",
+    places=("在", "从", "從", "于", "於"),
+    page_places=(),
+    owner_places=(),
+    articles=("我的", "我们的", "我們的", "所有的?", "这些", "這些", "这个", "這個"),
+    file_nouns=("文件", "文档", "文檔", "檔案"),
+    page_words=(),
+    range_joiners=("至", "到"),
+    formats_before_noun={**_CJK_FORMATS, "text": ("文本", "txt")},
+    indefinite=("一个", "一個", "另一个", "另一個"),
+    after_places=("中", "里", "裡", "裏", "内", "內", "上", "的"),  # "第3页上" (on page 3)
+    page_before_number=("第",),  # "3页" alone is as often "3 pages"
+    page_after_number=("页", "頁"),
+)
+
+JAPANESE = FilterWords(
+    language="ja",
+    places=(),  # a place follows its name ("R-data.pdfで")
+    page_places=(),
+    owner_places=(),
+    articles=("私の", "すべての", "全ての", "この", "これらの"),
+    file_nouns=("ファイル", "文書", "ドキュメント"),
+    page_words=(),
+    range_joiners=("から",),
+    formats_before_noun={**_CJK_FORMATS, "text": ("テキスト", "txt")},
+    after_places=("の中で", "の中の", "では", "で", "の", "には", "に"),
+    page_before_number=("第",),
+    page_after_number=("ページ目", "頁目", "ページ", "頁"),
+    page_needs=("に", "で", "の", "を", "は", "から", "まで"),
+)
+
+KOREAN = FilterWords(
+    language="ko",
+    places=(),  # a place follows its name, glued ("R-data.pdf에서")
+    page_places=(),
+    owner_places=(),
+    articles=("내", "모든", "이"),
+    file_nouns=("파일", "문서"),
+    page_words=(),
+    range_joiners=(),  # "3~5페이지": a tilde joins in every language
+    formats_before_noun={**_CJK_FORMATS, "text": ("텍스트", "txt")},
+    after_places=("에서는", "에서", "에는", "의", "에"),
+    page_after_number=("페이지", "쪽"),
+    page_needs=("에", "의", "을", "를", "은", "는", "부터", "까지"),
+)
+
+LANGUAGES: tuple[FilterWords, ...] = (ENGLISH, GERMAN, FRENCH, SPANISH, RUSSIAN, CHINESE, JAPANESE, KOREAN)

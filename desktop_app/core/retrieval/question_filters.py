@@ -22,10 +22,18 @@ from pathlib import Path
 
 from ..formats import FORMATS, format_of, suffixes
 from ..types import ADDED, FILE, FORMAT, PAGES, DocumentName, FilterPart, QuestionFilters
+from ..word_pieces import SPACELESS
 from .filter_words import LANGUAGES, FilterWords
 
 # A name without its extension shorter than this is no file name ("in R", "in a"): it is searched as words.
 MIN_NAME = 3
+
+
+# Scripts whose words a question's filter words may touch without a space: Chinese and Japanese write none
+# ("在R-data.pdf中"), Korean glues its particles to the word before ("R-data.pdf에서"). Next to one of these a word ends.
+_GLUED = SPACELESS + "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
+_START = rf"(?<![^\W{_GLUED}])"  # no word character of a spaced script before: where "(?<!\w)" would be
+_END = rf"(?![^\W{_GLUED}])"
 
 
 def _alternatives(words: Iterable[str]) -> str:
@@ -36,17 +44,33 @@ def _joined(pick: Callable[[FilterWords], Iterable[str]]) -> str:
     return _alternatives(w for language in LANGUAGES for w in pick(language))
 
 
-_ARTICLES = rf"(?:(?:{_joined(lambda w: w.articles)})\s+){{0,2}}"
-_PLACE = rf"(?:(?:{_joined(lambda w: w.places)})\s+{_ARTICLES})"
+def _then_space(pick: Callable[[FilterWords], Iterable[str]]) -> str:
+    """Every language's words of one kind, each followed by the space a writer puts after it: none after a word of a
+    script written without spaces ("在R-data.pdf"). Matches nothing when no language has such words."""
+    words = {w for language in LANGUAGES for w in pick(language)}
+    unspaced = {w for w in words if re.search(f"[{SPACELESS}]", w)}
+    forms = [rf"(?:{_alternatives(group)}){space}" for group, space in ((words - unspaced, r"\s+"), (unspaced, r"\s*")) if group]
+    return rf"(?:{'|'.join(forms) or '(?!)'})"
+
+
+_ARTICLES = rf"(?:{_then_space(lambda w: w.articles)}){{0,2}}"
+_PLACE = rf"(?:{_then_space(lambda w: w.places)}{_ARTICLES})"
 _OWNER = _joined(lambda w: w.owner_places)
 # Before a name with its extension: "of R-data.pdf" too.
-_FILE_PLACE = rf"(?:(?:{_joined(lambda w: (*w.places, *w.owner_places))})\s+{_ARTICLES})"
+_FILE_PLACE = rf"(?:{_then_space(lambda w: (*w.places, *w.owner_places))}{_ARTICLES})"
+_AFTER_PLACE = rf"(?:\s*(?:{_joined(lambda w: w.after_places)}))"  # "R-data.pdf中", "R-data.pdfで"
 _NUMBER = r"(\d+)"
 _DIGITS = re.compile(r"\d+")  # \d is any script's decimal digit; int() reads them all
-_JOIN = rf"\s*(?:[-–—]|\s(?:{_joined(lambda w: w.range_joiners)})\s)\s*"
+_SPACED_JOINERS = _joined(lambda w: (j for j in w.range_joiners if not re.search(f"[{SPACELESS}]", j)))
+_UNSPACED_JOINERS = _joined(lambda w: (j for j in w.range_joiners if re.search(f"[{SPACELESS}]", j)))
+_JOIN = rf"\s*(?:[-–—~～〜]|\s(?:{_SPACED_JOINERS})\s|{_UNSPACED_JOINERS})\s*"
 # The place is optional before an article: "¿Qué dice la página 2?" leaves "¿Qué dice?", not "¿Qué dice la?".
-_PAGE_PLACE = rf"(?:(?:(?:{_joined(lambda w: (*w.places, *w.page_places))})\s+)?{_ARTICLES})"
-_PAGES = re.compile(rf"(?<!\w){_PAGE_PLACE}?(?:{_joined(lambda w: w.page_words)})\s*{_NUMBER}(?:{_JOIN}{_NUMBER})?(?!\w)", re.IGNORECASE)
+_PAGE_PLACE = rf"(?:{_then_space(lambda w: (*w.places, *w.page_places))}?{_ARTICLES})"
+_PAGES = re.compile(rf"{_START}{_PAGE_PLACE}?(?:{_joined(lambda w: w.page_words)})\s*{_NUMBER}(?:{_JOIN}{_NUMBER})?{_END}", re.IGNORECASE)
+# Around the number: "第3页", "第3至5页", "第3到第5页"; after it, then a particle: "3ページに", "3~5페이지의".
+_ORDINAL, _COUNTER = _joined(lambda w: w.page_before_number), _joined(lambda w: w.page_after_number)
+_PAGES_AROUND = re.compile(rf"{_START}{_PAGE_PLACE}?(?:{_ORDINAL})\s*{_NUMBER}(?:{_JOIN}(?:{_ORDINAL})?\s*{_NUMBER})?\s*(?:{_COUNTER}){_AFTER_PLACE}?", re.IGNORECASE)
+_PAGES_COUNTED = re.compile(rf"{_START}{_PAGE_PLACE}?{_NUMBER}(?:{_JOIN}{_NUMBER})?\s*(?:{_COUNTER})(?:{_AFTER_PLACE}|(?=\s*(?:{_joined(lambda w: w.page_needs)})))", re.IGNORECASE)
 _FILE_NOUN = _joined(lambda w: w.file_nouns)
 
 
@@ -60,7 +84,7 @@ def _format_words(name: str, kind: str) -> str:
 def _format_pattern(alone: str, before: str, after: str) -> re.Pattern:
     """ "my PDFs", "the Word files", "den PDF-Dateien", "los archivos Word", after an optional "in the"."""
     forms = [f for f in (alone, before and rf"{before}[\s-]?(?:{_FILE_NOUN})", after and rf"(?:{_FILE_NOUN})\s+{after}") if f]
-    return re.compile(rf"(?<!\w)(?:{_PLACE}|{_ARTICLES})(?:{'|'.join(forms)})(?!\w)", re.IGNORECASE)
+    return re.compile(rf"{_START}(?:{_PLACE}|{_ARTICLES})(?:{'|'.join(forms)}){_END}{_AFTER_PLACE}?", re.IGNORECASE)
 
 
 _FORMATS = [
@@ -68,11 +92,11 @@ _FORMATS = [
     for name in (f.name for f in FORMATS)
     if any(words := [_format_words(name, kind) for kind in ("formats_alone", "formats_before_noun", "formats_after_noun")])
 ]
-_INDEFINITE = re.compile(rf"(?<!\w)(?:{_joined(lambda w: w.indefinite)})\s+$", re.IGNORECASE)  # "to a text file": no filter
+_INDEFINITE = re.compile(rf"{_START}{_then_space(lambda w: w.indefinite)}$", re.IGNORECASE)  # "to a text file": no filter
 _SUFFIXES = _alternatives(s.lstrip(".") for s in suffixes())
 # A file name with an importable extension: "report.docx", "R-data.pdf" (no spaces: a spaced name is matched
 # only when the library has it).
-_FILE_TOKEN = re.compile(rf"(?<![\w/\\]){_FILE_PLACE}?[\"'“‘]?(\w[\w.+~-]*\.(?:{_SUFFIXES}))[\"'”’]?(?!\w)", re.IGNORECASE)
+_FILE_TOKEN = re.compile(rf"{_START}(?<![/\\]){_FILE_PLACE}?[\"'“‘]?(\w[\w.+~-]*\.(?:{_SUFFIXES}))[\"'”’]?{_END}{_AFTER_PLACE}?", re.IGNORECASE)
 
 _DATE = r"(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})\.(\d{1,2})\.(\d{4})"
 _ADDED = _joined(lambda w: w.added)
@@ -150,17 +174,23 @@ def _spans(text: str, library: Sequence[DocumentName], now: datetime) -> list[tu
                 named.setdefault(f"{name.casefold()}|{alone}", []).append(document)
     for key, documents in named.items():
         name, alone = key.rsplit("|", 1)
-        # Without its extension a name needs "in"/"from" before it, or "of" after a number ("pages 3-4 of R-intro").
-        prefix = rf"(?<!\w){_FILE_PLACE}?" if alone == "True" else rf"(?:(?<!\w){_PLACE}|(?<=\d)\s+(?:{_OWNER})\s+)"
-        pattern = rf"{prefix}[\"'“‘]?{re.escape(name)}[\"'”’]?(?![\w-])"
+        # Without its extension a name needs "in"/"from" before it, or "of" after a number ("pages 3-4 of R-intro"),
+        # or a place after it where a language puts it there ("说明书中", "マニュアルで").
+        quoted = rf"[\"'“‘]?{re.escape(name)}[\"'”’]?(?!-){_END}"
+        if alone == "True":
+            pattern = rf"{_START}{_FILE_PLACE}?{quoted}{_AFTER_PLACE}?"
+        else:
+            pattern = rf"(?:{_START}{_PLACE}|(?<=\d)\s+(?:{_OWNER})\s+){quoted}{_AFTER_PLACE}?|{_START}{quoted}{_AFTER_PLACE}"
         for match in re.finditer(pattern, text, re.IGNORECASE):
             label = Path(documents[0].path).name
             found.append((match.start(), match.end(), FilterPart(FILE, match.group(0), label, documents=tuple(sorted({d.id for d in documents})))))
     known = {Path(d.path).name.casefold() for d in library}
     for match in _FILE_TOKEN.finditer(text):
-        if match.group(1).casefold() not in known:
+        token = match.group(1).casefold()
+        # Glued to the words before it ("请问R-data.pdf"), a token may begin before the name: a known name ending it is that file.
+        if token not in known and not any(token.endswith(name) and re.fullmatch(rf"[\w.+~-]*[{_GLUED}]", token[: -len(name)]) for name in known):
             found.append((match.start(), match.end(), FilterPart(FILE, match.group(0), match.group(1))))
-    for match in _PAGES.finditer(text):
+    for match in (*_PAGES.finditer(text), *_PAGES_AROUND.finditer(text), *_PAGES_COUNTED.finditer(text)):
         part = _page_part(match)
         if part:
             found.append((match.start(), match.end(), part))
@@ -204,6 +234,7 @@ def _cut(text: str, spans: Sequence[tuple[int, int, FilterPart]]) -> str:
         last = end
     out += text[last:]
     out = re.sub(r"\s+([,.;:?!])", r"\1", " ".join(out.split()))
+    out = re.sub(rf"(?<=[{SPACELESS}]) (?=[{SPACELESS}])", "", out)  # "请问R-data.pdf中如何" -> "请问如何", unspaced as written
     out = re.sub(r"([,;:])(?=[,.;:?!]|$)", "", out)  # a comma left before the end or another mark
     return out.strip(" ,;:")
 
