@@ -78,6 +78,9 @@ def write_pdf(path, pages: list[str]):
         ("3から5ページを要約してください", "を要約してください", [PAGES], "pages 3-5"),
         ("R-data.pdf에서 3~5페이지의 내용은?", "내용은?", [FILE, PAGES], "R-data.pdf"),
         ("PDF 파일에서 가격은?", "가격은?", [FORMAT], "PDF files"),
+        ("本周添加的文档里提到价格吗？", "文档里提到价格吗？", [ADDED], "added this week"),
+        ("過去7日間に追加したファイル", "ファイル", [ADDED], "added in the last 7 days"),
+        ("이번 주에 추가된 문서에서 가격은?", "문서에서 가격은?", [ADDED], "added this week"),
     ],
 )
 def test_the_grammar_reads_files_pages_types_and_dates_and_leaves_them_out_of_the_searched_text(question, searched, kinds, label):
@@ -95,6 +98,7 @@ def test_the_grammar_reads_files_pages_types_and_dates_and_leaves_them_out_of_th
     "Combien de pages a le manuel ?", "¿Qué páginas web recomienda el manual?", "Вода кипит с 2 до 5 минут?", "Сколько стоит доставка до 5 кг?",
     # A count of pages, a chapter, a file to save to: no filter in Chinese, Japanese or Korean either.
     "这本书有几页？", "打印3页需要多少钱？", "第3章讲了什么？", "如何把表格保存到一个PDF文件？", "このマニュアルは3ページあります", "이 책은 300페이지입니다",
+    "昨天的天气怎么样？", "今日は何曜日ですか",
 ])
 def test_ordinary_words_are_no_filters(question):
     assert read_filters(question, LIBRARY, now=NOW).parts == ()

@@ -202,6 +202,16 @@ CHINESE = FilterWords(
     formats_before_noun={**_CJK_FORMATS, "text": ("文本", "txt")},
     indefinite=("一个", "一個", "另一个", "另一個"),
     after_places=("中", "里", "裡", "裏", "内", "內", "上", "的"),  # "第3页上" (on page 3)
+    added=("添加的?", "导入的?", "導入的?", "加入的?", "上传的?", "上傳的?"),
+    periods={
+        "today": ("今天",),
+        "yesterday": ("昨天",),
+        "this_week": ("本周", "这周", "本週", "這週"),
+        "last_week": ("上周", "上週"),
+        "this_month": ("本月", "这个月", "這個月"),
+        "last_month": ("上个月", "上個月"),
+    },
+    last_days=("最近", "天"),
     page_before_number=("第",),  # "3页" alone is as often "3 pages"
     page_after_number=("页", "頁"),
 )
@@ -217,6 +227,16 @@ JAPANESE = FilterWords(
     range_joiners=("から",),
     formats_before_noun={**_CJK_FORMATS, "text": ("テキスト", "txt")},
     after_places=("の中で", "の中の", "では", "で", "の", "には", "に"),
+    added=("追加した", "追加された", "取り込んだ", "インポートした"),
+    periods={
+        "today": ("今日",),
+        "yesterday": ("昨日",),
+        "this_week": ("今週",),
+        "last_week": ("先週",),
+        "this_month": ("今月",),
+        "last_month": ("先月",),
+    },
+    last_days=("過去", "日間?"),
     page_before_number=("第",),
     page_after_number=("ページ目", "頁目", "ページ", "頁"),
     page_needs=("に", "で", "の", "を", "は", "から", "まで"),
@@ -233,6 +253,16 @@ KOREAN = FilterWords(
     range_joiners=(),  # "3~5페이지": a tilde joins in every language
     formats_before_noun={**_CJK_FORMATS, "text": ("텍스트", "txt")},
     after_places=("에서는", "에서", "에는", "의", "에"),
+    added=("추가된", "추가한", "가져온"),
+    periods={
+        "today": ("오늘",),
+        "yesterday": ("어제",),
+        "this_week": ("이번 주", "이번주"),
+        "last_week": ("지난 주", "지난주"),
+        "this_month": ("이번 달", "이번달"),
+        "last_month": ("지난 달", "지난달"),
+    },
+    last_days=("최근", "일"),
     page_after_number=("페이지", "쪽"),
     page_needs=("에", "의", "을", "를", "은", "는", "부터", "까지"),
 )

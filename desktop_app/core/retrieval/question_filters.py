@@ -103,9 +103,11 @@ _ADDED = _joined(lambda w: w.added)
 _SINCE, _AFTER, _BEFORE = (_joined(lambda w, k=k: getattr(w, k)) for k in ("since", "after", "before"))
 _DATED = re.compile(rf"(?<!\w)(?:(?:{_ADDED})\s+(?:(?P<after>{_SINCE}|{_AFTER})|(?P<before>{_BEFORE}))|(?P<since>{_SINCE}))\s+(?:{_DATE})(?!\w)", re.IGNORECASE)
 _PERIOD_NAMES = {phrase: key for lang in LANGUAGES for key, phrases in lang.periods.items() for phrase in phrases}
-_LAST_DAYS = "|".join(rf"{a}\s+\d+\s+{b}" for a, b in {lang.last_days for lang in LANGUAGES} if a)
+_LAST_DAYS = "|".join(rf"{a}\s*\d+\s*{b}" for a, b in {lang.last_days for lang in LANGUAGES} if a)
 _PERIOD = rf"(?P<period>{_alternatives(_PERIOD_NAMES)}|{_LAST_DAYS})"
-_RELATIVE = re.compile(rf"(?<!\w)(?:(?:{_ADDED})\s+{_PERIOD}|{_PERIOD.replace('period', 'period2')}\s+(?:{_ADDED}))(?!\w)", re.IGNORECASE)
+# Between the period and "added": a space, none ("本周添加的"), or a particle ("이번 주에 추가된").
+_GAP = rf"\s*(?:(?:{_joined(lambda w: w.after_places)})\s*)?"
+_RELATIVE = re.compile(rf"{_START}(?:(?:{_ADDED}){_GAP}{_PERIOD}|{_PERIOD.replace('period', 'period2')}{_GAP}(?:{_ADDED})){_END}", re.IGNORECASE)
 
 
 def _midnight(day: datetime) -> datetime:
