@@ -1,5 +1,5 @@
 """Which documents a question names: by file name, the name without its extension, or title, matched word by word
-(\\w: any script), so "Summarize the router manual" and "the -y option of <tool>" name theirs in any language."""
+(\\w: any script; a character of a script written without spaces is a word), so "Summarize the router manual" and "the -y option of <tool>" name theirs in any language."""
 
 from __future__ import annotations
 
@@ -9,12 +9,18 @@ from pathlib import Path
 
 from .stopwords import FUNCTION_WORDS
 from .types import Document
+from .word_pieces import SPACELESS, is_spaceless
 
 MIN_NAME_CHARS = 3  # a one-word name shorter than this ("R", "a") is too easily found by chance
 
 
+# A character of a script written without spaces is a word of its own, so a name is found glued to the words around it
+# ("总结R-data.pdf", "说明书.pdf的") and inside a run of such characters ("总结净化器说明书").
+_WORD = re.compile(rf"[{SPACELESS}]|[^\W{SPACELESS}]+")
+
+
 def _words(text: str) -> list[str]:
-    return re.findall(r"\w+", text.casefold())
+    return _WORD.findall(text.casefold())
 
 
 def document_names(document: Document, titles: bool = True) -> list[list[str]]:
@@ -26,6 +32,8 @@ def document_names(document: Document, titles: bool = True) -> list[list[str]]:
         if not words or words in names:
             continue
         if len(words) == 1 and (len(words[0]) < MIN_NAME_CHARS or words[0] in FUNCTION_WORDS):
+            continue
+        if len(words) < MIN_NAME_CHARS and all(is_spaceless(w) for w in words):  # "手册" (manual): a common word
             continue
         names.append(words)
     return names
@@ -62,7 +70,7 @@ def named_documents(question: str, documents: Iterable[Document], titles: bool =
 def without_names(question: str, documents: Iterable[Document], titles: bool = True) -> str:
     """The question with the documents' names (`document_names`) taken out where they stand as whole words, so a name
     is not read as a phrase and a longer word holding one ("concatenate" holding "cat") stays whole."""
-    found = list(re.finditer(r"\w+", question))
+    found = list(_WORD.finditer(question))
     words = [m.group().casefold() for m in found]
     spans = []
     for document in documents:

@@ -319,6 +319,17 @@ DOCS = [
         ("Перескажи главу 2 из lantern-moths.pdf", PART, (2,)),
         ("Сравни R-intro.pdf и report.docx", COMPARE, (1, 3)),
         ("В каком из моих файлов говорится о бабочках?", WHICH, ()),
+        # Chinese, Japanese and Korean: no space between a name and its words (before, no file was named in them)
+        ("总结一下R-intro.pdf", ABOUT, (1,)),
+        ("report.docx讲了什么？", ABOUT, (3,)),
+        ("R-intro.pdf第6章讲了什么？", PART, (1,)),
+        ("比较R-intro.pdf和report.docx", COMPARE, (1, 3)),
+        ("哪个文件讲飞蛾保护？", WHICH, ()),
+        ("R-intro.pdfの要約をお願いします", ABOUT, (1,)),
+        ("lantern-moths.pdfの第2章をまとめてください", PART, (2,)),
+        ("どのファイルが蛾の保護について説明していますか？", WHICH, ()),
+        ("report.docx를 요약해 주세요", ABOUT, (3,)),
+        ("R-intro.pdf와 report.docx를 비교해 주세요", COMPARE, (1, 3)),
     ],
 )
 def test_whole_document_questions_are_recognised(question, kind, documents):
@@ -340,6 +351,11 @@ def test_whole_document_questions_are_recognised(question, kind, documents):
         "What does section 2 of R-intro.pdf say about factors?",  # a fact asked of the part: searched in passages
         "Какая мощность у чайника?",  # "what is the kettle's power?"
         "Что говорит руководство о чистке?",  # "what does the manual say about cleaning?"
+        "在R-intro.pdf中如何导入CSV文件？",  # "how do I import a CSV file, in R-intro.pdf?"
+        "水壶的保修期是多久？",  # "how long is the kettle's warranty?"
+        "R-intro.pdfでCSVを読み込む方法は？",
+        "R-intro.pdf에서 CSV를 가져오는 방법은?",
+        "report.docx讲了什么维修步骤？",  # "which repair steps does report.docx describe?": a fact
     ],
 )
 def test_ordinary_questions_are_not_routed(question):
