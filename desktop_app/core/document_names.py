@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -25,10 +26,15 @@ def _words(text: str) -> list[str]:
 
 def document_names(document: Document, titles: bool = True) -> list[list[str]]:
     """The word sequences that name a document: its file name, the name without extension, its title (with `titles`)."""
-    path = Path(document.path)
-    names = []
-    for name in (path.name, path.stem, document.title) if titles else (path.name, path.stem):
-        words = _words(name)
+    return [list(name) for name in _names(document.path, document.title if titles else None)]
+
+
+@functools.lru_cache(maxsize=1 << 17)  # asked of every document on every question: a large library's names are read once
+def _names(path: str, title: str | None) -> tuple[tuple[str, ...], ...]:
+    file = Path(path)
+    names: list[tuple[str, ...]] = []
+    for name in (file.name, file.stem) if title is None else (file.name, file.stem, title):
+        words = tuple(_words(name))
         if not words or words in names:
             continue
         if len(words) == 1 and (len(words[0]) < MIN_NAME_CHARS or words[0] in FUNCTION_WORDS):
@@ -36,14 +42,14 @@ def document_names(document: Document, titles: bool = True) -> list[list[str]]:
         if len(words) < MIN_NAME_CHARS and all(is_spaceless(w) for w in words):  # "手册" (manual): a common word
             continue
         names.append(words)
-    return names
+    return tuple(names)
 
 
 def _find(words: Sequence[str], name: Sequence[str]) -> int:
     """Where the word sequence `name` starts in `words`; -1 if absent."""
     n = len(name)
     for i in range(len(words) - n + 1):
-        if list(words[i : i + n]) == list(name):
+        if tuple(words[i : i + n]) == tuple(name):
             return i
     return -1
 
@@ -52,11 +58,13 @@ def named_documents(question: str, documents: Iterable[Document], titles: bool =
     """(document id, first word, word after) of each document the question names, in the order named; of two
     names that overlap ("R-intro" inside "R-intro-extra") the longer wins. `titles` False: by file name only."""
     words = _words(question)
+    present = set(words)
     found: list[tuple[int, int, int]] = []
     for document in documents:
         if document.kind != "text":
             continue
-        spans = [(at, at + len(name)) for name in document_names(document, titles) if (at := _find(words, name)) >= 0]
+        names = _names(document.path, document.title if titles else None)
+        spans = [(at, at + len(name)) for name in names if name[0] in present and (at := _find(words, name)) >= 0]
         if spans:
             start, end = min(spans, key=lambda s: (s[0], -(s[1] - s[0])))
             found.append((document.id, start, end))
