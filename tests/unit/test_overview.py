@@ -329,6 +329,7 @@ DOCS = [
         ("lantern-moths.pdfの第2章をまとめてください", PART, (2,)),
         ("どのファイルが蛾の保護について説明していますか？", WHICH, ()),
         ("report.docx를 요약해 주세요", ABOUT, (3,)),
+        ("R-intro.pdf의 3장을 요약해 주세요", PART, (1,)),
         ("R-intro.pdf와 report.docx를 비교해 주세요", COMPARE, (1, 3)),
     ],
 )

@@ -103,7 +103,7 @@ JAPANESE = Phrases(
 KOREAN = Phrases(
     summary=re.compile(r"(요약|개요|정리해|핵심 내용|주요 내용)"),
     about_at_end=re.compile(r"(무엇에 (관한|대한)|무슨 내용|어떤 내용)"),
-    part=re.compile(r"제?\s*(?P<ref>\d+)\s*(장|부|절)(?![가-힣])"),
+    part=re.compile(r"제?\s*(?P<ref>\d+)\s*(장|부|절)(?=[을를의에은는]|[^가-힣]|$)"),  # "3장을", not "3장소" (a place)
     compare=re.compile(r"(비교|차이점|차이|다른 점)"),
     which=re.compile(r"(어느|어떤|무슨)\s*(파일|문서|책|설명서|매뉴얼|PDF)", _I),
     covers=re.compile(r"(에 대해|에 대한|에 관해|에 관한|다루|설명하|나와)"),
