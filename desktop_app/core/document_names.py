@@ -26,10 +26,19 @@ def _words(text: str) -> list[str]:
 
 def document_names(document: Document, titles: bool = True) -> list[list[str]]:
     """The word sequences that name a document: its file name, the name without extension, its title (with `titles`)."""
-    return [list(name) for name in _names(document.path, document.title if titles else None)]
+    return [list(name) for name in _cached_names(document.path, document.title if titles else None)]
 
 
-@functools.lru_cache(maxsize=1 << 17)  # asked of every document on every question: a large library's names are read once
+# Names are read for every document on every question: kept for a library of up to CACHED_DOCUMENTS (about 15 MB for
+# 10,000 documents); a larger one reads them each time, as a cache it cannot hold would only churn.
+CACHED_DOCUMENTS = 16_384
+
+
+@functools.lru_cache(maxsize=2 * CACHED_DOCUMENTS)  # with and without titles
+def _cached_names(path: str, title: str | None) -> tuple[tuple[str, ...], ...]:
+    return _names(path, title)
+
+
 def _names(path: str, title: str | None) -> tuple[tuple[str, ...], ...]:
     file = Path(path)
     names: list[tuple[str, ...]] = []
@@ -60,10 +69,12 @@ def named_documents(question: str, documents: Iterable[Document], titles: bool =
     words = _words(question)
     present = set(words)
     found: list[tuple[int, int, int]] = []
+    documents = list(documents)
+    names_of = _cached_names if len(documents) <= CACHED_DOCUMENTS else _names
     for document in documents:
         if document.kind != "text":
             continue
-        names = _names(document.path, document.title if titles else None)
+        names = names_of(document.path, document.title if titles else None)
         spans = [(at, at + len(name)) for name in names if name[0] in present and (at := _find(words, name)) >= 0]
         if spans:
             start, end = min(spans, key=lambda s: (s[0], -(s[1] - s[0])))
