@@ -93,3 +93,19 @@ def test_a_question_asking_what_is_on_a_page_is_answered_from_that_page(library)
     result = answer(library, "What is on page 5 of service-guide.pdf?")
     assert result.found and "500" in result.answer, result.answer
     assert result.citations and {(Path(c.file).name, c.page) for c in result.citations} == {("service-guide.pdf", 5)}
+
+
+@pytest.mark.parametrize("question", [
+    "south-pump.pdf中Velmar泵的保修期是多久？",  # Chinese: "how long is the Velmar pump's warranty, in south-pump.pdf?"
+    "service-guide.pdfの第5ページに書かれているフィルター交換の間隔は？",  # Japanese: "the filter interval written on page 5"
+])
+def test_a_file_and_page_named_in_chinese_or_japanese_are_applied(library, question):
+    # Written without spaces around the name, "south-pump.pdf中" and "第5ページ" were no filters: every file was searched.
+    result = answer(library, question)
+    expected = {"south-pump.pdf": "30", "service-guide.pdf": "500"}
+    file = next(name for name in expected if name in question)
+    assert result.found and expected[file] in result.answer, result.answer
+    assert {Path(s.passage.file).name for s in result.sources} == {file}
+    assert result.citations and {Path(c.file).name for c in result.citations} == {file}
+    if file == "service-guide.pdf":
+        assert {s.passage.page for s in result.sources} == {5}
