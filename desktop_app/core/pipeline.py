@@ -275,7 +275,10 @@ class Pipeline:
         # "What is on page 2 of X?" leaves "What is?" ("Was steht?", "Que dit ?"): any sentence of the page answers it,
         # and none can be checked against it. Two words or fewer, or none but function words, ask nothing of their own.
         left = not meaningful(searched) or word_count(searched) <= ASKS_NOTHING_WORDS
-        if pages_asked and left and queries is None:
+        # Named pages are read whole: when all their passages fit in what the model reads, queries could only reorder
+        # them, in any language ("第2页讲了什么？" got the queries "讲了 了什 什么", "文章"), and cost a model call.
+        fits = pages_asked and len(self.searcher.allowed_chunks(scope) or ()) <= settings.top_k
+        if pages_asked and (left or fits) and queries is None:
             queries = ()  # the pages are read whole: queries would find nothing more, and the model wrote chatter for them
         found, context, evidence = yield from self._search_passages(chosen, searched, scope, queries, clock, notices, generate_answer, pages_asked)
         yield StageStarted(READING, len(context), self.reading_estimate(question, context, evidence) if generate_answer else None)
