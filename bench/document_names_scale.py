@@ -5,15 +5,21 @@
 Each ask matches the question against every document's names twice: the whole-document intent (file names and
 titles, overview/intent.py) and the list searched inside a named file (file names only, retrieval/search.py). The
 library is made-up documents ("manual-00042.pdf", "Pump service report 42"); the questions name one of them, or none.
-Printed: the median time of one question's matching, in milliseconds, for each size.
+Printed: the median time of one question's matching, in milliseconds, for each size; then, through a real SQLite
+library of that many documents, the whole-document intent of one question (`whole_document_question`: listing the
+documents and matching their names), for an ordinary question and for a summary naming a file.
 """
 
 from __future__ import annotations
 
 import argparse
+import tempfile
 import time
+from pathlib import Path
 
 from desktop_app.core.document_names import named_documents
+from desktop_app.core.overview.answering import whole_document_question
+from desktop_app.core.storage.store import Store
 from desktop_app.core.types import Document
 
 from .common import median, table
@@ -47,6 +53,26 @@ def main() -> None:
                 (first if run == 0 else later).append((time.perf_counter() - started) * 1000)
         rows.append([size, f"{median(first):.1f}", f"{median(later):.1f}" if later else "-"])
     print(table(["documents", "ms a question, first run", "ms a question, later runs"], rows))
+    rows = []
+    for size in (int(s) for s in args.sizes.split(",")):
+        with tempfile.TemporaryDirectory() as home:
+            store = Store(Path(home) / "library.sqlite")
+            with store.conn:
+                store.conn.executemany(
+                    "INSERT INTO documents(path, title, content_hash, pages, chunks, status) VALUES (?, ?, 'h', 10, 30, 'ready')",
+                    [(d.path, d.title) for d in library(size)],
+                )
+            timed = []
+            for question in ("How long is the warranty of the kettle?", "Summarize manual-00042.pdf"):
+                runs = []
+                for _ in range(args.runs):
+                    started = time.perf_counter()
+                    whole_document_question(store, question)
+                    runs.append((time.perf_counter() - started) * 1000)
+                timed.append(f"{median(runs):.1f}")
+            store.close()
+        rows.append([size, *timed])
+    print(table(["documents (SQLite)", "intent ms, ordinary question", "intent ms, summary naming a file"], rows))
 
 
 if __name__ == "__main__":

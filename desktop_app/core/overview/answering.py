@@ -32,7 +32,7 @@ from ..storage.store import Store
 from ..types import AskResult, Source, Timings
 from . import overview_prompts as prompts
 from .building import build_and_save
-from .intent import COMPARE, PART, WHICH, Restated, WholeDocumentQuestion, classify
+from .intent import COMPARE, PART, WHICH, Restated, WholeDocumentQuestion, classify, may_be_whole_document_question
 from .selection import (
     COMPARE_SENTENCES,
     OUTLINE_LINES,
@@ -75,7 +75,7 @@ def whole_document_question(store: Store, question: str) -> WholeDocumentQuestio
     """The question's whole-document intent, or None for an ordinary question."""
     # A document named outright is meant even outside the ticked ones (naming it is the scope);
     # "which of my files" ranks the documents in scope (plan_answer).
-    return classify(question, store.documents())
+    return classify(question, store.documents()) if may_be_whole_document_question(question) else None
 
 
 def overview_of(store: Store, embedder: Embedder, document_id: int) -> Overview:

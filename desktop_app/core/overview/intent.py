@@ -59,6 +59,13 @@ class Restated:
         return claim
 
 
+def may_be_whole_document_question(question: str) -> bool:
+    """Whether any language's phrases could make `question` a whole-document question: no document names are needed to
+    tell an ordinary question ("What is the warranty of …?") from one, so a large library is not listed for it."""
+    return any(p.summary.search(question) or p.about_at_end.search(question) or p.part.search(question)
+               or p.compare.search(question) or p.which.search(question) for p in LANGUAGES)
+
+
 def classify(question: str, documents: Sequence[Document]) -> WholeDocumentQuestion | None:
     """The whole-document question this is, or None for an ordinary question (answered from passages)."""
     named = named_documents(question, documents)
