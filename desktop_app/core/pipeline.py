@@ -264,7 +264,7 @@ class Pipeline:
                 return
         if generate_answer and queries is None and not filters.pages:
             # Routed on the question as written: a file it names is the subject of "what is X about?" as well as a filter.
-            # Pages it names are: "what is page 2 of X about?" asks what they say, read whole below.
+            # Not when it names pages: "what is page 2 of X about?" asks what those pages say, read whole below.
             if (yield from self._answer_whole_document(question, asked, standalone, chosen.name, documents, cancel, started, notices)):
                 return
         # Searched without the filters' phrases (a file's name is no word of its text), and checked so too (the search

@@ -21,6 +21,9 @@ _SPACELESS = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\
 _MARKED = "\u0e01-\u0e4e\u0e81-\u0ece\u1000-\u103f\u1050-\u108f\u109a-\u109f\u1780-\u17d3\u17dc\u17dd"
 _SPACELESS += _MARKED
 SPACELESS = _SPACELESS  # as a regular expression character class's ranges
+# Scripts whose words touch the words around them: those written without spaces, and Korean, which glues its particles
+# to the word before ("R-data.pdf에서"). Next to one of these characters a name or a phrase may end.
+GLUED = SPACELESS + "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
 _RUN = re.compile(f"[{_SPACELESS}]+")
 # A word with its place in the text, for counting in order (a loop in a reply): a spaceless run is read two characters
 # at a time, so ten of its words are about as long as ten words of a spaced script.

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..document_names import MIN_NAME_CHARS, named_documents, without_names
-from ..word_pieces import SPACELESS
+from ..word_pieces import GLUED
 from ..words import meaningful
 from ..types import Document
 from .intent_phrases import LANGUAGES, Phrases
@@ -53,7 +53,7 @@ class Restated:
 
     def __call__(self, claim: str) -> str:
         for name in sorted((n for n in self.names if len(n) >= MIN_NAME_CHARS), key=len, reverse=True):  # whole words: "a.pdf" takes no "a"
-            claim = re.sub(rf"(?<![^\W{SPACELESS}]){re.escape(name)}(?![^\W{SPACELESS}])", " ", claim, flags=re.IGNORECASE)  # "R-intro.pdf第6章" too
+            claim = re.sub(rf"(?<![^\W{GLUED}]){re.escape(name)}(?![^\W{GLUED}])", " ", claim, flags=re.IGNORECASE)  # "R-intro.pdf第6章" too
         for phrases in LANGUAGES if self.part else ():
             claim = phrases.part.sub(lambda m: " " if m.group("ref").casefold() == self.part.casefold() else m.group(0), claim)
         return claim

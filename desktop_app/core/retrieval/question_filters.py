@@ -22,18 +22,16 @@ from pathlib import Path
 
 from ..formats import FORMATS, format_of, suffixes
 from ..types import ADDED, FILE, FORMAT, PAGES, DocumentName, FilterPart, QuestionFilters
-from ..word_pieces import SPACELESS
+from ..word_pieces import GLUED, SPACELESS
 from .filter_words import LANGUAGES, FilterWords
 
 # A name without its extension shorter than this is no file name ("in R", "in a"): it is searched as words.
 MIN_NAME = 3
 
 
-# Scripts whose words a question's filter words may touch without a space: Chinese and Japanese write none
-# ("在R-data.pdf中"), Korean glues its particles to the word before ("R-data.pdf에서"). Next to one of these a word ends.
-_GLUED = SPACELESS + "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
-_START = rf"(?<![^\W{_GLUED}])"  # no word character of a spaced script before: where "(?<!\w)" would be
-_END = rf"(?![^\W{_GLUED}])"
+# A question's filter words may touch their neighbours without a space: "在R-data.pdf中", "R-data.pdf에서".
+_START = rf"(?<![^\W{GLUED}])"  # no word character of a spaced script before: where "(?<!\w)" would be
+_END = rf"(?![^\W{GLUED}])"
 
 
 def _alternatives(words: Iterable[str]) -> str:
@@ -190,7 +188,7 @@ def _spans(text: str, library: Sequence[DocumentName], now: datetime) -> list[tu
     for match in _FILE_TOKEN.finditer(text):
         token = match.group(1).casefold()
         # Glued to the words before it ("请问R-data.pdf"), a token may begin before the name: a known name ending it is that file.
-        if token not in known and not any(token.endswith(name) and re.fullmatch(rf"[\w.+~-]*[{_GLUED}]", token[: -len(name)]) for name in known):
+        if token not in known and not any(token.endswith(name) and re.fullmatch(rf"[\w.+~-]*[{GLUED}]", token[: -len(name)]) for name in known):
             found.append((match.start(), match.end(), FilterPart(FILE, match.group(0), match.group(1))))
     for match in (*_PAGES.finditer(text), *_PAGES_AROUND.finditer(text), *_PAGES_COUNTED.finditer(text)):
         part = _page_part(match)
