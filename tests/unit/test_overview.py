@@ -376,6 +376,11 @@ def test_the_part_and_topic_are_read_from_the_question():
     assert classify("Which book covers the subject of lantern moths?", DOCS).topic == "lantern moths"
     assert classify("Summarize the pump guide", DOCS).topic == "pump"
     assert classify("Fasse das Handbuch der Pumpe zusammen", DOCS).topic == "pumpe"
+    # Chinese, Japanese and Korean: the topic without the "which file" words, their particles and the verb after them
+    # (it ranks the overviews by meaning; "が…説明していますか" was kept in it).
+    assert classify("哪个文件介绍了飞蛾保护？", DOCS).topic == "飞蛾保护"
+    assert classify("どのファイルが蛾の保護について説明していますか？", DOCS).topic == "蛾の保護"
+    assert classify("어느 파일이 데이터 가져오기에 대해 설명하나요?", DOCS).topic == "데이터 가져오기"
 
 
 def test_a_numbered_heading_line_and_a_code_line_are_not_central_sentences():

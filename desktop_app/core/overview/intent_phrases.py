@@ -86,7 +86,7 @@ CHINESE = Phrases(
     part=re.compile(r"第\s*(?P<ref>\d+)\s*(章|部分|节|節|篇)"),
     compare=re.compile(r"(比较|比較|对比|對比|区别|區別|异同|異同|差异|差異)"),
     which=re.compile(r"(哪个|哪個|哪些|哪一个|哪一個|哪份|哪本)\s*(文件|文档|文檔|书|書|手册|手冊|说明书|說明書|PDF)", _I),
-    covers=re.compile(r"(讲|講|关于|關於|涉及|介绍|介紹|提到|讨论|討論|谈到|談到)"),
+    covers=re.compile(r"(讲|講|关于|關於|涉及|介绍|介紹|提到|讨论|討論|谈到|談到)(了|的是|到)?"),
     document=re.compile(r"(说明书|說明書|手册|手冊|指南|文档|文檔|文件|报告|報告|数据表|數據表|规格书|規格書|书|書)"),
 )
 
@@ -95,8 +95,9 @@ JAPANESE = Phrases(
     about_at_end=re.compile(r"(何について|何が書かれて|何が書いて|どんな内容|どのような内容)"),
     part=re.compile(r"第\s*(?P<ref>\d+)\s*(章|部|節)"),
     compare=re.compile(r"(比較|比べて|違い|相違点)"),
-    which=re.compile(r"(どの|どちらの)\s*(ファイル|文書|ドキュメント|本|マニュアル|説明書|PDF)", _I),
-    covers=re.compile(r"(について|に関して|を扱って|を説明して|が書かれて|が載って)"),
+    which=re.compile(r"(どの|どちらの)\s*(ファイル|文書|ドキュメント|本|マニュアル|説明書|PDF)(が|に|で|は)?", _I),
+    # The verb after "について" goes with it: the topic is what comes before ("蛾の保護について説明していますか").
+    covers=re.compile(r"(について|に関して)(説明|書か|書い|扱っ|述べ|記載)?[^\s?？。]*|を扱って|を説明して|が書かれて|が載って"),
     document=re.compile(r"(取扱説明書|説明書|マニュアル|文書|ドキュメント|ファイル|報告書|レポート|データシート|仕様書|本)"),
 )
 
@@ -105,8 +106,8 @@ KOREAN = Phrases(
     about_at_end=re.compile(r"(무엇에 (관한|대한)|무슨 내용|어떤 내용)"),
     part=re.compile(r"제?\s*(?P<ref>\d+)\s*(장|부|절)(?=[을를의에은는]|[^가-힣]|$)"),  # "3장을", not "3장소" (a place)
     compare=re.compile(r"(비교|차이점|차이|다른 점)"),
-    which=re.compile(r"(어느|어떤|무슨)\s*(파일|문서|책|설명서|매뉴얼|PDF)", _I),
-    covers=re.compile(r"(에 대해|에 대한|에 관해|에 관한|다루|설명하|나와)"),
+    which=re.compile(r"(어느|어떤|무슨)\s*(파일|문서|책|설명서|매뉴얼|PDF)(이|가|은|는|에서)?", _I),
+    covers=re.compile(r"(에 대해|에 대한|에 관해|에 관한)(\s*[가-힣]+)?|다루|설명하|나와"),
     document=re.compile(r"(설명서|매뉴얼|문서|파일|보고서|데이터시트|사양서|책)"),
 )
 
