@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator, Sequence
 
 from .chat_export import chat_to_markdown
-from .answers.followup import Turn
+from .retrieval.followup import Turn
 from .codec import result_to_json
 from .events import AnswerDone
 from .storage.store import Store

@@ -18,7 +18,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 import numpy as np
 
 from .answers import prompts
-from .answers.followup import Turn, rewrite_followup
+from .retrieval.followup import Turn, rewrite_followup
 from .answers.model_check import ModelCheck, check_messages, claim_messages
 from .answers.review import cited_numbers, claim_spans, closing_marks, review_answer
 from .answers.streaming import Streamed, missing_lines, not_found_answer, refuse, stream_answer

@@ -34,14 +34,15 @@ _STEMMERS = {
     "hy": "armenian", "id": "indonesian", "it": "italian", "lt": "lithuanian", "ne": "nepali", "nl": "dutch", "no": "norwegian",
     "pl": "polish", "pt": "portuguese", "ro": "romanian", "ru": "russian", "sr": "serbian", "sv": "swedish", "ta": "tamil", "tr": "turkish",
 }  # fmt: skip
-# A grouped number stands alone: digits after a letter are a code's ("V7 516" is a code and 516, not 7516).
-_NUMBER = re.compile(r"(?<!\w)\d{1,3}(?:[,.\u00a0\u202f\u2009' ]\d{3})+(?![\d])|\d+(?:[.,]\d+)?")
+# A grouped number stands alone: digits after a letter are a code's ("V7 516" is a code and 516, not 7516). Three or
+# more dotted numbers are one ("5.7.3", a section or a version): its last part is no number of its own.
+_NUMBER = re.compile(r"(?<!\w)\d{1,3}(?:[,.\u00a0\u202f\u2009' ]\d{3})+(?![\d])|\d+(?:\.\d+){2,}|\d+(?:[.,]\d+)?")
 MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")  # a citation mark, "[2]" or "[1, 3]": no number the answer says
 # A dotted name is one word, a code's: "write.csv" is not "write.table" (parts of two letters or more: "e.g." and "U.S." are not).
 # A letter written as a command-line option ("-k") is one word, a code's: the option a manual's line is about, not a
 # letter too short to count ("-k" is not "-c", nor "-v" "-V"; "x-axis", "- item" and the initials "G.-F." hold none).
 OPTION = re.compile(r"(?<![\w.-])--?[^\W\d_](?![\w-])")
-_TOKEN = re.compile(rf"\d+(?:\.\d+)?|{OPTION.pattern}|[^\W\d_]{{2}}\w*(?:\.[^\W\d_]{{2}}\w*)+|\w+")
+_TOKEN = re.compile(rf"\d+(?:\.\d+)*|{OPTION.pattern}|[^\W\d_]{{2}}\w*(?:\.[^\W\d_]{{2}}\w*)+|\w+")
 DASHES = str.maketrans("\u2010\u2011\u2212", "---")  # a hyphen and a minus sign as typeset (a man page's "\u2212k") are "-"
 
 
@@ -50,6 +51,8 @@ def _number(match: re.Match) -> str:
     text = match.group(0)
     if re.fullmatch(r"\d{1,3}(?:[^\d]\d{3})+", text):
         return re.sub(r"\D", "", text).lstrip("0") or "0"
+    if text.count(".") > 1:  # "5.7.3", "2.1.0": a section's or a version's number, as written
+        return text
     whole, _, fraction = text.replace(",", ".").partition(".")
     return (whole.lstrip("0") or "0") + (f".{kept}" if (kept := fraction.rstrip("0")) else "")
 

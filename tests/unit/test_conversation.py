@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_app.evaluation.claims import judged_claims
-from desktop_app.core.answers.followup import Turn, parse_rewrite, rewrite_messages
+from desktop_app.core.retrieval.followup import Turn, parse_rewrite, rewrite_messages
 from desktop_app.core.events import AnswerDone, QuestionRewritten
 from desktop_app.core.types import Passage, Source
 from desktop_app.sample_datasheet import write_sample_datasheet

@@ -193,3 +193,13 @@ def test_a_number_written_in_chinese_or_japanese_characters_grounds_the_claims_d
     # Before, "两年" was two characters and no number: a claim's "2" was never in the page.
     assert judge_claim(claim, [passage]).grounded
     assert not judge_claim(claim.replace("2", "4").replace("300", "400").replace("6.5", "7.5").replace("35000", "36000"), [passage]).grounded
+
+
+def test_a_number_the_claim_spells_is_a_number_it_states():
+    # "two moons" passed over "no moons" (a three-letter word was not read), and "five moons" was flagged over "5 moons".
+    assert not judge_claim("It has two moons [1].", ["It has no moons."]).grounded
+    assert judge_claim("It has five moons [1].", ["It has 5 moons."]).grounded
+    verdict = judge_claim("Its population is around five million [1].", ["It is the most populous town of the isle."], "What is its population?")
+    assert not verdict.grounded and verdict.numbers == ("5",) and "five" in verdict.reason
+    # A section's or a version's number is one: its last part is not a number of its own.
+    assert not judge_claim("The result has 3 components [1].", ["5.7.3 Eigenvalues. The result is a list of two components."]).grounded

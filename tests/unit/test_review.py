@@ -231,8 +231,25 @@ def test_a_list_line_of_bullets_and_marks_only_closes_the_line_above_instead_of_
     assert all(c.supported for c in reviewed.citations) and not reviewed.notices
 
 
+def one_document(*texts: str, title: str = "") -> list[Source]:  # passages of one file, as a page's chunks are
+    return [Source(n, Passage(n, 1, "/doc.pdf", title, n, 0, len(t), t), 0.1, {}, 0.5) for n, t in enumerate(texts, 1)]
+
+
+def test_a_claim_is_pointed_only_at_passages_of_its_own_documents_or_naming_what_it_is_about():
+    # A city's population was "completed" with another country's figure, and a country's founding moved to another
+    # kingdom's founder: each was shown with no warning. The passages of other documents must name what the claim restates.
+    places = context("Velmora is the capital and most populous town of the Isle of Ardent.", "Ostrand has a population of around five million.")
+    assert not review("The population of Velmora is around five million [1].", "What is the population of Velmora?", places).found
+    kings = context("Ardent, formerly known as Oskar, is a kingdom of the northern sea.", "Orlan the Elder was the founder of the Kestrel Kingdom.")
+    assert not review("King Orlan founded Ardent [1].", "Who founded Ardent?", kings).found
+    # The same second passage, a passage of the claim's own document: it may say the rest without naming it.
+    same = one_document("Velmora is the capital and most populous town of the Isle of Ardent.", "It has a population of around five million.")
+    moved = review("The population of Velmora is around five million [1].", "What is the population of Velmora?", same)
+    assert moved.found and [(c.n, c.supported) for c in moved.citations] == [(2, True)]
+
+
 def test_claims_in_german_and_russian_are_judged_by_their_own_words():
-    german = context("Die Mühle von Kornhalde wurde 1784 gebaut.", "Sie mahlt jährlich 12.000 Tonnen Roggen.")
+    german = one_document("Die Mühle von Kornhalde wurde 1784 gebaut.", "Sie mahlt jährlich 12.000 Tonnen Roggen.")
     reviewed = review("Die Mühle mahlt jährlich 12 000 Tonnen Roggen [1].", "Wie viel Roggen mahlt die Mühle?", german)
     assert reviewed.found and [c.n for c in reviewed.citations] == [2] and all(c.supported for c in reviewed.citations)
     # A claim joining the two passages' facts that cites one of them gets the other added.
@@ -535,7 +552,7 @@ def test_a_passage_added_only_to_complete_a_claim_cannot_vouch_that_it_answers_t
     from desktop_app.core.answers.model_check import Doubt
 
     check = _AnswersIn("north shore", otherwise=Doubt.SOME)  # the model's false yes to an introduction
-    sources = [*context("Vellmarsh is a town on the north shore of the sound.", title="Vellmarsh"), *context("", "The capital and largest town is Brannhavn.", title="Orsa county")[1:]]
+    sources = [*context("Vellmarsh is a town on the north shore of the sound, an hour from the capital.", title="Vellmarsh"), *context("", "The capital and largest town is Brannhavn.", title="Orsa county")[1:]]
     reviewed = review_answer("The capital of Vellmarsh, a town on the sound, is Brannhavn [2].", True, "What is the capital of Vellmarsh?", sources, sources, model_check=check)
     assert any("[1], which says the rest, was added" in n for n in reviewed.notices), reviewed.notices
     assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(2, False), (1, True)]

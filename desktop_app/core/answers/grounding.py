@@ -40,6 +40,7 @@ class Grounding:
     score: float  # weighted share of the claim's content words the passages hold (1.0 with none)
     reason: str  # why, for a notice and the warning's tooltip
     missing: tuple[str, ...] = ()  # the claim's words and numbers the passages lack, as the claim writes them
+    numbers: tuple[str, ...] = ()  # the claim's numbers the passages lack, as digits ("two": "2")
 
 
 @functools.lru_cache(maxsize=2048)  # one review asks the same words many times; bounded, as it keeps the passages it saw
@@ -56,14 +57,13 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
     is in these passages, so its words no passage read holds count as held. `exact`: each word must be held, as each number (review.py)."""
     vocabulary = passages if isinstance(passages, Vocabulary) else Vocabulary(passages)
     claim = MARK.sub(" ", claim)
-    said = content(claim)
+    said = content(claim, spelled=True)  # a number the claim spells ("two", "drei") as its digits: a number like any other
     if not said:
         return Grounding(True, 1.0, "the claim states nothing to check")
     asked = question if isinstance(question, Vocabulary) else Vocabulary([question]) if question else None
     among = tuple(among)
     weights = [telling(t, asked) * _rarity(t, among) for t in said]
-    spelled = number_words(tokens(claim), claim)  # "three": 3
-    held = [(t in vocabulary.written if is_number(t) else vocabulary.holds(t)) or (t in spelled or is_number(t)) and vocabulary.spells(spelled.get(t, t), [w for w in said if w != t]) for t in said]
+    held = [t in vocabulary.written or vocabulary.spells(t, [w for w in said if w != t]) if is_number(t) else vocabulary.holds(t) for t in said]
     if agrees:  # its own wording (no passage read, nor the question, holds it) is held when its answer is the passages'
         known = [h or any(v.holds(t) for v in among) for t, h in zip(said, held)]
         added = [k and (asked is None or not asked.holds(t)) for t, k in zip(said, known)]  # what it adds that they know
@@ -71,9 +71,10 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
         if any(a and h and is_number(t) for t, a, h in zip(said, added, held)) or sum(own) < sum(added):
             held = [h or o for h, o in zip(held, own)]
     score = sum(w for w, h in zip(weights, held) if h) / sum(weights)
-    written = {next(iter(tokens(w)), ""): w for w in re.findall(r"\w+", spaced(claim))} if not all(held) else {}
+    spelled = number_words(tokens(claim), claim)  # "three": "3", shown as the claim writes it
+    written = {spelled.get(t := next(iter(tokens(w)), ""), t): w for w in re.findall(r"\w+", spaced(claim))} if not all(held) else {}
     missing = tuple(dict.fromkeys(written.get(t, t) for t, h in zip(said, held) if not h))
     numbers = [t for t, h in zip(said, held) if not h and is_number(t)]
     grounded = not numbers and score >= THRESHOLD and not (exact and not all(held))
     lack = f"contain {', '.join(dict.fromkeys(written.get(t, t) for t in numbers))}" if numbers else f"say {', '.join(missing[:6])}"
-    return Grounding(grounded, round(score, 3), "the cited passages state it" if grounded else f"the cited passages do not {lack}", missing)
+    return Grounding(grounded, round(score, 3), "the cited passages state it" if grounded else f"the cited passages do not {lack}", missing, tuple(numbers))

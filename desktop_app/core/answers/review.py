@@ -180,7 +180,7 @@ class ReadPassages:
 
     def reread(self, claim: str, numbers: Sequence[int], verdict: Grounding, check: ModelCheck | None) -> Grounding:
         """A claim the words fail, no number missing but the question's (a plain "run 4 jobs"), adding 2+ words to it, asked of the model (model_check.py)."""
-        settled = verdict.grounded or check is None or not numbers or self.rereads <= 0 or any(is_number(t) and t not in self.plain_numbers for w in verdict.missing for t in tokens(w))
+        settled = verdict.grounded or check is None or not numbers or self.rereads <= 0 or any(t not in self.plain_numbers for t in verdict.numbers)
         settled = settled or bool(self.required & set(verdict.missing))  # another file's passage: no reading makes it the named file's
         if settled or sum(not self.asked.holds(t) for t in content(MARK.sub(" ", claim))) < 2:  # cheap answers first; one added word: nothing to vouch for
             return verdict
@@ -214,11 +214,20 @@ class ReadPassages:
 
     def stating(self, claim: str, cited: Sequence[int]) -> list[int] | None:
         """The passages that state the claim: the one passage that states it best; else those it cites and the one
-        more that completes it best, with a word of the claim they lack (a claim joining two passages' facts, citing one); None when none do."""
-        every = range(1, len(self.texts) + 1)
-        tries = ([[n] for n in every], [[*cited, n] for n in every if cited and n not in cited])
-        verdicts = ([(g.score, -n[-1], n) for n in tried if (g := self.judge(claim, n)).grounded and self.needed(claim, n) == n] for tried in tries)
+        more that completes it best, with a word of the claim they lack (a claim joining two passages' facts, citing one); None when none do.
+        A passage of another document than those cited must name what the claim is about (`subject`) to be pointed at."""
+        files, subject = {self.pages[m - 1][0] for m in cited if 1 <= m <= len(self.texts)}, self.subject(claim, cited)
+        about = [not subject or self.pages[m][0] in files or any(map(v.holds, subject)) or different_languages(claim, self.texts[m]) for m, v in enumerate(self.each)]
+        tries = ([[n] for n in range(1, len(self.texts) + 1)], [[*cited, n] for n in range(1, len(self.texts) + 1) if cited and n not in cited])
+        verdicts = ([(g.score, -n[-1], n) for n in tried if all(about[m - 1] for m in n) and (g := self.judge(claim, n)).grounded and self.needed(claim, n) == n] for tried in tries)
         return next((max(found)[2] for found in verdicts if found), None)
+
+    def subject(self, claim: str, cited: Sequence[int]) -> list[str]:
+        """The question's words the claim restates that its cited passages hold (else any passage read), fewest passages read holding
+        them: "velmora" rather than "population". Another town's population does not complete a sentence about this one."""
+        counts = {t: n for t in dict.fromkeys(content(MARK.sub(" ", claim))) if self.asked.holds(t) and (n := sum(v.holds(t) for v in self.each))}
+        named = {t: n for t, n in counts.items() if any(self.each[m - 1].holds(t) for m in cited if 1 <= m <= len(self.each))} or counts
+        return [t for t, n in named.items() if n == min(named.values())]
 
 
 def _least_doubt(check: ModelCheck, question: str, statements: Iterable[str]) -> Doubt:

@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 
-from ..answers.followup import Turn, rewrite_followup
+from ..retrieval.followup import Turn, rewrite_followup
 from ..events import AnswerDone, QuestionRewritten, SqlRan, Token
 from ..models.llm import Generator
 from ..models.token_stream import TokenStream
