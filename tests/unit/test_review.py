@@ -758,3 +758,11 @@ def test_an_english_claim_whose_mark_follows_a_leading_clause_is_read_by_the_mod
     assert len(reader.read) == 1 and "мягкой кисточкой" in reader.read[0][1]
     # The model's no still refuses it: nothing else vouches for a claim in another language with no number or name.
     assert not review_answer(answer, True, "How do I clean the coffee grinder?", sources, sources, model_check=_Reader(False)).found
+
+
+def test_an_english_claim_naming_german_places_over_an_english_page_is_judged_by_its_words():
+    # "X was born in <a German town>, Germany." reads as German to the identifier by itself, so it was judged as a claim
+    # in another language than its page, by the names it shares with it: the town the page never names went unchecked.
+    page = context("Wilhelm Kornhaus was a German composer who wrote more than three hundred songs for choirs.")
+    reviewed = review("Wilhelm Kornhaus was born in Oberschweinbach, Germany [1].", "Where was Wilhelm Kornhaus born?", page)
+    assert not reviewed.found

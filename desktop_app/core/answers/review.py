@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ..document_names import named_files, without_names
-from ..languages import different_languages
+from ..languages import likeliest_among, question_language
 from ..models.embedder import Embedder
 from ..types import Citation, Source
 from ..words import Vocabulary, content, is_number, telling, tokens
@@ -117,6 +117,8 @@ class ReadPassages:
         self.pages, self.plain_numbers = [(s.passage.file, s.passage.page) for s in context], set(tokens(re.sub(r"\w*[^\W\d_]\w*", " ", question)))  # "4", not "K7"
         self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
         self.each = tuple(self._vocabularies.values())
+        own = " ".join(w for w in re.findall(r"\w+", question) if not any(v.holds(t) for t in tokens(w) for v in self.each))
+        self.asked_in = question_language(f"{own}?") or question_language(question)
         self._sentences = [(n, m.group(0)) for n, s in enumerate(context, 1) for m in _SENTENCE.finditer(s.passage.text) if content(m.group(0))]
         self._vectors, self._nearest, self.rereads = {}, {}, MAX_REREADS  # sentence index -> vector; claim -> vector
 
@@ -167,13 +169,20 @@ class ReadPassages:
             return Grounding(False, 0.0, f"the cited passages are not from {', '.join(sorted(named))}" if key else "it cites no passage the model read", tuple(named))
         claim = self.unlocated(claim)
         verdict = judge_claim(claim, self.vocabulary(key), self.asked, self.each)
-        if verdict.grounded or not different_languages(claim, " ".join(self.texts[n - 1] for n in key)):  # its wording counts if its nearest sentence is cited
+        if verdict.grounded or not self.apart(claim, " ".join(self.texts[n - 1] for n in key)):  # its wording counts if its nearest sentence is cited
             return verdict if verdict.grounded or self.nearest(claim) not in key else judge_claim(claim, self.vocabulary(key), self.asked, self.each, agrees=True)
         # In another language than they are (English over a German page), only numbers and names (words a passage in another language holds) match: each must, and one the question lacks.
         # Joined by semicolons: "220 240", numbers side by side, reads as 220240 (a space groups thousands: "1 450 W").
-        shared = "; ".join(t for t in content(MARK.sub(" ", claim), spelled=True) if is_number(t) or any(v.holds(t) for v, text in zip(self.each, self.texts) if different_languages(claim, text)))
+        shared = "; ".join(t for t in content(MARK.sub(" ", claim), spelled=True) if is_number(t) or any(v.holds(t) for v, text in zip(self.each, self.texts) if self.apart(claim, text)))
         adds = any(not self.asked.holds(t) for t in tokens(shared))
         return judge_claim(shared, self.vocabulary(key), self.asked, self.each, exact=True) if adds else Grounding(False, 0.0, "it shares only the question's names with them")
+
+    def apart(self, claim: str, text: str) -> bool:
+        """Is the claim in another language than the text? Of the text's language and the question's, the one the claim reads more
+        like: a short English sentence naming German places can read as German by itself, and then its words were never compared.
+        The question's language is read from its own words, the names the passages hold left out ("Where was ... born?")."""
+        theirs = question_language(text)
+        return theirs is not None and likeliest_among(claim, {theirs, self.asked_in or question_language(claim) or theirs}) != theirs
 
     def vocabulary(self, key: tuple[int, ...]) -> Vocabulary:  # these passages' words together, built once however often asked
         return self._vocabularies[key] if key in self._vocabularies else self._vocabularies.setdefault(key, Vocabulary([self.texts[n - 1] for n in key]))
@@ -191,7 +200,7 @@ class ReadPassages:
     def read_for(self, claim: str, n: int) -> str:
         """What the claim check reads of passage n: the sentence the claim rests on; across languages, where no word can
         choose that sentence, the passage as the model read it (the evidence's sentences of it, cut at the check's length)."""
-        return self.texts[n - 1] if different_languages(claim, self.texts[n - 1]) else next(iter(self.statements(claim, [n])), "")
+        return self.texts[n - 1] if self.apart(claim, self.texts[n - 1]) else next(iter(self.statements(claim, [n])), "")
 
     def needed(self, claim: str, cited: Sequence[int]) -> list[int]:
         """The cited passages less each adding none of the claim's words to the others ("6 bar [1][2]", [1] says it)."""
@@ -217,7 +226,7 @@ class ReadPassages:
         more that completes it best, with a word of the claim they lack (a claim joining two passages' facts, citing one); None when none do.
         A passage of another document than those cited must name what the claim is about (`subject`) to be pointed at."""
         files, subject = {self.pages[m - 1][0] for m in cited if 1 <= m <= len(self.texts)}, self.subject(claim, cited)
-        about = [not subject or self.pages[m][0] in files or any(map(v.holds, subject)) or different_languages(claim, self.texts[m]) for m, v in enumerate(self.each)]
+        about = [not subject or self.pages[m][0] in files or any(map(v.holds, subject)) or self.apart(claim, self.texts[m]) for m, v in enumerate(self.each)]
         tries = ([[n] for n in range(1, len(self.texts) + 1)], [[*cited, n] for n in range(1, len(self.texts) + 1) if cited and n not in cited])
         verdicts = ([(g.score, -n[-1], n) for n in tried if all(about[m - 1] for m in n) and (g := self.judge(claim, n)).grounded and self.needed(claim, n) == n] for tried in tries)
         return next((max(found)[2] for found in verdicts if found), None)
