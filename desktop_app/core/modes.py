@@ -26,7 +26,7 @@ import numpy as np
 
 from .models.llm import Generator
 from .registry import Registry
-from .retrieval.fusion import reciprocal_rank_fusion, union
+from .retrieval.fusion import own_passage_first, reciprocal_rank_fusion, union
 from .retrieval.query_styles import DEFAULT_QUERY_STYLE
 from .retrieval.query_writing import NO_GENERATED_QUERIES, GeneratedQueries
 from .retrieval.scope import Scope
@@ -48,6 +48,7 @@ class Merge:
 
 
 RRF = Merge("rrf", lambda lists, settings: reciprocal_rank_fusion(lists, settings.rrf_k))
+OWN_FIRST = Merge("rrf, own passage first", lambda lists, settings: own_passage_first(lists, settings.rrf_k))
 UNION = Merge("union", lambda lists, settings: union(lists), takes_keyword_lists=False)
 
 
@@ -116,7 +117,7 @@ register_mode = REGISTRY.add
 mode_named = REGISTRY.__getitem__
 
 for _mode in (
-    Mode("fusion", query_styles=(DEFAULT_QUERY_STYLE,), keyword_lists=True),
+    Mode("fusion", query_styles=(DEFAULT_QUERY_STYLE,), keyword_lists=True, merge=OWN_FIRST),
     Mode("rag"),
     Mode("naive-fusion", query_styles=("naive",), settings=NAIVE_FUSION_SETTINGS),
     Mode("multi-query", query_styles=(DEFAULT_QUERY_STYLE,), merge=UNION),

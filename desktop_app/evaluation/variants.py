@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.clock import StageClock
-from ..core.modes import REGISTRY, UNION, Merge, Mode, Round, mode_named, register_mode
+from ..core.modes import REGISTRY, RRF, UNION, Merge, Mode, Round, mode_named, register_mode
 from ..core.pipeline import Pipeline
 from ..core.retrieval.query_styles import query_style
 from ..core.retrieval.fusion import reciprocal_rank_fusion
@@ -73,7 +73,7 @@ def question_first(lists: Sequence[RankedList], k: float, agreed: bool = False) 
 
 
 INTERLEAVE = Merge("interleave", lambda lists, settings: interleave(lists))
-MERGES = {"rrf": mode_named("fusion").merge, "interleave": INTERLEAVE, "query-tops": Merge("query-tops", lambda lists, settings: query_tops(lists, settings.rrf_k)),
+MERGES = {"rrf": RRF, "own-first": mode_named("fusion").merge, "interleave": INTERLEAVE, "query-tops": Merge("query-tops", lambda lists, settings: query_tops(lists, settings.rrf_k)),
           "question-first": Merge("question-first", lambda lists, settings: question_first(lists, settings.rrf_k)),
           "question-agreed-first": Merge("question-agreed-first", lambda lists, settings: question_first(lists, settings.rrf_k, True))}
 

@@ -2,7 +2,7 @@ import copy
 
 import pytest
 
-from desktop_app.core.retrieval.fusion import reciprocal_rank_fusion
+from desktop_app.core.retrieval.fusion import own_passage_first, reciprocal_rank_fusion
 from desktop_app.core.types import RankedList, SearchHit
 
 
@@ -88,3 +88,18 @@ def test_interleave_weight_two_puts_rank_two_level_with_the_others_first():
     fused = interleave([ranked("q", [1, 2, 3], weight=2.0), ranked("x", [7, 8])])
     # scores: 1 -> 2, 2 -> 1, 7 -> 1 (tie: the question's list is earlier), 3 -> 2/3, 8 -> 1/2
     assert [f.chunk_id for f in fused] == [1, 2, 7, 3, 8]
+
+
+def _list(query: str, *chunks: int, kind: str = "vector", weight: float = 1.0) -> RankedList:
+    return RankedList(query=query, kind=kind, hits=tuple(SearchHit(c, r, 0.5) for r, c in enumerate(chunks, 1)), weight=weight)
+
+
+def test_a_question_about_one_thing_has_its_own_nearest_passage_first():
+    # Queries agreeing on another passage pushed the question's own best passage (a single-hop answer) to second place.
+    question = _list("How do I renew a permit?", 7, 3, weight=3.0)
+    queries = [_list("Permit", 3, 7), _list("Permit renewal", 3, 8), _list("renew permit", 3, 9, kind="keyword")]
+    assert [h.chunk_id for h in reciprocal_rank_fusion([question, *queries], 2.0)][0] == 3
+    assert [h.chunk_id for h in own_passage_first([question, *queries], 2.0)][:2] == [7, 3]
+    # Several named things ("Orsa", "Orsa length"; "Vell", "Vell length") keep the fused order.
+    rivers = [_list("Orsa", 3), _list("Orsa length", 3), _list("Vell", 5), _list("Vell length", 5)]
+    assert [h.chunk_id for h in own_passage_first([question, *rivers], 2.0)] == [h.chunk_id for h in reciprocal_rank_fusion([question, *rivers], 2.0)]

@@ -1,6 +1,7 @@
 """Merging ranked lists into one.
 
-Reciprocal rank fusion: score(d) = sum over lists of weight / (k + rank(d)), rank counted from 1.
+Reciprocal rank fusion: score(d) = sum over lists of weight / (k + rank(d)), rank counted from 1; fusion mode puts the
+question's own nearest passage first when its queries name one thing or none.
 Union (the multi-query mode): every hit once, ordered by its best cosine similarity.
 (Interleaving, measured for issue 4 and lost, lives with the eval harness: desktop_app/evaluation/variants.py.)
 """
@@ -30,6 +31,18 @@ def reciprocal_rank_fusion(lists: Sequence[RankedList], k: float = 60.0, depth: 
             per_chunk[ranked.key] = min(hit.rank, per_chunk.get(ranked.key, hit.rank))
     order = sorted(scores, key=lambda cid: -scores[cid])  # sorted() is stable: first seen wins ties
     return [FusedHit(chunk_id=cid, rrf_score=scores[cid], ranks=dict(ranks[cid])) for cid in order]
+
+
+def own_passage_first(lists: Sequence[RankedList], k: float) -> list[FusedHit]:
+    """RRF, then, when the generated queries name one thing or none, the question's own nearest passage first (`lists[0]`
+    is the question's vector list). Queries that agree on another passage could push the answer of a question about one
+    thing to second place (single-hop nDCG@10 under plain search's); a question naming several things (a name query that
+    another query extends by its fact: "Kestrel Nano", "Kestrel Nano battery life") needs the fused order (docs/evaluation.md)."""
+    fused = reciprocal_rank_fusion(lists, k)
+    queries = [ranked.query for ranked in lists[1:]]
+    names = {query for query in queries if any(other.startswith(query + " ") for other in queries)}
+    own = lists[0].hits[0].chunk_id if len(names) <= 1 and lists and lists[0].kind == "vector" and lists[0].hits else None
+    return [h for h in fused if h.chunk_id == own] + [h for h in fused if h.chunk_id != own]
 
 
 def union(lists: Sequence[RankedList]) -> list[FusedHit]:
