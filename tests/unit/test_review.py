@@ -766,3 +766,10 @@ def test_an_english_claim_naming_german_places_over_an_english_page_is_judged_by
     page = context("Wilhelm Kornhaus was a German composer who wrote more than three hundred songs for choirs.")
     reviewed = review("Wilhelm Kornhaus was born in Oberschweinbach, Germany [1].", "Where was Wilhelm Kornhaus born?", page)
     assert not reviewed.found
+
+
+def test_a_claim_citing_a_number_beyond_the_passages_is_reviewed_without_failing():
+    # The model cited [7] of five passages; pointing the claim elsewhere looked that passage up and the answer failed.
+    places = context("Velmora is the capital of the Isle of Ardent.", "Velmora has around five million people.")
+    reviewed = review("Velmora is the capital of the Isle of Ardent and has around five million people [7].", "What is Velmora?", places)
+    assert not reviewed.found  # no passage states it alone, and it cites none to complete

@@ -225,7 +225,8 @@ class ReadPassages:
         """The passages that state the claim: the one passage that states it best; else those it cites and the one
         more that completes it best, with a word of the claim they lack (a claim joining two passages' facts, citing one); None when none do.
         A passage of another document than those cited must name what the claim is about (`subject`) to be pointed at."""
-        files, subject = {self.pages[m - 1][0] for m in cited if 1 <= m <= len(self.texts)}, self.subject(claim, cited)
+        cited = [m for m in cited if 1 <= m <= len(self.texts)]  # a mark beyond the passages read cites nothing
+        files, subject = {self.pages[m - 1][0] for m in cited}, self.subject(claim, cited)
         about = [not subject or self.pages[m][0] in files or any(map(v.holds, subject)) or self.apart(claim, self.texts[m]) for m, v in enumerate(self.each)]
         tries = ([[n] for n in range(1, len(self.texts) + 1)], [[*cited, n] for n in range(1, len(self.texts) + 1) if cited and n not in cited])
         verdicts = ([(g.score, -n[-1], n) for n in tried if all(about[m - 1] for m in n) and (g := self.judge(claim, n)).grounded and self.needed(claim, n) == n] for tried in tries)
@@ -235,7 +236,7 @@ class ReadPassages:
         """The question's words the claim restates that its cited passages hold (else any passage read), fewest passages read holding
         them: "velmora" rather than "population". Another town's population does not complete a sentence about this one."""
         counts = {t: n for t in dict.fromkeys(content(MARK.sub(" ", claim))) if self.asked.holds(t) and (n := sum(v.holds(t) for v in self.each))}
-        named = {t: n for t, n in counts.items() if any(self.each[m - 1].holds(t) for m in cited if 1 <= m <= len(self.each))} or counts
+        named = {t: n for t, n in counts.items() if any(self.each[m - 1].holds(t) for m in cited)} or counts
         return [t for t, n in named.items() if n == min(named.values())]
 
 
