@@ -773,3 +773,11 @@ def test_a_claim_citing_a_number_beyond_the_passages_is_reviewed_without_failing
     places = context("Velmora is the capital of the Isle of Ardent.", "Velmora has around five million people.")
     reviewed = review("Velmora is the capital of the Isle of Ardent and has around five million people [7].", "What is Velmora?", places)
     assert not reviewed.found  # no passage states it alone, and it cites none to complete
+
+
+def test_an_answer_resting_on_a_passage_without_a_sentence_to_read_is_reviewed_without_failing():
+    # "... as follows: [1]" quotes its passage; one of short words only gave the question check no sentence to read,
+    # and the review stopped with "min() arg is an empty sequence" (a multi-hop report question).
+    sources = context("to be or not to be")
+    reviewed = review_answer("He wrote it as follows: [1]", True, "What did he write?", sources, sources, model_check=_AnswersIn("nothing"))
+    assert reviewed.found and "to be or not to be" in reviewed.answer

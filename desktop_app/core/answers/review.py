@@ -247,7 +247,7 @@ def _least_doubt(check: ModelCheck, question: str, statements: Iterable[str]) ->
     for statement in itertools.islice(statements, DOUBTED):  # each statement found only when the ones before it are doubted
         if statement not in doubts and doubts.setdefault(statement, check.doubt(question, statement)) is Doubt.NONE:
             return Doubt.NONE
-    return min(doubts.values(), key=lambda d: d.value)
+    return min(doubts.values(), key=lambda d: d.value, default=Doubt.NONE)  # no sentence to read (a passage of no words): no doubt
 
 
 def _head(line: str, names: Sequence[str], first_words: bool = True) -> str:
