@@ -11,6 +11,7 @@ the typed events of events.py, which the window, the CLI and the eval harness al
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -18,9 +19,8 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 import numpy as np
 
 from .answers import prompts
-from .retrieval.followup import Turn, rewrite_followup
 from .answers.model_check import ModelCheck, check_messages, claim_messages
-from .answers.review import cited_numbers, claim_spans, closing_marks, review_answer
+from .answers.review import ReviewedAnswer, cited_numbers, citations_of, claim_spans, closing_marks, review_answer
 from .answers.streaming import Streamed, missing_lines, not_found_answer, refuse, stream_answer
 from .clock import StageClock
 from .events import (
@@ -45,6 +45,7 @@ from .models.rerank import rerank, reranker_named
 from .modes import Mode, Round, mode_named
 from .overview.answering import NotFromOverview, answer_from_overviews, plan_answer, whole_document_question
 from .retrieval.evidence import Evidence, on_the_page, select_evidence
+from .retrieval.followup import Turn, rewrite_followup
 from .retrieval.fusion import reciprocal_rank_fusion
 from .retrieval.on_question import stay_on_question, with_translations
 from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
@@ -63,6 +64,10 @@ from .storage.vector_index import VectorIndex
 from .types import AskResult, FusedHit, QuestionFilters, Quote, RankedList, Source, Timings
 from .word_pieces import word_count
 from .words import meaningful
+
+log = logging.getLogger(__name__)
+# Shown when the answer check itself fails (a fault of the app): the answer stays, unchecked.
+CHECK_FAILED = "The app could not check this answer against its passages (an error, written to the log): read its citations yourself."
 
 # Documents of an older library whose language is read per question (core/languages.py), until all are.
 LANGUAGE_BATCH = 200
@@ -291,10 +296,14 @@ class Pipeline:
         check = ModelCheck(self._generator(), settings.question_check_refuses, questioned, settings.claim_check) if asks else None
         # A claim restating the question's filters ("La page 2 de X.pdf décrit ...") is checked without them.
         unlocated = WithoutFilters(tuple(self.store.document_names()), filters) if filters.parts else None
-        reviewed = review_answer(
-            answer, ok, searched, context, found.sources, generate_answer, settings.general_knowledge, names,
-            embedder=self.embedder, model_check=check, unlocated=unlocated,
-        )
+        try:
+            reviewed = review_answer(
+                answer, ok, searched, context, found.sources, generate_answer, settings.general_knowledge, names,
+                embedder=self.embedder, model_check=check, unlocated=unlocated,
+            )
+        except Exception:  # a fault in the check must not lose the answer the person waited for: it is shown unchecked, and said
+            log.exception("the answer's check failed")
+            reviewed = ReviewedAnswer(answer, ok, tuple(citations_of(answer, context)), (CHECK_FAILED,) if ok and answer else ())
         review_s = time.perf_counter() - end
         yield AnswerDone(
             AskResult(

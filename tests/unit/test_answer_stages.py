@@ -44,3 +44,18 @@ def test_the_cli_says_the_stages_on_stderr(capsys):
     captured = capsys.readouterr()
     assert captured.err.splitlines() == ["Writing search queries...", "Reading 3 passages..."]
     assert captured.out == ""
+
+
+def test_a_fault_in_the_answer_check_shows_the_answer_unchecked_and_says_so(empty_library, generator, tmp_path, monkeypatch):
+    # Two faults of the check (a mark beyond the passages, a passage with no sentence to read) lost the whole answer.
+    from desktop_app.core import pipeline
+
+    def broken(*args, **kwargs):
+        raise ValueError("a fault of the check")
+
+    monkeypatch.setattr(pipeline, "review_answer", broken)
+    list(empty_library.import_paths([write_sample_datasheet(tmp_path / "px40.pdf")]))
+    generator.enqueue("It runs to 85 C [1].")
+    result = next(e for e in empty_library.ask("What is the maximum temperature?", "rag") if isinstance(e, AnswerDone)).result
+    assert result.found and result.answer == "It runs to 85 C [1]." and [c.n for c in result.citations] == [1]
+    assert pipeline.CHECK_FAILED in result.notices
