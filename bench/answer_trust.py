@@ -393,7 +393,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--judge-only", action="store_true", help="never ask the model: judge the cached answers only")
     parser.add_argument("--json", help="write every row here (default OUT/answer-trust-HALF.json)")
     parser.add_argument("--no-question-check", action="store_true", help="judge without asking the model whether the answer's sentences answer the question (the check before it)")
-    parser.add_argument("--refuse-when-sure", action="store_true", help="judge with the question check refusing when the model is sure (Settings: question_check_refuses)")
+    parser.add_argument("--refuse-when-sure", action=argparse.BooleanOptionalAction, default=None,
+                        help="judge with the question check refusing when the model is sure, or not (default: as the app's Settings.refuse_when_sure)")
     parser.add_argument("--no-claim-check", action="store_true", help="judge without the model rereading claims whose words the passages lack (Settings: claim_check)")
     args = parser.parse_args(argv)
     out = Path(args.out)
@@ -422,8 +423,9 @@ def main(argv: list[str] | None = None) -> int:
         from desktop_app.core.answers.model_check import ModelCheck
 
         libraries.generator = _default_generator()  # the pipelines answer with it too
-        model_check = ModelCheck(libraries.generator, args.refuse_when_sure, not args.no_question_check, not args.no_claim_check)
-        judged_by = "".join((" and the question check" * model_check.asks_question, ", refusing when sure" * args.refuse_when_sure, " and the claim check" * model_check.rereads_claims))
+        refusing = _default_settings().refuse_when_sure if args.refuse_when_sure is None else args.refuse_when_sure
+        model_check = ModelCheck(libraries.generator, refusing, not args.no_question_check, not args.no_claim_check)
+        judged_by = "".join((" and the question check" * model_check.asks_question, ", refusing when sure" * refusing, " and the claim check" * model_check.rereads_claims))
     judge_name, claims = claim_rows(out / "claims" / args.half, embedder, model_check if model_check is not None and model_check.rereads_claims else None)
     judge_name += judged_by
     cache = AnswerCache(out / "answers")
@@ -432,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
     for number, item in enumerate(items, start=1):
         for mode in modes:
             # The question check is re-run on every recording, so its switch does not make a new recording.
-            fingerprint = settings_fingerprint(mode_named(mode).settings_for(settings), settings.model, rejudged=("question_check", "question_check_refuses", "claim_check"))
+            fingerprint = settings_fingerprint(mode_named(mode).settings_for(settings), settings.model, rejudged=("question_check", "question_check_refuses", "refuse_when_sure", "claim_check"))
             # A question in another language than English may be asked to be answered in it (languages.language_clause,
             # which depends on the passages found): recorded apart from the app's before that.
             if question_language is not None and question_language(item.question) not in (None, "en"):

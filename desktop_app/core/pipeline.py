@@ -293,7 +293,7 @@ class Pipeline:
         names = (*evidence.names, *evidence.missing) if evidence is not None else ()
         asks = (settings.question_check or settings.claim_check) and generate_answer and ok and answer
         questioned = settings.question_check and not (pages_asked and left)
-        check = ModelCheck(self._generator(), settings.question_check_refuses, questioned, settings.claim_check) if asks else None
+        check = ModelCheck(self._generator(), settings.refuse_when_sure, questioned, settings.claim_check) if asks else None
         # A claim restating the question's filters ("La page 2 de X.pdf décrit ...") is checked without them.
         unlocated = WithoutFilters(tuple(self.store.document_names()), filters) if filters.parts else None
         try:

@@ -40,7 +40,7 @@ LABELS = {
     "min_similarity": "Closeness needed to answer",
     "general_knowledge": "Answer from general knowledge",
     "question_check": "Check that the answer answers the question",
-    "question_check_refuses": "Refuse answers the check is sure about",
+    "refuse_when_sure": "Refuse answers the check is sure about",
     "claim_check": "Let the model read sentences worded differently",
     "n_threads_batch": "Cores for reading the passages",
     "n_batch": "Text read in one step (tokens)",

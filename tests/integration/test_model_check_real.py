@@ -28,7 +28,7 @@ def test_the_model_tells_a_sentence_that_answers_from_one_that_does_not(real_gen
 
 
 def test_the_model_is_sure_when_the_sentence_is_about_something_else_and_refuses_only_when_asked_to(real_generator):
-    # Refusing (Settings: question_check_refuses) needs a sure "no", its odds above REFUSE_ABOVE (0.95 here); a right
+    # Refusing (Settings: refuse_when_sure) needs a sure "no", its odds above REFUSE_ABOVE (0.95 here); a right
     # sentence stays far below FLAG_ABOVE.
     from desktop_app.core.answers.model_check import check_messages
 
