@@ -81,9 +81,11 @@ def ask_recorded(pipeline, question: str, mode: str) -> Recorded:
                 result = event.result
     if result is None:
         raise RuntimeError("the pipeline ended without an answer")  # not the question: a report half's are never printed
-    if "review" not in sink:
+    if "review" not in sink and result.found:
         raise NotReviewed("the pipeline answered without the passage check (a whole-document or table question)")
-    args, kwargs, review_s = sink["review"]
+    # Refused before the model was asked (nothing it would read is close enough to the question): a refusal like any
+    # other, recorded as the check would see it, so it counts as "not found" for every measure instead of leaving the set.
+    args, kwargs, review_s = sink.get("review") or ((result.answer, False, question, result.context, result.sources), {}, 0.0)
     timings = result.timings
     return Recorded(question, mode, "".join(sink.get("raw", [])), args, kwargs, time.perf_counter() - started,
                     timings.first_token or None, review_s)
