@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 # Tests share one assembled copy of the default model instead of 1 GB per test data folder.
 TEST_MODELS_DIR := $(CURDIR)/.cache/models
 
-.PHONY: run test install system-deps postgres-deps models demo screenshot package package-check install-check install-launcher eval eval-answers answer-sets answer-trust bench bench-latency bench-import bench-retrieval bench-startup bench-http clean
+.PHONY: run test install system-deps postgres-deps test-data models demo screenshot package package-check install-check install-launcher eval eval-answers answer-sets answer-trust bench bench-latency bench-import bench-retrieval bench-startup bench-http clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -57,7 +57,19 @@ run: install
 demo: models
 	$(BIN)/desktop-app-cli demo
 
-test: install postgres-deps
+# The tests that read real manuals use Debian's R manuals (r-doc-pdf: 10 MB of PDFs, no dependencies). Best effort,
+# as for tesseract: without them those tests say so and skip.
+test-data:
+	@if [ -f /usr/share/R/doc/manual/R-intro.pdf ] || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then :; \
+	else \
+		echo "Installing r-doc-pdf (R's manuals, real PDFs for the tests)"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -q --no-install-recommends r-doc-pdf >/dev/null 2>&1 \
+		|| { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q --no-install-recommends r-doc-pdf >/dev/null 2>&1; } \
+		|| echo "Could not install r-doc-pdf: the tests over R's manuals will skip"; \
+	fi
+
+test: install postgres-deps test-data
 	DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) $(BIN)/desktop-app-cli models prepare
 	QT_QPA_PLATFORM=offscreen DESKTOP_APP_MODELS_DIR=$(TEST_MODELS_DIR) $(BIN)/python -m pytest
 
