@@ -781,3 +781,24 @@ def test_an_answer_resting_on_a_passage_without_a_sentence_to_read_is_reviewed_w
     sources = context("to be or not to be")
     reviewed = review_answer("He wrote it as follows: [1]", True, "What did he write?", sources, sources, model_check=_AnswersIn("nothing"))
     assert reviewed.found and "to be or not to be" in reviewed.answer
+
+
+def test_the_question_check_reads_a_sentence_a_pdf_wrapped_over_two_lines_whole():
+    # A PDF page's text keeps its line breaks. Before, the check read only a wrapped sentence's last line, "by Edda
+    # Tarrow, a harbour engineer.", which names no lighthouse and no year.
+    check = _Asked(True)
+    sources = context("The Quillmoor lighthouse was built in 1887\nby Edda Tarrow, a harbour engineer.", title="Quillmoor lighthouse")
+    reviewed = review_answer("The lighthouse was built in 1887 by Edda Tarrow [1].", True, "Who built the lighthouse?", sources, sources, model_check=check)
+    assert reviewed.found and reviewed.citations[0].supported
+    assert check.shown == [("Who built the lighthouse?", "Quillmoor lighthouse: The Quillmoor lighthouse was built in 1887 by Edda Tarrow, a harbour engineer.")]
+
+
+def test_a_right_answer_from_a_table_cell_is_checked_on_its_row_under_the_header_and_kept():
+    # Seen over a datasheet's table: the check read only the table's last row, another model's, was sure it did not
+    # answer, and the right answer became "Not found".
+    table = "| Model | Maximum pressure | Flow rate |\n|---|---|---|\n| KV-1 | 4 bar | 20 l/min |\n| KV-2 | 11 bar | 35 l/min |\n| KV-3 | 16 bar | 50 l/min |"
+    sources = [Source(1, Passage(1, 1, "/pumps.pdf", "Booster pumps", 1, 0, len(table), table, kind="table"), 0.1, {}, 0.5)]
+    check = _AnswersIn("KV-2 | 11 bar")
+    reviewed = review_answer("The maximum pressure of the KV-2 is 11 bar [1].", True, "What is the maximum pressure of the KV-2?", sources, sources, model_check=check)
+    assert reviewed.found and reviewed.citations[0].supported and not reviewed.notices
+    assert check.shown == ["Booster pumps: | Model | Maximum pressure | Flow rate | | KV-2 | 11 bar | 35 l/min |"]

@@ -22,7 +22,8 @@ import numpy as np
 from ..document_names import named_files, without_names
 from ..languages import likeliest_among, question_language
 from ..models.embedder import Embedder
-from ..types import Citation, Source
+from ..ingest.chunking import reading_spans
+from ..types import Citation, Passage, Source
 from ..words import Vocabulary, content, is_number, telling, tokens
 from .grounding import MARK, Grounding, judge_claim
 from .model_check import MAX_CHARS, Doubt, ModelCheck
@@ -119,7 +120,7 @@ class ReadPassages:
         self.each = tuple(self._vocabularies.values())
         own = " ".join(w for w in re.findall(r"\w+", question) if not any(v.holds(t) for t in tokens(w) for v in self.each))
         self.asked_in = question_language(f"{own}?") or question_language(question)
-        self._sentences = [(n, m.group(0)) for n, s in enumerate(context, 1) for m in _SENTENCE.finditer(s.passage.text) if content(m.group(0))]
+        self._sentences = [(n, sentence) for n, s in enumerate(context, 1) for sentence in passage_sentences(s.passage) if content(sentence)]
         self._vectors, self._nearest, self.rereads = {}, {}, MAX_REREADS  # sentence index -> vector; claim -> vector
 
     def _closeness(self, claim: str, among: Sequence[int]) -> list[float] | None:
@@ -215,8 +216,8 @@ class ReadPassages:
         """(n, sentence): the first sentence (cited passages first) holding the claim's words as written, else in other forms, saying more."""
         said = content(MARK.sub(" ", claim))
         for exact, n in itertools.product((True, False), [*cited, *range(1, len(self.texts) + 1)]):
-            for m in _SENTENCE.finditer(self.texts[n - 1] if 1 <= n <= len(self.texts) else ""):
-                words = Vocabulary([sentence := " ".join(m.group(0).split())])
+            for sentence in (s for m, s in self._sentences if m == n):
+                words = Vocabulary([sentence])
                 if all(t in words.tokens if exact else words.holds(t) for t in said) and not all(self.asked.holds(t) for t in content(sentence)):
                     return n, sentence
         return None
@@ -238,6 +239,18 @@ class ReadPassages:
         counts = {t: n for t in dict.fromkeys(content(MARK.sub(" ", claim))) if self.asked.holds(t) and (n := sum(v.holds(t) for v in self.each))}
         named = {t: n for t, n in counts.items() if any(self.each[m - 1].holds(t) for m in cited)} or counts
         return [t for t, n in named.items() if n == min(named.values())]
+
+
+def passage_sentences(passage: Passage) -> list[str]:
+    """A passage's sentences as the app reads them everywhere (quotes, highlights: chunking.reading_spans): the lines a
+    PDF wrapped one sentence over joined, a label with its value. A table's rows each under its header row, as a row
+    means nothing without it ("| HX-2 | 11 | 35 |" says no pressure); a table cut from its header, whole."""
+    if passage.kind == "table":
+        lines = [line for line in passage.text.splitlines() if line.strip()]
+        if len(lines) > 2 and not lines[1].strip(" |:-"):  # a Markdown table: header, |---|, rows
+            return [f"{lines[0]} {row}" for row in lines[2:]]
+        return [" ".join(passage.text.split())]
+    return [" ".join(passage.text[s:e].split()) for s, e, _ in reading_spans(passage.text)]
 
 
 def _least_doubt(check: ModelCheck, question: str, statements: Iterable[str]) -> Doubt:
