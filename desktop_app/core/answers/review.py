@@ -141,16 +141,19 @@ class ReadPassages:
     def statements(self, claim: str, cited: Sequence[int], subject: bool = False) -> list[str]:
         """Each cited passage's sentence holding most of the claim's words (weighed by `telling`: what it adds to the question 4, numbers
         twice), best passage first, then its sentence nearest the claim in meaning ("from", "object" can make another hold more), after the
-        title ("It has ..." keeps its subject)."""
+        title ("It has ..." keeps its subject). A claim in another language than its passage shares only names and numbers with it, which
+        several of its sentences may hold alike ("16 hours", "16 kg"): each sentence holding as many comes next, for the check to read on."""
         indices = [i for i, (n, _) in enumerate(self._sentences) if n in cited]
         said, closeness = content(MARK.sub(" ", claim), spelled=True), self._closeness(claim, indices) or [0.0] * len(indices)
         held = [sum(telling(t, self.asked) * words.holds(t) for t in said) for words in (Vocabulary([self._sentences[i][1]]) for i in indices)]
-        most, nearest = {}, {}  # passage -> its sentence holding most of the claim's words / nearest it in meaning
+        most, nearest = {}, {}  # passage -> its sentences holding most of the claim's words / its sentence nearest it in meaning
         for k in sorted(range(len(indices)), key=lambda k: (held[k], closeness[k], -k), reverse=True):
-            most.setdefault(self._sentences[indices[k]][0], indices[k])
+            n, first = self._sentences[indices[k]][0], most.get(self._sentences[indices[k]][0])
+            if first is None or (held[k] == held[first[0]] and self.apart(claim, self.texts[n - 1])):
+                most.setdefault(n, []).append(k)
         for k in sorted(range(len(indices)), key=lambda k: -closeness[k]) if self.embedder else ():
             nearest.setdefault(self._sentences[indices[k]][0], indices[k])
-        read = [(n, self._sentences[j][1].strip()) for n, i in most.items() for j in dict.fromkeys((i, nearest.get(n, i)))]
+        read = [(n, self._sentences[j][1].strip()) for n, ks in most.items() for j in dict.fromkeys((*(indices[k] for k in ks), nearest.get(n, indices[ks[0]])))]
         read = [(n, self._led(n, sentence, said) if subject else sentence) for n, sentence in read]  # `subject`: for the question check
         return [f"{self.titles[n - 1]}: {sentence}" if self.titles[n - 1] else sentence for n, sentence in read]
 
