@@ -35,6 +35,7 @@ from ..stopwords import FUNCTION_WORDS
 from ..types import Citation, Quote, Source
 from ..word_pieces import is_spaceless, spaced, word_count
 from ..words import DASHES, MARK, OPTION, Vocabulary, content, is_number, telling
+from .query_styles import names_of
 
 # Tokens per character of English prose for Qwen's tokenizer, rounded up (about 4 characters a token);
 # an estimate is enough for a budget and keeps this stage free of the model.
@@ -91,14 +92,6 @@ def options_named(text: str) -> set[str]:
     """The command-line options a text names: letters ("-k", case kept) and long ones ("--keep")."""
     text = text.translate(DASHES)
     return {m.group(0) for m in OPTION.finditer(text)} | set(_LONG_OPTION.findall(text))
-
-
-def names_of(queries: Sequence[str]) -> list[str]:
-    """The names of name-fact queries: a query that another query extends ("Tarrow Works" and "Tarrow Works founder").
-
-    query_styles.split_name_facts writes each "name: fact" line as the name alone and the name with its fact;
-    other query styles (paraphrases) rarely produce such pairs, so they name nothing and answers stay prose."""
-    return [q for q in queries if any(o != q and o.lower().startswith(q.lower() + " ") for o in queries)]
 
 
 def mentions(name: str, source: Source) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..types import FusedHit, RankedList
+from .query_styles import names_of
 
 
 def reciprocal_rank_fusion(lists: Sequence[RankedList], k: float = 60.0, depth: int | None = None) -> list[FusedHit]:
@@ -39,8 +40,7 @@ def own_passage_first(lists: Sequence[RankedList], k: float) -> list[FusedHit]:
     thing to second place (single-hop nDCG@10 under plain search's); a question naming several things (a name query that
     another query extends by its fact: "Kestrel Nano", "Kestrel Nano battery life") needs the fused order (docs/evaluation.md)."""
     fused = reciprocal_rank_fusion(lists, k)
-    queries = [ranked.query for ranked in lists[1:]]
-    names = {query for query in queries if any(other.startswith(query + " ") for other in queries)}
+    names = set(names_of([ranked.query for ranked in lists[1:]]))
     own = lists[0].hits[0].chunk_id if len(names) <= 1 and lists and lists[0].kind == "vector" and lists[0].hits else None
     return [h for h in fused if h.chunk_id == own] + [h for h in fused if h.chunk_id != own]
 

@@ -138,3 +138,11 @@ register_query_style(
     QueryStyle("shared-fact", QUERY_SYSTEM_SHARED_FACT, SHARED_FACT_EXAMPLES, postprocess=split_name_facts, unfold=unfold_shared_facts, item_ends="\n;")
 )
 register_query_style(QueryStyle("naive", NAIVE_QUERY_SYSTEM, user_message=naive_request, one_line_per_thing=False))
+
+
+def names_of(queries: Sequence[str]) -> list[str]:
+    """The names of name-fact queries: a query that another query extends ("Tarrow Works" and "Tarrow Works founder").
+
+    split_name_facts writes each "name: fact" line as the name alone and the name with its fact;
+    other query styles (paraphrases) rarely produce such pairs, so they name nothing and answers stay prose."""
+    return [q for q in queries if any(o != q and o.lower().startswith(q.lower() + " ") for o in queries)]
