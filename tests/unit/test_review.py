@@ -806,12 +806,12 @@ def test_a_right_answer_from_a_table_cell_is_checked_on_its_row_under_the_header
 
 def test_an_english_claim_over_a_chinese_page_is_checked_on_each_sentence_holding_its_name_and_number():
     # In another language a claim shares only names and numbers with its page. Two sentences of the page hold "Morvane
-    # K2" and "16" alike; before, the check read only the first, the pump's weight, was sure it did not answer, and the
+    # K2" and "9" alike; before, the check read only the first, the pump's weight, was sure it did not answer, and the
     # right answer became "Not found".
     check = _AnswersIn("运行")
-    page = "Morvane K2抽水机不带水管时重16公斤。Morvane K2抽水机充一次电可以运行16小时。Morvane K2抽水机由霍山工坊制造。"
+    page = "Morvane K2抽水机不带水管时重9公斤。Morvane K2抽水机充一次电可以运行9小时。Morvane K2抽水机由霍山工坊制造。"
     sources = context(page, title="Morvane K2")
-    answer = "The Morvane K2 pump runs for 16 hours on one charge [1]."
+    answer = "The Morvane K2 pump runs for 9 hours on one charge [1]."
     reviewed = review_answer(answer, True, "How long does the Morvane K2 pump run on one charge?", sources, sources, model_check=check)
     assert reviewed.found and reviewed.citations[0].supported
-    assert check.shown[-1] == "Morvane K2: Morvane K2抽水机充一次电可以运行16小时。"
+    assert check.shown[-1] == "Morvane K2: Morvane K2抽水机充一次电可以运行9小时。"

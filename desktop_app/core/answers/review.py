@@ -142,7 +142,7 @@ class ReadPassages:
         """Each cited passage's sentence holding most of the claim's words (weighed by `telling`: what it adds to the question 4, numbers
         twice), best passage first, then its sentence nearest the claim in meaning ("from", "object" can make another hold more), after the
         title ("It has ..." keeps its subject). A claim in another language than its passage shares only names and numbers with it, which
-        several of its sentences may hold alike ("16 hours", "16 kg"): each sentence holding as many comes next, for the check to read on."""
+        several of its sentences may hold alike (a run time and a weight in the same number): each sentence holding as many comes next, for the check to read on."""
         indices = [i for i, (n, _) in enumerate(self._sentences) if n in cited]
         said, closeness = content(MARK.sub(" ", claim), spelled=True), self._closeness(claim, indices) or [0.0] * len(indices)
         held = [sum(telling(t, self.asked) * words.holds(t) for t in said) for words in (Vocabulary([self._sentences[i][1]]) for i in indices)]
@@ -247,7 +247,7 @@ class ReadPassages:
 def passage_sentences(passage: Passage) -> list[str]:
     """A passage's sentences as the app reads them everywhere (quotes, highlights: chunking.reading_spans): the lines a
     PDF wrapped one sentence over joined, a label with its value. A table's rows each under its header row, as a row
-    means nothing without it ("| HX-2 | 11 | 35 |" says no pressure); a table cut from its header, whole."""
+    means nothing without it ("| K-2 | 7 | 20 |" says no pressure); a table cut from its header, whole."""
     if passage.kind == "table":
         lines = [line for line in passage.text.splitlines() if line.strip()]
         if len(lines) > 2 and not lines[1].strip(" |:-"):  # a Markdown table: header, |---|, rows
