@@ -4,7 +4,7 @@ Chinese and Japanese run their words together, so `\\w+` reads a whole clause as
 same thing share none, and a sentence counts as one word (too short to be a sentence). Where the app compares or
 counts words, a run of these scripts is read as its overlapping pairs of characters instead, the bigrams a CJK search
 analyzer indexes (Lucene's CJKBigramFilter); a run of one or two characters stays whole. No dictionary; text in other
-scripts is left as it is. Thai, Lao, Khmer and Myanmar run their words together too, and write most vowels and tones as
+scripts is left as it is. Thai, Lao, Khmer and Burmese run their words together too, and write most vowels and tones as
 combining marks, which `\\w` does not match (it cut "กรุงเทพ" at each one): their runs are read as pairs of letters with
 the marks left out, as the grounding check leaves accents out of Latin words.
 """
@@ -17,7 +17,7 @@ import unicodedata
 # Kana (and their extension), CJK ideographs (Extension A, the main block, compatibility ideographs, the supplementary
 # planes' extensions).
 _SPACELESS = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
-# Thai, Lao, Myanmar and Khmer letters and their combining marks (not their digits and punctuation).
+# Thai, Lao, Burmese and Khmer letters and their combining marks (not their digits and punctuation).
 _MARKED = "\u0e01-\u0e4e\u0e81-\u0ece\u1000-\u103f\u1050-\u108f\u109a-\u109f\u1780-\u17d3\u17dc\u17dd"
 _SPACELESS += _MARKED
 SPACELESS = _SPACELESS  # as a regular expression character class's ranges

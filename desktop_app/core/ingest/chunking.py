@@ -11,7 +11,7 @@ from ..word_pieces import word_count
 # About 200 MiniLM word pieces: all-MiniLM-L6-v2 reads at most 256, so nothing is cut off.
 DEFAULT_MAX_CHARS = 900
 DEFAULT_OVERLAP_CHARS = 150
-_FULL_STOPS = frozenset(".!?;\u2026\u3002\uff01\uff1f\uff1b\u061f\u0964\u17d4\u104b")  # what ends a sentence, in Latin, CJK, Arabic, Devanagari, Khmer and Myanmar text
+_FULL_STOPS = frozenset(".!?;\u2026\u3002\uff01\uff1f\uff1b\u061f\u0964\u17d4\u104b")  # what ends a sentence, in Latin, CJK, Arabic, Devanagari, Khmer and Burmese text
 _COLONS = ":\uff1a"  # a piece ending in one introduces what follows, however short: "Report faults to:", "Returns:"
 _CLOSING = "\"')]\u00bb\u201d\u2019"  # closing quotes and brackets after a full stop
 LEAD_IN_WORDS = 4  # a piece of this many words or more, ending in a word before a blank line, introduces what follows
