@@ -103,13 +103,13 @@ class Judged:
 def rejudge(recorded: Recorded, embedder=None, model_check=None) -> Judged:
     """The current answer check on the recorded inputs (looked up now, so an edited check is the one run), with the
     library's embedder and the model's checks (model_check.py) as the pipeline passes them (recordings made before
-    the check took them lack them)."""
+    the check took them lack them; an older check is not passed what it does not take, so it can judge newer recordings)."""
     import inspect
 
     from desktop_app.core import pipeline as pipeline_module
 
-    kwargs = dict(recorded.review_kwargs)
     parameters = inspect.signature(pipeline_module.review_answer).parameters
+    kwargs = {k: v for k, v in recorded.review_kwargs.items() if k in parameters}
     if embedder is not None and "embedder" in parameters:
         kwargs["embedder"] = embedder
     if model_check is not None and "model_check" in parameters:

@@ -299,7 +299,7 @@ class Pipeline:
         try:
             reviewed = review_answer(
                 answer, ok, searched, context, found.sources, generate_answer, settings.general_knowledge, names,
-                embedder=self.embedder, model_check=check, unlocated=unlocated,
+                embedder=self.embedder, model_check=check, unlocated=unlocated, queries=found.generated.queries,
             )
         except Exception:  # a fault in the check must not lose the answer the person waited for: it is shown unchecked, and said
             log.exception("the answer's check failed")

@@ -95,6 +95,29 @@ def test_an_answer_is_kept_when_its_second_sentence_answers_and_refused_when_non
     assert not refused.found and "does not answer the question" in refused.notices[0]
 
 
+def test_a_list_answer_is_checked_line_by_line_with_each_things_own_query(real_embedder, real_generator):
+    # Asked the whole question ("Where were the members of ... born?"), the model is sure a line giving one member's
+    # birthplace is no answer (odds of no 0.87 here): the page does not say she was on the team, another page does.
+    # Asked its own search query ("Ilse Vantor: birthplace"), each right line is kept; a line giving a club for a
+    # birthplace says not found, and the rest of the list stays.
+    from desktop_app.core.answers.review import review_answer
+    from desktop_app.core.types import Passage, Source
+
+    pages = [("Ilse Vantor", "Ilse Vantor (born 3 May 1940 in Dunmere) is a retired sprinter."), ("Oda Brell", "Oda Brell was born in Tolvik, a mining town in the north."),
+             ("Mira Osk", "Mira Osk ran four seasons for the Harrow Falcons before she retired.")]
+    sources = [Source(n, Passage(n, 1, f"/docs/{name}.pdf", name, n, 0, len(text), text), 0.1, {}, 0.5) for n, (name, text) in enumerate(pages, 1)]
+    names = tuple(name for name, _ in pages)
+    queries = tuple(q for name in names for q in (name, f"{name} birthplace"))
+    check = ModelCheck(real_generator, refuse_when_sure=True)
+    question = "Where were the members of the 1962 Corran relay team born?"
+    right = "- Ilse Vantor: born in Dunmere [1]\n- Oda Brell: born in Tolvik [2]"
+    kept = review_answer(right, True, question, sources, sources, names=names, embedder=real_embedder, model_check=check, queries=queries)
+    assert kept.found and kept.answer == right and all(c.supported for c in kept.citations)
+    wrong = right + "\n- Mira Osk: the Harrow Falcons [3]"
+    mixed = review_answer(wrong, True, question, sources, sources, names=names, embedder=real_embedder, model_check=check, queries=queries)
+    assert mixed.found and mixed.answer == right + "\n- Mira Osk: not found in your documents."
+
+
 CLAIMS = [
     # (claim, the cited sentence, does it state the claim): the claims' words are not the sentences'
     ("Ilse Varga is in charge of the lab at Tamsin.", "Tamsin laboratory: The Tamsin laboratory is headed by the chemist Ilse Varga.", True),

@@ -425,6 +425,64 @@ def test_a_sure_no_refuses_the_answer_and_shows_the_models_reply():
     assert "The lighthouse was built in 1887 [2]." in reviewed.notices[0] and "does not answer the question" in reviewed.notices[0]
 
 
+CLUB_NAMES = tuple(f"{club} Rowing Club" for club in ("Kestrel", "Heron", "Marl"))
+CLUB_QUERIES = tuple(q for name in CLUB_NAMES for q in (name, f"{name} founding year"))  # as split_name_facts writes them
+CLUBS = ("The Kestrel Rowing Club was founded in 1894 on the river Aln.", "The Heron Rowing Club was founded in 1902.", "The Marl Rowing Club races as the Marl Otters.")
+
+
+class _ForItsThing:
+    """A question check that says a sentence answers only when it is asked one thing's fact ("Heron Rowing Club:
+    founding year"), the sentence names that thing and holds `word`; sure it does not otherwise."""
+
+    def __init__(self, word: str = "founded", otherwise: str = "SURE", refuse_when_sure: bool = True):
+        self.word, self.otherwise, self.refuse_when_sure, self.shown = word, otherwise, refuse_when_sure, []
+
+    def doubt(self, question, statement):
+        from desktop_app.core.answers.model_check import Doubt
+
+        self.shown.append(question)
+        thing, colon, _ = question.partition(":")
+        return Doubt.NONE if colon and thing in statement and self.word in statement else Doubt[self.otherwise]
+
+    def states(self, claim, text):
+        return False
+
+
+def test_a_list_answer_is_checked_line_by_line_for_each_lines_own_thing():
+    # A question in several parts is answered by several lines, none of which answers it all: asked the whole
+    # question, the model was sure each line was no answer, and the right list was refused. Each line is asked its
+    # thing's search query now, as the query step wrote it.
+    sources = context(*CLUBS[:2])
+    answer = "- Kestrel Rowing Club: founded in 1894 [1]\n- Heron Rowing Club: founded in 1902 [2]"
+    check = _ForItsThing()
+    reviewed = review_answer(answer, True, "When were the two rowing clubs on the Aln founded?", sources, sources, names=CLUB_NAMES, model_check=check, queries=CLUB_QUERIES)
+    assert reviewed.found and reviewed.answer == answer and all(c.supported for c in reviewed.citations) and not reviewed.notices
+    assert check.shown == [f"{club} Rowing Club: founding year" for club in ("Kestrel", "Heron")]
+
+
+def test_a_list_line_that_does_not_answer_for_its_thing_says_not_found_and_the_rest_stays():
+    # The second line is stated by its passage, but a club's racing name is not its founding year.
+    sources = context(CLUBS[0], CLUBS[2])
+    answer = "- Kestrel Rowing Club: founded in 1894 [1]\n- Marl Rowing Club: races as the Marl Otters [2]"
+    reviewed = review_answer(answer, True, "When were the rowing clubs on the Aln founded?", sources, sources, names=CLUB_NAMES, model_check=_ForItsThing(), queries=CLUB_QUERIES)
+    assert reviewed.found and reviewed.answer == "- Kestrel Rowing Club: founded in 1894 [1]\n- Marl Rowing Club: not found in your documents."
+    assert [(c.n, c.supported) for c in reviewed.citations] == [(1, True)] and any("for Marl Rowing Club" in n for n in reviewed.notices)
+    # No line answering for its thing: the answer is not found, the model's reply in the notice.
+    refused = review_answer(answer, True, "When were the rowing clubs on the Aln founded?", sources, sources, names=CLUB_NAMES, model_check=_ForItsThing("Aln valley"), queries=CLUB_QUERIES)
+    assert not refused.found and "Marl Otters" in refused.notices[0]
+
+
+def test_a_list_line_the_model_doubts_says_not_found_when_refusing_and_is_flagged_otherwise():
+    # The query step may guess the names a question asks for; a guessed name's line the model is unsure of is no answer.
+    sources = context(CLUBS[0], CLUBS[2])
+    answer = "- Kestrel Rowing Club: founded in 1894 [1]\n- Marl Rowing Club: races as the Marl Otters [2]"
+    question = "When were the rowing clubs on the Aln founded?"
+    refusing = review_answer(answer, True, question, sources, sources, names=CLUB_NAMES, model_check=_ForItsThing(otherwise="SOME"), queries=CLUB_QUERIES)
+    assert refusing.answer.endswith("- Marl Rowing Club: not found in your documents.")
+    flagging = review_answer(answer, True, question, sources, sources, names=CLUB_NAMES, model_check=_ForItsThing(otherwise="SOME", refuse_when_sure=False), queries=CLUB_QUERIES)
+    assert flagging.answer == answer and [(c.n, c.supported) for c in flagging.citations] == [(1, True), (2, False)]
+
+
 class _AnswersIn:
     """A question check that is sure (or as doubtful as `otherwise` says) every sentence is no answer but those holding
     `word`, recording what it read."""

@@ -5,7 +5,8 @@ states it: its citation moves there (or one completing them is added). Not anywh
 unless its line's next citation does (else that is flagged). Saying only a name ("- Name: [2]"), it quotes the sentence naming it; ending in a colon
 ("the code: [3]"; a comma closing the answer: "For example, [1]"), the passage it cites. An answer no claim of which is grounded, or whose grounded
 claims (the first DOUBTED sentences) rest on sentences the model is sure do not answer the question, is not found, the model's reply in the notice
-(doubtful "no"s flag the first claim's citations). Nothing else vetoes it; a NOT FOUND after an answer is taken out. Other languages: by names,
+(doubtful "no"s flag the first claim's citations). A list asks each cited line its thing's search query ("X: founder"), a line the model is sure
+does not answer saying not found. Nothing else vetoes it; a NOT FOUND after an answer is taken out. Other languages: by names,
 numbers. A file the question names is named by the claim's passages (or is theirs)."""
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from .streaming import NOT_FOUND_LINE, not_found_answer
 # A claim: a list line ("- ...", "1. ..."), or a sentence with the citation marks that follow it, wherever they stand
 # ("... 9 s [2].", "... 9 s. [2]"); a full stop between letters or digits ("10.4", "help.start") ends none.
 _LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S.*$")
+_LIST_LINES = re.compile(r"^[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]+\S.*$", re.M)  # each in an answer
 # A run of marks, also written as a list ("[1], [2] and [5]", "[1], [2], et [3]": a joining word of up to three letters).
 _MARK_RUN = r"\[\d+(?:\s*,\s*\d+)*\](?:(?:\s*[,;]\s*|\s+)(?:[^\W\d_]{1,3}\s+)?\[\d+(?:\s*,\s*\d+)*\])*"
 _MARKS_INSIDE = re.compile(rf"\s*(?>{_MARK_RUN})(?=\s*[,;]?\s*[^\s\[.!?,;])")  # marks with more of the sentence after them
@@ -273,6 +275,11 @@ def _head(line: str, names: Sequence[str], first_words: bool = True) -> str:
     return max(named, key=len) if named else text.partition(":")[0].strip() if ":" in text else " ".join(text.split()[:3]) if first_words else ""
 
 
+def _own_question(head: str, queries: Sequence[str]) -> str:
+    """A list line's thing asked its fact, from the search query naming it ("Edda Tarrow birthplace" -> "Edda Tarrow: birthplace"), or ""."""
+    return next((f"{head}: {q[len(head):].strip()}" for q in queries if head and q.casefold().startswith(head.casefold() + " ")), "")
+
+
 def _with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in place of its own, before its full stop
     stop = len((body := MARK.sub("", claim).rstrip()).rstrip(".!?"))
     return body[:stop].rstrip() + "".join(f" [{n}]" for n in numbers) + body[stop:]
@@ -281,14 +288,15 @@ def _with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in pl
 def review_answer(
     answer: str, found: bool, question: str, context: Sequence[Source], sources: Sequence[Source], answered: bool = True,
     general_knowledge: bool = False, names: Sequence[str] = (), embedder: Embedder | None = None, model_check: ModelCheck | None = None,
-    unlocated: Callable[[str], str] | None = None, under: Sequence[str] = (),
+    unlocated: Callable[[str], str] | None = None, under: Sequence[str] = (), queries: Sequence[str] = (),
 ) -> ReviewedAnswer:
     """`answered`: False when no answer was asked for (search only); `sources`: the closest pages of a refusal; `names`: the
     named things a list answer has a line each for (retrieval/evidence.py); `embedder`: the library's (the check's meaning
     signal; none: words only); `model_check`: asks the model whether a claim the words fail is stated anyway, and whether
     the sentence the first grounded claim rests on answers the question; `unlocated`: a claim without the question's filters
     where it restates them ("Page 2 of X.pdf says ...": a page need not say its number); `under`: each passage's headings
-    in an outline the model read with them (whole-document answers): a sentence may restate its chapter's heading."""
+    in an outline the model read with them (whole-document answers): a sentence may restate its chapter's heading; `queries`: the
+    search queries, whose name-fact ones ("Edda Tarrow birthplace") ask each list line's own question."""
     if not (found and answer):
         return ReviewedAnswer(answer, found, (), ())
     evidence, notices, flagged = ReadPassages(context, question, embedder, unlocated, under), [], {}
@@ -346,7 +354,17 @@ def review_answer(
                 continue
             flagged.update({n: verdict.reason for n in numbers or later if n not in flagged})
     checked = answered and not general_knowledge
-    doubt = _least_doubt(model_check, question, (s for g in reversed(grounded) for s in evidence.statements(*g, subject=True))) if checked and grounded and model_check else Doubt.NONE
+    lines = [(m, head, asked) for m in _LIST_LINES.finditer(out) if cited_numbers(m.group(0)) and (asked := _own_question(head := _head(m.group(0), names, False), queries))] if checked and grounded and model_check else []
+    if len(lines) >= 2:  # a line per thing: each is asked its thing's search query ("Edda Tarrow: birthplace"), as none answers a question in several parts whole
+        doubts = [(m, head, Doubt.SURE if (d := _least_doubt(model_check, asked, evidence.statements(m.group(0), cited_numbers(m.group(0)), subject=True))) is Doubt.SOME
+                   and getattr(model_check, "refuse_when_sure", False) else d) for m, head, asked in lines]  # refusing, a line in doubt says not found (the thing may be a guess)
+        for m, head, line_doubt in reversed(doubts) if any(d is not Doubt.SURE for *_, d in doubts) else ():  # all sure: refused below
+            flagged.update({n: "the model doubts it answers the question for its line's thing" for n in cited_numbers(m.group(0)) if line_doubt is Doubt.SOME})
+            out = out[: m.start()] + f"- {head}: {NOT_FOUND_LINE}" + out[m.end() :] if line_doubt is Doubt.SURE else out
+            notices += [f"The line \u201c{MARK.sub('', m.group(0)).strip()[:120]}\u201d does not answer the question for {head}: it now says not found."] * (line_doubt is Doubt.SURE)
+        doubt = Doubt.SURE if all(d is Doubt.SURE for *_, d in doubts) else Doubt.NONE
+    else:
+        doubt = _least_doubt(model_check, question, (s for g in reversed(grounded) for s in evidence.statements(*g, subject=True))) if checked and grounded and model_check else Doubt.NONE
     if (checked and not grounded) or doubt is Doubt.SURE:
         why = "the passage it rests on does not answer the question" if grounded else "no passage it read states that: it did not come from your documents"
         return ReviewedAnswer(not_found_answer(sources or context), False, (), (f"The model answered \u201c{answer.strip()[:300]}\u201d, but {why}.",))
