@@ -116,3 +116,23 @@ def test_cancel_one_file_or_all_of_them_keeps_what_was_stored_searchable(make_wi
     note_text = window.library_panel.indexing.note.text()
     assert f"{pending} of {total} passages not yet in the meaning index" in note_text and "resumes" in note_text
     assert window.index_status.isVisible() and window.index_status.text() == f"Meaning index: {pending} of {total} passages to go"
+
+
+def test_cancel_all_while_the_text_is_being_finished_stops_the_meaning_index_before_it_starts(make_window, library, embedder, batch, qtbot, monkeypatch):
+    # Seen once on a fresh machine: "cancel all" in the moment between the text being stored and the meaning index
+    # starting cancelled only the finished text job, and the meaning index then ran as if nothing had been clicked.
+    import threading
+
+    manual, note, _ = batch
+    finishing, backlog = threading.Event(), library.index_backlog
+    monkeypatch.setattr(library, "index_backlog", lambda: (finishing.wait(20), backlog())[1])  # the text job's last step, held
+    window = make_window(library, warm_up=False)
+    drop(window, [manual, note])
+    qtbot.waitUntil(lambda: stage(window, manual) == stage(window, note) == "searchable", timeout=20_000)
+    assert window.import_controller.index_job is None  # the text job has not finished, so no queue runs yet
+    window.library_panel.indexing.cancel.click()  # cancel all
+    embedder.open()  # nothing holds the embedder back: only the cancel can stop the queue
+    finishing.set()
+    qtbot.waitUntil(lambda: not window.import_controller.busy and stage(window, manual) == stage(window, note) == "cancelled", timeout=20_000)
+    assert all("searchable by keyword" in window.library_panel.rows[str(f.resolve())].status.text() for f in (manual, note))
+    assert sorted(d.status for d in library.documents()) == ["embedding", "embedding"] and embedder.calls == 0

@@ -198,6 +198,8 @@ class ImportController:
                 QTimer.singleShot(0, lambda name=name: self.retry_with_password(name))
         if not self._text_jobs:
             self.start_indexing()
+            if self._indexing_cancelled:  # "cancel all" before the queue started: it does not start, so no row waits for it
+                self._tell_cancelled_rows()
         self._show_backlog()
         if not self.jobs.busy:
             self.refresh()
@@ -208,14 +210,18 @@ class ImportController:
         if paused and not job.cancel.is_set():
             self.start_indexing()  # behind the job it stepped aside for
             return
-        for name, row in list(self.panel.rows.items()):
-            # A cancelled queue leaves no row waiting for it: each says it stays searchable by keyword.
-            if job.cancel.is_set() and row.stage in ("searchable", "embedding"):
-                row.update_progress(ImportProgress(name, "cancelled", message="Cancelled: searchable by keyword"))
+        if job.cancel.is_set():
+            self._tell_cancelled_rows()
         self._show_backlog()
         self.refresh()
         if self.on_indexed is not None and not job.cancel.is_set():
             self.on_indexed()
+
+    def _tell_cancelled_rows(self) -> None:
+        """A cancelled queue leaves no row waiting for it: each says it stays searchable by keyword."""
+        for name, row in list(self.panel.rows.items()):
+            if row.stage in ("searchable", "embedding"):
+                row.update_progress(ImportProgress(name, "cancelled", message="Cancelled: searchable by keyword"))
 
     def cancel(self, file: str) -> None:
         """One file's row: before its text is stored it is not imported; after, its embedding waits for a later run."""
@@ -230,8 +236,9 @@ class ImportController:
         """Every import: files not yet stored are not imported; stored ones stay, found by keyword."""
         for job in self._text_jobs:
             job.cancel.set()
+        # Also when the queue has not started yet (the text job that starts it is finishing): it must not start then.
+        self._indexing_cancelled = True
         if self.index_job is not None:
-            self._indexing_cancelled = True
             self.index_job.cancel.set()
         self.feedback.say("Cancelling the imports...", 3000)
 
