@@ -5,8 +5,8 @@ states it: its citation moves there (or one completing them is added). Not anywh
 unless its line's next citation does (else that is flagged). Saying only a name ("- Name: [2]"), it quotes the sentence naming it; ending in a colon
 ("the code: [3]"; a comma closing the answer: "For example, [1]"), the passage it cites. An answer no claim of which is grounded, or whose grounded
 claims (the first DOUBTED sentences) rest on sentences the model is sure do not answer the question, is not found, the model's reply in the notice
-(doubtful "no"s flag the first claim's citations). A list asks each cited line its thing's search query ("X: founder"), a line the model is sure
-does not answer saying not found. Nothing else vetoes it; a NOT FOUND after an answer is taken out. Other languages: by names,
+(doubtful "no"s flag the first claim's citations). A list asks each cited line its thing's search query ("X: founder"); refusing, a line the model
+does not say yes to says not found. Nothing else vetoes it; a NOT FOUND after an answer is taken out. Other languages: by names,
 numbers. A file the question names is named by the claim's passages (or is theirs)."""
 
 from __future__ import annotations
@@ -357,7 +357,7 @@ def review_answer(
     lines = [(m, head, asked) for m in _LIST_LINES.finditer(out) if cited_numbers(m.group(0)) and (asked := _own_question(head := _head(m.group(0), names, False), queries))] if checked and grounded and model_check else []
     if len(lines) >= 2:  # a line per thing: each is asked its thing's search query ("Edda Tarrow: birthplace"), as none answers a question in several parts whole
         doubts = [(m, head, Doubt.SURE if (d := _least_doubt(model_check, asked, evidence.statements(m.group(0), cited_numbers(m.group(0)), subject=True))) is Doubt.SOME
-                   and getattr(model_check, "refuse_when_sure", False) else d) for m, head, asked in lines]  # refusing, a line in doubt says not found (the thing may be a guess)
+                   and model_check.refuse_when_sure else d) for m, head, asked in lines]  # refusing, a line in doubt says not found (the thing may be a guess)
         for m, head, line_doubt in reversed(doubts) if any(d is not Doubt.SURE for *_, d in doubts) else ():  # all sure: refused below
             flagged.update({n: "the model doubts it answers the question for its line's thing" for n in cited_numbers(m.group(0)) if line_doubt is Doubt.SOME})
             out = out[: m.start()] + f"- {head}: {NOT_FOUND_LINE}" + out[m.end() :] if line_doubt is Doubt.SURE else out
