@@ -164,6 +164,14 @@ def test_split_name_facts():
     ]
 
 
+def test_fact_of_reads_back_what_split_name_facts_wrote():
+    from desktop_app.core.retrieval.query_styles import fact_of, names_of, split_name_facts
+
+    queries = split_name_facts(["Amazon River: length in km", "Nile: source", "UN"])
+    assert {name: fact_of(name, queries) for name in names_of(queries)} == {"Amazon River": "length in km", "Nile": "source"}
+    assert fact_of("UN", queries) == "" and fact_of("amazon river", queries) == "length in km" and fact_of("", queries) == ""
+
+
 def test_entity_round_searches_the_names_found_in_the_top_passages(library, generator):
     from desktop_app.evaluation.entity_round import ENTITY_SYSTEM
 

@@ -24,6 +24,7 @@ from ..document_names import named_files, without_names
 from ..languages import likeliest_among, question_language
 from ..models.embedder import Embedder
 from ..ingest.chunking import reading_spans
+from ..retrieval.query_styles import fact_of
 from ..types import Citation, Passage, Source
 from ..words import Vocabulary, content, is_number, telling, tokens
 from .grounding import MARK, Grounding, judge_claim
@@ -277,7 +278,7 @@ def _head(line: str, names: Sequence[str], first_words: bool = True) -> str:
 
 def _own_question(head: str, queries: Sequence[str]) -> str:
     """A list line's thing asked its fact, from the search query naming it ("Edda Tarrow birthplace" -> "Edda Tarrow: birthplace"), or ""."""
-    return next((f"{head}: {q[len(head):].strip()}" for q in queries if head and q.casefold().startswith(head.casefold() + " ")), "")
+    return f"{head}: {fact}" if (fact := fact_of(head, queries)) else ""
 
 
 def _with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in place of its own, before its full stop

@@ -146,3 +146,8 @@ def names_of(queries: Sequence[str]) -> list[str]:
     split_name_facts writes each "name: fact" line as the name alone and the name with its fact;
     other query styles (paraphrases) rarely produce such pairs, so they name nothing and answers stay prose."""
     return [q for q in queries if any(o != q and o.lower().startswith(q.lower() + " ") for o in queries)]
+
+
+def fact_of(name: str, queries: Sequence[str]) -> str:
+    """The fact a name-fact query asks about `name` ("Tarrow Works founder" -> "founder"), or "": names_of's inverse."""
+    return next((q[len(name) :].strip() for q in queries if name and q.casefold().startswith(name.casefold() + " ")), "")
