@@ -11,9 +11,16 @@ TEST_MODELS_DIR := $(CURDIR)/.cache/models
 
 .PHONY: run test install system-deps postgres-deps test-data models demo screenshot package package-check install-check install-launcher eval eval-answers answer-sets answer-trust bench bench-latency bench-import bench-retrieval bench-startup bench-http clean
 
+# llama-cpp-python compiles llama.cpp for this CPU (-march=native). On an x86 CPU with AMX (Xeon Sapphire Rapids
+# and later, as on this project's build machines) its AMX kernels crash the first prompt (SIGSEGV in
+# ggml_backend_amx_mul_mat, llama-cpp-python 0.3.35 and 0.3.36), so they are compiled out; GCC and clang keep an
+# explicit -mno-* over -march=native's defaults, and AVX-512 and the rest stay. An install that built llama.cpp with
+# them must rebuild it: `$(BIN)/pip install --no-cache-dir --force-reinstall --no-deps llama-cpp-python` under `make`.
+NO_AMX := $(if $(filter x86_64 amd64,$(shell uname -m)),-mno-amx-tile -mno-amx-int8 -mno-amx-bf16)
+
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -e '.[models,dev,sentence-transformers]'
+	CFLAGS="$$CFLAGS $(NO_AMX)" CXXFLAGS="$$CXXFLAGS $(NO_AMX)" $(BIN)/python -m pip install -e '.[models,dev,sentence-transformers]'
 	touch $@
 
 install: system-deps $(STAMP)
