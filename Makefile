@@ -11,11 +11,11 @@ TEST_MODELS_DIR := $(CURDIR)/.cache/models
 
 .PHONY: run test install system-deps postgres-deps test-data models demo screenshot package package-check install-check install-launcher eval eval-answers answer-sets answer-trust bench bench-latency bench-import bench-retrieval bench-startup bench-http clean
 
-# llama-cpp-python compiles llama.cpp for this CPU (-march=native). On an x86 CPU with AMX (Xeon Sapphire Rapids
-# and later, as on this project's build machines) its AMX kernels crash the first prompt (SIGSEGV in
-# ggml_backend_amx_mul_mat, llama-cpp-python 0.3.35 and 0.3.36), so they are compiled out; GCC and clang keep an
-# explicit -mno-* over -march=native's defaults, and AVX-512 and the rest stay. An install that built llama.cpp with
-# them must rebuild it: `$(BIN)/pip install --no-cache-dir --force-reinstall --no-deps llama-cpp-python` under `make`.
+# llama-cpp-python compiles llama.cpp for this CPU (-march=native). On an x86 CPU with AMX (Xeon Sapphire Rapids and
+# later, as on this project's build machines) its AMX kernels crash the first prompt (SIGSEGV in ggml_backend_amx_mul_mat,
+# llama-cpp-python 0.3.35 and 0.3.36), so they are compiled out: GCC and clang keep an explicit -mno-* over -march=native,
+# and AVX-512 and the rest stay. A venv built before this keeps its crashing build until llama-cpp-python is reinstalled
+# (pip install --no-cache-dir --force-reinstall --no-deps llama-cpp-python, with these flags in CFLAGS and CXXFLAGS).
 NO_AMX := $(if $(filter x86_64 amd64,$(shell uname -m)),-mno-amx-tile -mno-amx-int8 -mno-amx-bf16)
 
 $(STAMP): pyproject.toml
