@@ -359,3 +359,20 @@ def by_words(question: str, queries, sources, budget_tokens: int):
     from desktop_app.core.retrieval.evidence import select_evidence
 
     return select_evidence(question, np.zeros(1), queries, sources, None, budget_tokens=budget_tokens, max_sentences=0)
+
+
+def test_each_of_five_named_things_has_its_sentence_read_within_the_default_budget():
+    # A question about five things, each stated in a long encyclopedic sentence: in one shared budget of 280 tokens the
+    # first names' sentences took the room and the last names went unread, so their lines could only say not found.
+    from desktop_app.core.settings import Settings
+
+    towers = ["Quillmoor", "Brindle", "Oskar Fell", "Tarn Ridge", "Marrow Point"]
+    pages = [(f"/towers/{i}.txt", f"{name} tower", 1,
+              f"The {name} tower, which the harbour board of the old town raised on the cliffs above the northern bay in the"
+              f" years after the great storm, stands {40 + i} metres tall and can be seen from the ferries crossing the strait.")
+             for i, name in enumerate(towers)]
+    queries = tuple(q for name in towers for q in (name, f"{name} height"))
+    chosen = by_words("How tall are the five towers of the harbour board?", queries, fused(*pages), budget_tokens=Settings().evidence_tokens)
+    assert set(chosen.names) == set(towers)
+    read = " ".join(s.passage.text for s in chosen.context)
+    assert all(f"stands {40 + i} metres" in read for i in range(len(towers))), read

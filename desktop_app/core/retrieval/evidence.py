@@ -43,6 +43,11 @@ CHARS_PER_TOKEN = 4
 PASSAGE_MARK_TOKENS = 4  # "[3]", its line break and the blank line before it: what a passage costs besides its text
 MIN_WORDS = 4  # shorter pieces are headings, captions, page numbers: they match a name query, answer nothing
 SENTENCE_CHARS = 400  # a longer "sentence" (a table row run, a list without stops) is cut: it is evidence, not a page
+# A list question's room per named thing: its best sentence (about 40-60 tokens in an encyclopedia or a manual), its
+# passage's mark and its file's line, about 80 tokens of the default 280. With four or more names the shared budget gave
+# the first names' long sentences all the room and left the others unread (multi-hop tune half: 0.46 of the needed
+# articles read, 0.51 with this), so a question naming more things than this gets the budget scaled up to their number.
+NAMES_PER_BUDGET = 3.5
 LEXICAL_POOL = 48  # sentences scored when none is embedded (scoring by words costs next to nothing)
 _WORD = re.compile(r"[^\W_][\w'-]*")  # a word in any script ("Москва", "Malmö")
 
@@ -180,7 +185,8 @@ def select_evidence(
     max_sentences: int = 16,
     preview: int = 3,
 ) -> Evidence:
-    """The evidence for `question` among the first `candidates` fused `sources`, within `budget_tokens`.
+    """The evidence for `question` among the first `candidates` fused `sources`, within `budget_tokens` (scaled up for a
+    list question naming more things than NAMES_PER_BUDGET).
 
     `max_sentences` caps what is embedded, the stage's whole cost: MiniLM took 8.8 s for 48 sentences and 4.0 s
     for 16 on 2 cores at load average 14 (0.44 s for one text), so 16 is near a second there and a fraction of it
@@ -189,6 +195,7 @@ def select_evidence(
     pool = list(sources[:candidates])
     names = names_of(queries)
     found_names = [n for n in names if any(mentions(n, s) for s in pool)]
+    budget_tokens = round(budget_tokens * max(1.0, len(found_names) / NAMES_PER_BUDGET))  # room for each named thing's sentence
     # Only a name the question states gets its "not found" line: one the model brought itself is its guess, not the person's.
     missing = tuple(n for n in names if n not in found_names and words(n) <= words(question))
     sentences = _distinct([s for source in pool for s in split_sentences(source)])
