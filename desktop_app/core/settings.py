@@ -51,6 +51,7 @@ class Settings:
     # 280 (was 360, about half of 5 whole passages): for a first token within 5 s on 2 cores (issue 14). Chosen
     # between the two on the dev sets (2026-11-24, docs/answer-evaluation.md): fusion's cited recall 280 vs 360
     # -0.006 (multi-hop, 40 q) and +0.000 (FAQ, 60 q), precision +0.036 and +0.026, intervals around zero.
+    # A list question naming more things than it holds (evidence.NAMES_PER_BUDGET, 3.5) gets it scaled to their number.
     evidence_tokens: int = 280
     # At most this many candidate sentences are embedded to score them (the evidence stage's cost); 0 scores them
     # by shared words only. 16: 4.0 s at load average 14 on 2 cores (48: 8.8 s); not tuned on the dev sets.
@@ -176,7 +177,7 @@ SETTING_HELP: dict[str, SettingHelp] = {
     "rrf_k": advanced("How evenly the results of the different searches are blended: small values favour each search's best hits."),
     "question_weight": advanced("How much the results for your own question count against those of each generated query."),
     "top_k": plain("How many of the best passages the answer draws on: the model reads their sentences closest to your question (twice as many are looked at)."),
-    "evidence_tokens": advanced("How much of the passages the model reads, in tokens: their sentences closest to your question (0 reads whole passages, slower)."),
+    "evidence_tokens": advanced("How much of the passages the model reads, in tokens: their sentences closest to your question (more for a question about several things; 0 reads whole passages, slower)."),
     "evidence_embedded": advanced("How many sentences are compared with your question by meaning before the answer (0 compares words only: faster)."),
     "list_depth": advanced("How many results each search contributes before the lists are blended."),
     "max_queries": advanced("The most lines the model may write when a question names many things, one per thing."),
