@@ -165,7 +165,8 @@ def test_split_name_facts():
 
 
 def test_fact_of_reads_back_what_split_name_facts_wrote():
-    from desktop_app.core.retrieval.query_styles import fact_of, names_of, split_name_facts
+    from desktop_app.core.name_facts import fact_of, names_of
+    from desktop_app.core.retrieval.query_styles import split_name_facts
 
     queries = split_name_facts(["Amazon River: length in km", "Nile: source", "UN"])
     assert {name: fact_of(name, queries) for name in names_of(queries)} == {"Amazon River": "length in km", "Nile": "source"}

@@ -23,8 +23,8 @@ import numpy as np
 from ..document_names import named_files, without_names
 from ..languages import likeliest_among, question_language
 from ..models.embedder import Embedder
+from ..name_facts import fact_of
 from ..ingest.chunking import reading_spans
-from ..retrieval.query_styles import fact_of
 from ..types import Citation, Passage, Source
 from ..words import Vocabulary, content, is_number, telling, tokens
 from .grounding import MARK, Grounding, judge_claim

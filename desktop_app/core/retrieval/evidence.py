@@ -35,7 +35,7 @@ from ..stopwords import FUNCTION_WORDS
 from ..types import Citation, Quote, Source
 from ..word_pieces import is_spaceless, spaced, word_count
 from ..words import DASHES, MARK, OPTION, Vocabulary, content, is_number, telling
-from .query_styles import names_of
+from ..name_facts import names_of
 
 # Tokens per character of English prose for Qwen's tokenizer, rounded up (about 4 characters a token);
 # an estimate is enough for a budget and keeps this stage free of the model.

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..types import FusedHit, RankedList
-from .query_styles import names_of
+from ..name_facts import names_of
 
 
 def reciprocal_rank_fusion(lists: Sequence[RankedList], k: float = 60.0, depth: int | None = None) -> list[FusedHit]:

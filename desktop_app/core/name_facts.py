@@ -1,0 +1,21 @@
+"""Name-fact queries, read back: the query step searches each named thing alone and with its fact ("Tarrow Works" and
+"Tarrow Works founder", retrieval/query_styles.split_name_facts). Retrieval reads the names from them (which things a
+list answer has a line for) and the answer check reads each name's fact (the line's own question); both read them here,
+so the format is read in one place."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def names_of(queries: Sequence[str]) -> list[str]:
+    """The names of name-fact queries: a query that another query extends ("Tarrow Works" and "Tarrow Works founder").
+
+    split_name_facts writes each "name: fact" line as the name alone and the name with its fact;
+    other query styles (paraphrases) rarely produce such pairs, so they name nothing and answers stay prose."""
+    return [q for q in queries if any(o != q and o.lower().startswith(q.lower() + " ") for o in queries)]
+
+
+def fact_of(name: str, queries: Sequence[str]) -> str:
+    """The fact a name-fact query asks about `name` ("Tarrow Works founder" -> "founder"), or "": names_of's inverse."""
+    return next((q[len(name) :].strip() for q in queries if name and q.casefold().startswith(name.casefold() + " ")), "")
