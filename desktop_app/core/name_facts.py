@@ -8,14 +8,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
+def extends(query: str, name: str) -> bool:
+    """The query is the name with its fact ("Tarrow Works founder" extends "Tarrow Works"), compared regardless of case."""
+    return bool(name) and query.lower().startswith(name.lower() + " ")
+
+
 def names_of(queries: Sequence[str]) -> list[str]:
     """The names of name-fact queries: a query that another query extends ("Tarrow Works" and "Tarrow Works founder").
 
     split_name_facts writes each "name: fact" line as the name alone and the name with its fact;
     other query styles (paraphrases) rarely produce such pairs, so they name nothing and answers stay prose."""
-    return [q for q in queries if any(o != q and o.lower().startswith(q.lower() + " ") for o in queries)]
+    return [q for q in queries if any(extends(o, q) for o in queries)]
 
 
 def fact_of(name: str, queries: Sequence[str]) -> str:
     """The fact a name-fact query asks about `name` ("Tarrow Works founder" -> "founder"), or "": names_of's inverse."""
-    return next((q[len(name) :].strip() for q in queries if name and q.casefold().startswith(name.casefold() + " ")), "")
+    return next((q[len(name) :].strip() for q in queries if extends(q, name)), "")

@@ -31,11 +31,11 @@ import numpy as np
 
 from ..ingest.chunking import reading_spans
 from ..models.embedder import Embedder
+from ..name_facts import extends, names_of
 from ..stopwords import FUNCTION_WORDS
 from ..types import Citation, Quote, Source
 from ..word_pieces import is_spaceless, spaced, word_count
 from ..words import DASHES, MARK, OPTION, Vocabulary, content, is_number, telling
-from ..name_facts import names_of
 
 # Tokens per character of English prose for Qwen's tokenizer, rounded up (about 4 characters a token);
 # an estimate is enough for a budget and keeps this stage free of the model.
@@ -233,7 +233,7 @@ def select_evidence(
             option_lines.append(best)
     for name in found_names:  # then coverage: each name that found something gets its best sentence
         # Scored against the name WITH its fact ("Tarrow Works founder"): the name alone is closest to headings.
-        columns = [i for i, q in enumerate(queries) if q.lower().startswith(name.lower() + " ")]
+        columns = [i for i, q in enumerate(queries) if extends(q, name)]
         best = max(
             (i for i, s in enumerate(sentences) if i not in chosen and mentions(name, s.source)),
             key=lambda i: float(to_queries[i, columns].max()) if columns else float(overall[i]),
