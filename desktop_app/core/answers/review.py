@@ -34,8 +34,7 @@ from .streaming import NOT_FOUND_LINE, not_found_answer
 
 # A claim: a list line ("- ...", "1. ..."), or a sentence with the citation marks that follow it, wherever they stand
 # ("... 9 s [2].", "... 9 s. [2]"); a full stop between letters or digits ("10.4", "help.start") ends none.
-_LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S.*$")
-_LIST_LINES = re.compile(r"^[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]+\S.*$", re.M)  # each in an answer
+_LIST_LINE = re.compile(r"^[^\S\n]*(?:[-*\u2022]|\d+[.)])[^\S\n]+\S.*$", re.M)  # matching one line, or finding each of an answer's
 # A run of marks, also written as a list ("[1], [2] and [5]", "[1], [2], et [3]": a joining word of up to three letters).
 _MARK_RUN = r"\[\d+(?:\s*,\s*\d+)*\](?:(?:\s*[,;]\s*|\s+)(?:[^\W\d_]{1,3}\s+)?\[\d+(?:\s*,\s*\d+)*\])*"
 _MARKS_INSIDE = re.compile(rf"\s*(?>{_MARK_RUN})(?=\s*[,;]?\s*[^\s\[.!?,;])")  # marks with more of the sentence after them
@@ -355,7 +354,7 @@ def review_answer(
                 continue
             flagged.update({n: verdict.reason for n in numbers or later if n not in flagged})
     checked = answered and not general_knowledge
-    lines = [(m, head, asked) for m in _LIST_LINES.finditer(out) if cited_numbers(m.group(0)) and (asked := _own_question(head := _head(m.group(0), names, False), queries))] if checked and grounded and model_check else []
+    lines = [(m, head, asked) for m in _LIST_LINE.finditer(out) if cited_numbers(m.group(0)) and (asked := _own_question(head := _head(m.group(0), names, False), queries))] if checked and grounded and model_check else []
     if len(lines) >= 2:  # a line per thing: each is asked its thing's search query ("Edda Tarrow: birthplace"), as none answers a question in several parts whole
         doubts = [(m, head, Doubt.SURE if (d := _least_doubt(model_check, asked, evidence.statements(m.group(0), cited_numbers(m.group(0)), subject=True))) is Doubt.SOME
                    and model_check.refuse_when_sure else d) for m, head, asked in lines]  # refusing, a line in doubt says not found (the thing may be a guess)
