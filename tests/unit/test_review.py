@@ -223,6 +223,14 @@ def test_list_lines_get_the_passage_that_states_them_or_say_not_found():
     ]
 
 
+def test_a_list_line_naming_no_thing_says_not_found_whole_instead_of_a_cut_piece_of_itself():
+    # "- 612 km (380 mi) [1]", no passage stating it, read "- 612 km (380: not found in your documents.": its first words cut as a name.
+    answer = "- Quillmoor: flashes green every 9 seconds [1]\n- 4,380 m (14,370 ft) [2]"
+    reviewed = review(answer, "How does the Quillmoor lighthouse flash and how high is it?", context(LIGHT, BUILT))
+    assert reviewed.answer.splitlines() == ["- Quillmoor: flashes green every 9 seconds [1]", "- Not found in your documents."]
+    assert any("4,380 m (14,370 ft)" in notice for notice in reviewed.notices)
+
+
 def test_a_list_line_of_bullets_and_marks_only_closes_the_line_above_instead_of_standing_alone():
     # The list instruction once got "- - [1]" lines from the 1.5B model, each under the line its passage states.
     answer = "- Quillmoor: flashes green every 9 seconds\n- - [1]\n- Edda Tarrow: built the lighthouse in 1887\n- [2]"

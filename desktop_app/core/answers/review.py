@@ -345,8 +345,8 @@ def review_answer(
             was, now, added = (", ".join(f"[{n}]" for n in ns) for ns in (numbers, better, [n for n in better if n not in numbers]))
             notices.append(f"Citation {was} says only part of this; {added}, which says the rest, was added." if completed
                            else f"Citation {was} pointed at a passage that does not say this; it now points at {now}." if numbers else f"A claim cited no passage; it now cites {now}, which says it.")
-        elif listed:
-            out = out[:start] + f"- {_head(claim, names)}: {NOT_FOUND_LINE}" + out[end:]
+        elif listed:  # a line naming no thing and no label ("- 612 km (380 mi)") says not found whole, not "- 612 km (380: not found"
+            out = out[:start] + (f"- {head}: {NOT_FOUND_LINE}" if (head := _head(claim, names, False)) else f"- {NOT_FOUND_LINE.capitalize()}") + out[end:]
             notices.append(f"No passage states \u201c{MARK.sub('', claim).strip()[:120]}\u201d: the line now says not found.")
         else:  # citing nothing: the model may read it in the marks it leans on; else they are flagged
             if later and (verdict := evidence.reread(claim, later, evidence.judge(claim, later), model_check)).grounded:
