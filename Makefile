@@ -99,9 +99,16 @@ screenshot: install
 PKG_VENV := build/package-venv
 PKG_STAMP := $(PKG_VENV)/.installed-stamp
 
+# The bundle runs on other people's computers, so its llama.cpp is not built for this CPU (-march=native, as for
+# `make install`): on x86 it targets x86-64-v3 (AVX2, FMA, F16C, BMI2: Intel since 2013's Haswell, AMD since Zen), with
+# no AVX-512 and no AMX (GGML_NATIVE=OFF leaves both out). Without pip's wheel cache, which may hold the dev venv's
+# native build of the same version; packaging/check_portable.py checks what was built.
+PKG_LLAMA_CMAKE := -DGGML_NATIVE=OFF $(if $(filter x86_64 amd64,$(shell uname -m)),-DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON)
+
 $(PKG_STAMP): pyproject.toml
 	test -x $(PKG_VENV)/bin/python || $(PYTHON) -m venv $(PKG_VENV)
-	$(PKG_VENV)/bin/python -m pip install '.[models,package]'
+	CMAKE_ARGS="$(PKG_LLAMA_CMAKE)" $(PKG_VENV)/bin/python -m pip install --no-cache-dir '.[models,package]'
+	$(PKG_VENV)/bin/python packaging/check_portable.py
 	touch $@
 
 package: $(PKG_STAMP)
