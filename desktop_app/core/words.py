@@ -38,7 +38,8 @@ _STEMMERS = {
 # more dotted numbers are one ("5.7.3", a section or a version): its last part is no number of its own.
 _NUMBER = re.compile(r"(?<!\w)\d{1,3}(?:[,.\u00a0\u202f\u2009' ]\d{3})+(?![\d])|\d+(?:\.\d+){2,}|\d+(?:[.,]\d+)?")
 MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")  # a citation mark, "[2]" or "[1, 3]": no number the answer says
-# A dotted name is one word, a code's: "write.csv" is not "write.table" (parts of two letters or more: "e.g." and "U.S." are not).
+# A dotted name is one word, a code's: "write.csv" is not "write.table" (parts of two letters or more: "e.g." and "U.S." are not);
+# so is a name joined by underscores, "read_csv" (not "read.csv").
 # A letter written as a command-line option ("-k") is one word, a code's: the option a manual's line is about, not a
 # letter too short to count ("-k" is not "-c", nor "-v" "-V"; "x-axis", "- item" and the initials "G.-F." hold none).
 OPTION = re.compile(r"(?<![\w.-])--?[^\W\d_](?![\w-])")
@@ -67,15 +68,15 @@ def _fold(text: str) -> str:
 @functools.lru_cache(maxsize=4096)
 def tokens(text: str) -> tuple[str, ...]:
     """The text's words and numbers, folded, a dotted name whole and then its parts (kept for the texts a review asks about again and again)."""
-    return tuple(part for token in _TOKEN.findall(spaced(_fold(text))) for part in (token, *(token.split(".") if _is_name(token) else ())))
+    return tuple(part for token in _TOKEN.findall(spaced(_fold(text))) for part in (token, *(filter(None, re.split(r"[._]", token)) if _is_name(token) else ())))
 
 
 def _is_name(token: str) -> bool:
-    return "." in token and not token[0].isdigit()
+    return ("." in token or "_" in token.strip("_")) and not token[0].isdigit()
 
 
 def is_number(token: str) -> bool:
-    """A number, or a code: with digits ("IP67"), a dotted name ("write.csv"), an option ("-k"); a claim's must be in its passages, as written."""
+    """A number, or a code: with digits ("IP67"), a dotted or underscored name ("write.csv", "read_csv"), an option ("-k"); a claim's must be in its passages, as written."""
     return any(c.isdigit() for c in token) or _is_name(token) or token.startswith("-")
 
 

@@ -557,7 +557,9 @@ def test_the_question_check_reads_the_line_naming_the_function_in_the_passage_of
     cited = "entry_name) archive: the archive holding the entry. Removes the entry named entry_name from the archive. Returns: 0 on success."
     sources = [Source(n, Passage(n, 1, "/gzkit.pdf", "gzkit manual", 12, start, start + len(t), t), 0.1, {}, 0.5) for n, (start, t) in enumerate([(0, before), (len(before) - 30, cited)], 1)]
     reviewed = review_answer("gz_drop_entry removes the entry named entry_name from the archive [2].", True, "What does gz_drop_entry do?", sources, sources, model_check=check)
-    assert reviewed.found and all(c.supported for c in reviewed.citations) and not reviewed.notices, (reviewed.notices, check.shown)
+    # [2] never names the function (a name joined by underscores is a code, as written): the passage naming it is added.
+    assert reviewed.found and all(c.supported for c in reviewed.citations), (reviewed.notices, check.shown)
+    assert reviewed.notices == ("Citation [2] says only part of this; [1], which says the rest, was added.",)
     assert "int gz_drop_entry" in check.shown[0] and check.shown[0].endswith("Removes the entry named entry_name from the archive.")
 
 
@@ -881,3 +883,43 @@ def test_an_english_claim_over_a_chinese_page_is_checked_on_each_sentence_holdin
     reviewed = review_answer(answer, True, "How long does the Morvane K2 pump run on one charge?", sources, sources, model_check=check)
     assert reviewed.found and reviewed.citations[0].supported
     assert check.shown[-1] == "Morvane K2: Morvane K2抽水机充一次电可以运行9小时。"
+
+
+def test_an_ellipsis_inside_code_ends_no_sentence():
+    # "... use `quill pack -o /out f1 f2 ...` [1]." was cut after the "...": the claim lost its mark, so its wrong citation
+    # could not move to the passage stating it, and a right answer was refused.
+    usage, options = "To pack files from a terminal use quill pack -o /out f1 f2 ...", "Packing writes the archive to the folder that -o names."
+    reviewed = review("To pack files, run `quill pack -o /out f1 f2 ...` [1].", "How do I pack files?", context(options, usage))
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(2, True)]
+
+
+def test_a_name_joined_by_underscores_must_be_in_the_passage_as_written():
+    # As a dotted name: "read_csv" is not "read.csv", nor a page's "read()" (the claim's other words all there).
+    reviewed = review("Call the pack_files() function with the folder to pack it [1].", "How do I pack a folder?", context("Call the pack() function with a folder's path to pack the folder's files."))
+    assert not reviewed.found
+    written = review("Call the pack_files() function with the folder to pack it [1].", "How do I pack a folder?", context("Call the pack_files() function with a folder's path to pack the folder's files."))
+    assert written.found and [c.supported for c in written.citations] == [True]
+
+
+def test_a_sentence_citing_nothing_leans_on_the_marks_the_model_wrote_not_on_one_the_check_added():
+    # The check gave the third sentence the passage stating it; the first two leaned on that mark, so the first, which
+    # [1] states, showed no citation, and [1] was flagged for the second, which no passage states.
+    answer = "The Quillmoor lighthouse flashes green every 9 seconds. Its lamp burns whale oil imported from Norway. It was built in 1887 by Edda Tarrow."
+    reviewed = review(answer, "Tell me about the lighthouse.", context(LIGHT, BUILT))
+    assert reviewed.answer.startswith("The Quillmoor lighthouse flashes green every 9 seconds [1].")
+    assert [(c.n, c.supported) for c in reviewed.citations] == [(1, True), (2, True)]
+    assert any("without a citation that no passage was found to state" in n and "whale oil" in n for n in reviewed.notices)
+
+
+def test_a_sentence_citing_nothing_follows_its_lines_closing_mark_where_the_check_moved_it():
+    # "A. B [1]." cites A by B's mark: when [1] moves to the passage stating B, a wrong A is flagged there, where the reader sees it.
+    reviewed = review("The Quillmoor lighthouse flashes red every 4 seconds. It was built in 1887 by Edda Tarrow [1].", "Tell me about the lighthouse.", context(LIGHT, BUILT))
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(2, False)]
+
+
+def test_a_sentence_citing_nothing_gets_the_passage_stating_it_though_another_names_more_of_the_question():
+    # "How do I register native routines?": the passage stating the answer says "routines", another passage "native";
+    # a claim citing nothing is about no cited document, so the passage stating it is not required to name "native".
+    states, native, twice = "To register routines with Quill, one calls quill_register_routines.", "Native routines live in the shared library.", "Register each routine once: registering twice is an error."
+    reviewed = review("To register native routines, one calls quill_register_routines.", "How do I register native routines?", context(native, twice, states))
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(3, True)]

@@ -2,7 +2,7 @@
 A claim is a sentence (cut again after marks inside it) or a list line, judged against its cited passages together. Grounded: kept. Not, but a passage
 states it: its citation moves there (or one completing them is added). Not anywhere, no number missing: the model reads the cited sentences for it
 (model_check.py). Else its citations are flagged with what they lack (list lines: "not found"). Citing nothing: it gets the passage that states it,
-unless its line's next citation does (else that is flagged). Saying only a name ("- Name: [2]"), it quotes the sentence naming it; ending in a colon
+unless its line's closing citation, as the model wrote it, does (else that is flagged); no passage stating it, a notice names it. Saying only a name ("- Name: [2]"), it quotes the sentence naming it; ending in a colon
 ("the code: [3]"; a comma closing the answer: "For example, [1]"), the passage it cites. An answer no claim of which is grounded, or whose grounded
 claims (the first DOUBTED sentences) rest on sentences the model is sure do not answer the question, is not found, the model's reply in the notice
 (doubtful "no"s flag the first claim's citations). A list asks each cited line its thing's search query ("X: founder"); refusing, a line the model
@@ -45,7 +45,7 @@ DOUBTED = 3  # grounded claims' sentences the question check reads at most, when
 _LONE_MARKS = re.compile(r"\n[ \t]*(?:[-*\u2022][ \t]+)*(?=(?:\[\d+(?:\s*,\s*\d+)*\][ \t]*)+(?:\n|$))")  # before a line of marks only ("- - [1]" too): they close the line above
 _LED = re.compile(rf"(?:^|(?<=[.!?\u3002\uff01\uff1f]))([ \t]*)({_MARK_RUN})[ \t]+(?=\w)", re.M)  # marks opening a sentence ("[2] The parser ...")
 _BODY = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?![\s\[]|$)|[.!?](?=[ \t]+\d))+[.!?\u3002\uff01\uff1f]*")  # a sentence, without marks after its stop ("{X}.{Y}", "p. 6" go on)
-_SENTENCE = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?=\w)|[!?](?![\s\[\])\"'\u201d\u2019\u00bb]|$))+(?:[.!?\u3002\uff01\uff1f]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")  # "。！？" end Chinese and Japanese ones
+_SENTENCE = re.compile(r"(?:(?>`[^`\n]*`)|[^.!?\u3002\uff01\uff1f\n]|[.!?](?=\w)|[!?](?![\s\[\])\"'\u201d\u2019\u00bb]|$))+(?:[.!?\u3002\uff01\uff1f]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")  # "。！？" end Chinese and Japanese ones; none ends in `code ...`
 
 
 @dataclass(frozen=True)
@@ -230,10 +230,10 @@ class ReadPassages:
     def stating(self, claim: str, cited: Sequence[int]) -> list[int] | None:
         """The passages that state the claim: the one passage that states it best; else those it cites and the one
         more that completes it best, with a word of the claim they lack (a claim joining two passages' facts, citing one); None when none do.
-        A passage of another document than those cited must name what the claim is about (`subject`) to be pointed at."""
+        A passage of another document than those cited must name what the claim is about (`subject`) to be pointed at; citing none, it cites no document."""
         cited = [m for m in cited if 1 <= m <= len(self.texts)]  # a mark beyond the passages read cites nothing
         files, subject = {self.pages[m - 1][0] for m in cited}, self.subject(claim, cited)
-        about = [not subject or self.pages[m][0] in files or any(map(v.holds, subject)) or self.apart(claim, self.texts[m]) for m, v in enumerate(self.each)]
+        about = [not subject or not cited or self.pages[m][0] in files or any(map(v.holds, subject)) or self.apart(claim, self.texts[m]) for m, v in enumerate(self.each)]
         tries = ([[n] for n in range(1, len(self.texts) + 1)], [[*cited, n] for n in range(1, len(self.texts) + 1) if cited and n not in cited])
         verdicts = ([(g.score, -n[-1], n) for n in tried if all(about[m - 1] for m in n) and (g := self.judge(claim, n)).grounded and self.needed(claim, n) == n] for tried in tries)
         return next((max(found)[2] for found in verdicts if found), None)
@@ -299,9 +299,9 @@ def review_answer(
     search queries, whose name-fact ones ("Edda Tarrow birthplace") ask each list line's own question."""
     if not (found and answer):
         return ReviewedAnswer(answer, found, (), ())
-    evidence, notices, flagged = ReadPassages(context, question, embedder, unlocated, under), [], {}
+    evidence, notices, flagged, unstated = ReadPassages(context, question, embedder, unlocated, under), [], {}, []  # unstated: claims citing nothing no passage states
     grounded: list[tuple[str, list[int]]] = []  # each grounded claim and the passages it ends up citing, last first
-    spans = claim_spans(out := marks_after(_LONE_MARKS.sub(" ", answer)))
+    spans = claim_spans(out := (written := marks_after(_LONE_MARKS.sub(" ", answer))))
     for index in range(len(spans) - 1, -1, -1):  # backwards, so the earlier spans stay valid as claims change
         start, end = spans[index]
         claim = out[start:end]
@@ -326,7 +326,7 @@ def review_answer(
             out = out[:start] + f"{MARK.sub('', claim).rstrip()} \u201c{quoted}\u201d [{numbers[0]}]" + out[end:]
             notices.append(f"The sentence \u201c{MARK.sub('', claim).strip()[:100]}\u201d stopped before what it cites; it now quotes [{numbers[0]}].")
             continue
-        later = [] if numbers or listed else closing_marks(out[end:])  # citing nothing, it leans on its line's closing marks ("A. B. C [1].")
+        later = [] if numbers or listed or not closing_marks(written[end:]) else closing_marks(out[end:])  # citing nothing, it leans on the closing marks the model wrote on its line ("A. B. C [1].", where the check moved them), not on one the check gave a sentence citing nothing
         if later and evidence.judge(claim, later).grounded:
             grounded.append((claim, later))  # the line's closing citation cites it
             continue
@@ -353,6 +353,7 @@ def review_answer(
                 grounded.append((claim, later))
                 continue
             flagged.update({n: verdict.reason for n in numbers or later if n not in flagged})
+            unstated += [] if numbers or later else [MARK.sub('', claim).strip()]  # no mark to flag: a notice names it
     checked = answered and not general_knowledge
     lines = [(m, head, asked) for m in _LIST_LINE.finditer(out) if cited_numbers(m.group(0)) and (asked := _own_question(head := _head(m.group(0), names, False), queries))] if checked and grounded and model_check else []
     if len(lines) >= 2:  # a line per thing: each is asked its thing's search query ("Edda Tarrow: birthplace"), as none answers a question in several parts whole
@@ -372,7 +373,8 @@ def review_answer(
         flagged.setdefault(n, "it states what the answer says, but the model doubts it answers the question")
     out = out.rstrip()
     citations = [dataclasses.replace(c, supported=c.n not in flagged, reason=flagged.get(c.n, "")) for c in citations_of(out, context)]
-    notices += ["The answer cites no passage; check it against the sources."] if answered and not citations else []
+    shown = ", ".join("\u201c" + (c if len(c) <= 60 else c[:59].rstrip() + "\u2026") + "\u201d" for c in reversed(unstated))  # one notice, however many
+    notices += ([f"Sentences without a citation that no passage was found to state: {shown}"] if unstated and not general_knowledge else []) if citations else ["The answer cites no passage; check it against the sources."] if answered else []
     notices += [f"Citation{'s' * (len(ns) > 1)} {', '.join(f'[{n}]' for n in ns)} may not support the sentence that cites {'them' if len(ns) > 1 else 'it'}: {reason}."
                 for reason, ns in _by_reason(flagged).items()]
-    return ReviewedAnswer(out, True, tuple(citations), tuple(notices))
+    return ReviewedAnswer(out, True, tuple(citations), tuple(dict.fromkeys(notices)))  # a notice said of two claims alike once
