@@ -8,7 +8,7 @@ import pytest
 from desktop_app.core.document_overview import DETECTED, HEADINGS, PDF_OUTLINE
 from desktop_app.core.events import AnswerDone, QueriesGenerated, QuestionRewritten
 from desktop_app.core.library import Library
-from desktop_app.core.overview.intent import ABOUT, COMPARE, PART, WHICH, classify
+from desktop_app.core.overview.intent import ABOUT, COMPARE, CONTENTS, PART, WHICH, classify
 from desktop_app.core.types import Document
 from tests.document_files import write_docx, write_html
 from tests.overview_files import GARDEN_BOOK, MOTH_BOOK, chapter_pages, write_book_pdf
@@ -267,6 +267,17 @@ def test_a_chapter_the_outline_lacks_is_searched_in_passages_and_said(empty_libr
     assert "The outline of moths.pdf has no part numbered 9, so this was answered from passages." in result.notices
 
 
+def test_which_chapters_a_file_has_is_its_outline_with_pages_written_without_the_model(empty_library, generator, tmp_path):
+    library = empty_library
+    imported(library, write_book_pdf(tmp_path / "moths.pdf"))
+    events, result = ask(library, "Which chapters does moths.pdf have?")
+    assert not any(isinstance(e, QueriesGenerated) for e in events) and not generator.prompts  # no search, no model call
+    assert result.answered_from == "Answered from the outline of moths.pdf"
+    pages = chapter_pages()
+    assert result.answer.splitlines() == [f"- {title} (p. {pages[title][0]}) [{n}]" for n, (title, _) in enumerate(MOTH_BOOK, start=1)]
+    assert [(c.n, c.page) for c in result.citations] == [(n, pages[title][0]) for n, (title, _) in enumerate(MOTH_BOOK, start=1)]
+
+
 def test_a_fact_question_naming_the_file_still_searches_passages(empty_library, generator, tmp_path):
     generator.enqueue(*["Lantern moth search query", "About forty eggs [1]."])
     library = empty_library
@@ -331,6 +342,12 @@ DOCS = [
         ("report.docx를 요약해 주세요", ABOUT, (3,)),
         ("R-intro.pdf의 3장을 요약해 주세요", PART, (1,)),
         ("R-intro.pdf와 report.docx를 비교해 주세요", COMPARE, (1, 3)),
+        # Its chapters asked for as a list ("chapters" was read as a chapter lettered "s")
+        ("Which chapters does R-intro.pdf have?", CONTENTS, (1,)),
+        ("List the sections of report.docx", CONTENTS, (3,)),
+        ("Show me the table of contents of lantern-moths.pdf", CONTENTS, (2,)),
+        ("Welche Kapitel hat R-intro.pdf?", CONTENTS, (1,)),
+        ("Quels sont les chapitres de R-intro.pdf ?", CONTENTS, (1,)),
     ],
 )
 def test_whole_document_questions_are_recognised(question, kind, documents):
@@ -350,6 +367,7 @@ def test_whole_document_questions_are_recognised(question, kind, documents):
         "Which moths live in the marsh?",
         "What is a factor in R-intro?",
         "What does section 2 of R-intro.pdf say about factors?",  # a fact asked of the part: searched in passages
+        "Which sections of R-intro.pdf discuss factors?",  # where a topic is, not the list of sections
         "Какая мощность у чайника?",  # "what is the kettle's power?"
         "Что говорит руководство о чистке?",  # "what does the manual say about cleaning?"
         "在R-intro.pdf中如何导入CSV文件？",  # "how do I import a CSV file, in R-intro.pdf?"

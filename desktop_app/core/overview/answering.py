@@ -23,7 +23,7 @@ import numpy as np
 from ..languages import language_clause
 from ..answers.review import citations_of, review_answer
 from ..answers.streaming import stream_answer
-from ..document_overview import CentralSentence, Overview, OverviewSection
+from ..document_overview import PAGE_RUNS, CentralSentence, Overview, OverviewSection
 from ..events import READING, AnswerDone, AskEvent, SourcesRanked, StageStarted, Token
 from ..models.embedder import Embedder
 from ..models.llm import Generator as LLM
@@ -32,7 +32,7 @@ from ..storage.store import Store
 from ..types import AskResult, Source, Timings
 from . import overview_prompts as prompts
 from .building import build_and_save
-from .intent import COMPARE, PART, WHICH, Restated, WholeDocumentQuestion, classify, may_be_whole_document_question
+from .intent import COMPARE, CONTENTS, PART, WHICH, Restated, WholeDocumentQuestion, classify, may_be_whole_document_question
 from .selection import (
     COMPARE_SENTENCES,
     OUTLINE_LINES,
@@ -109,6 +109,8 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
     name = Path(overview.file).name
     if sum(Path(d.path).name == name for d in store.documents()) > 1:  # two folders' manual.html: say which
         name = f"{name} ({overview.title})"
+    if routed.kind == CONTENTS:
+        return _plan_contents(overview, name)
     if routed.kind == PART:
         part = find_part(overview, routed.part)
         if part is None:
@@ -132,6 +134,23 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
     instruction = prompts.INSTRUCTIONS["abstract"].format(name=name)
     abstract_of = overview.document_id if in_default_language else None
     return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the overview of {name}", abstract_of=abstract_of, restated=Restated(_file_names(overview)), headings=_headings(overview, picked))
+
+
+CONTENTS_LINES = 60  # outline lines a contents answer lists at most ("... and N more")
+
+
+def _plan_contents(overview: Overview, name: str) -> Plan:
+    """"Which chapters does X have?": its outline's chapters, each with its page and cited there (a click opens it),
+    written without the model. With fewer than three chapters, their sections are listed under them. An outline of
+    page runs (no table of contents, no headings) has no chapters to list: the passage search takes the question."""
+    if overview.outline_source == PAGE_RUNS or not overview.sections:
+        raise NotFromOverview(f"{name} has no table of contents or headings the app could read, so this was answered from passages.")
+    chapters = overview.chapters()
+    listed = [s for c in chapters for s in overview.subtree(c) if s.level <= c.level + 1] if len(chapters) < 3 else list(chapters)
+    context = [Source(n, overview.passage(s), 0.0, {}, 0.0) for n, s in enumerate(listed[:CONTENTS_LINES], start=1)]
+    lines = [f"{'  ' * (s.level > chapters[0].level)}- {s.title} (p. {s.page}) [{n}]" for n, s in enumerate(listed[:CONTENTS_LINES], start=1)]
+    more = f"\n… and {len(listed) - CONTENTS_LINES} more" if len(listed) > CONTENTS_LINES else ""
+    return Plan(tuple(context), None, f"Answered from the outline of {name}", ready="\n".join(lines) + more)
 
 
 def _headings(overview: Overview, picked: Sequence[tuple[OverviewSection, CentralSentence]]) -> tuple[str, ...]:

@@ -4,6 +4,7 @@
     "What is <file> about?" / "Summarize <file>"          -> ABOUT
     "Summarize the router manual"                          -> ABOUT, the document the words describe (its topic)
     "Summarize chapter 6 of <file>"                        -> PART (the outline's chapter 6)
+    "Which chapters does <file> have?"                     -> CONTENTS (the outline's chapters, with their pages)
     "Compare <file A> and <file B>"                        -> COMPARE
     "Which of my files covers <topic>?"                    -> WHICH (every overview ranked by the topic)
 
@@ -25,12 +26,12 @@ from ..words import meaningful
 from ..types import Document
 from .intent_phrases import LANGUAGES, Phrases
 
-ABOUT, PART, COMPARE, WHICH = "about", "part", "compare", "which"
+ABOUT, PART, CONTENTS, COMPARE, WHICH = "about", "part", "contents", "compare", "which"
 
 
 @dataclass(frozen=True)
 class WholeDocumentQuestion:
-    kind: str  # ABOUT, PART, COMPARE or WHICH
+    kind: str  # ABOUT, PART, CONTENTS, COMPARE or WHICH
     documents: tuple[int, ...]  # the documents it names, in the order named (WHICH: none)
     part: str = ""  # PART: the chapter's number or letter as written ("6", "A", "VI")
     topic: str = ""  # WHICH: the question without its "which of my files" words; ABOUT with no document: what describes it
@@ -63,7 +64,7 @@ def may_be_whole_document_question(question: str) -> bool:
     """Whether any language's phrases could make `question` a whole-document question: no document names are needed to
     tell an ordinary question ("What is the warranty of …?") from one, so a large library is not listed for it."""
     return any(p.summary.search(question) or p.about_at_end.search(question) or p.part.search(question)
-               or p.compare.search(question) or p.which.search(question) for p in LANGUAGES)
+               or p.compare.search(question) or p.which.search(question) or (p.contents and p.contents.search(question)) for p in LANGUAGES)
 
 
 def classify(question: str, documents: Sequence[Document]) -> WholeDocumentQuestion | None:
@@ -92,6 +93,11 @@ def _classify_in(phrases: Phrases, question: str, rest: str, ids: tuple[int, ...
     if len(ids) == 1 and part is not None and not meaningful(phrases.document.sub(" ", phrases.part.sub(" ", rest))):
         # "What is in section 2 of (the file) X?": the part is what is asked; a word for the document asks nothing more.
         return WholeDocumentQuestion(PART, ids, part=part.group("ref"))
+    contents = phrases.contents.search(rest) if phrases.contents else None
+    if len(ids) == 1 and contents is not None and not meaningful(phrases.document.sub(" ", phrases.contents_frame.sub(" ", phrases.contents.sub(" ", rest)))):
+        # "Which chapters does X have?", "List the sections of X": its outline is what is asked; "Which sections of X
+        # discuss Y?" asks more, and is searched in passages.
+        return WholeDocumentQuestion(CONTENTS, ids)
     if len(ids) != 1 or not (phrases.summary.search(rest) or phrases.about_at_end.search(rest)):
         return None
     if part is not None:

@@ -20,6 +20,8 @@ class Phrases:
     which: re.Pattern[str]  # "which of my files", "which document"
     covers: re.Pattern[str]  # the verb that makes a "which file" question a question about a topic
     document: re.Pattern[str]  # a word for one document: "summarize the router manual" asks about the one it describes
+    contents: re.Pattern[str] | None = None  # its chapters or sections, asked for as a list
+    contents_frame: re.Pattern[str] | None = None  # the words around them that ask nothing more ("list", "does it have")
 
 
 ENGLISH = Phrases(
@@ -27,7 +29,7 @@ ENGLISH = Phrases(
         r"\b(summar(y|i[sz]e|i[sz]ing)|sum(s|med|ming)? (it )?up|overview|outline|gist|synopsis|abstract|describ\w* (the |its )?contents|main (points|ideas|topics|themes)|tl;?dr|in (a )?(nutshell|brief))\b", _I
     ),
     about_at_end=re.compile(r"\b(about|cover|covers|covered|discuss|discussed)\W*$", _I),
-    part=re.compile(r"\b(chapter|chap\.|ch\.|part|section|appendix)\s*(?P<ref>\d+|[IVXLC]+\b|[A-Z]\b)", _I),
+    part=re.compile(r"\b(chapter|chap\.|ch\.|part|section|appendix)\s*(?P<ref>\d+|[IVXLC]+\b|(?-i:[A-Z])\b)", _I),
     compare=re.compile(r"\b(compar(e|es|ed|ing|ison)|contrast|differ(s|ence|ences)?|versus|vs\.?|similarit(y|ies))\b", _I),
     which=re.compile(
         r"\b((which|what)\s+(of\s+(my|the|these|our)\s+)?|where\s+in\s+(my|the|these|our)\s+)(files?|documents?|docs|books?|pdfs?|manuals?|papers?|reports?)\b", _I
@@ -36,32 +38,38 @@ ENGLISH = Phrases(
         r"\b((is|are|was)\s+)?(about|covers?|covered|covering|discuss(es|ed)?|deals? with|talks? about|treat(s|ed)?|explain(s|ed)?|described|is on)(\s+the\s+(topic|subject|field)s?\s+of)?\b", _I
     ),
     document=re.compile(r"\b(manual|handbook|guide|document|doc|file|report|book|paper|pdf|datasheet|brochure|specification)\b", _I),
+    contents=re.compile(r"\b(chapters|sections|headings|table of contents|toc)\b", _I),
+    contents_frame=re.compile(r"\b(list|show|name|give|tell|me|all|have|has|contain|contains|include|includes)\b", _I),
 )
 
 GERMAN = Phrases(
     summary=re.compile(r"\b(zusammenfassung|zusammenfassen|fasse?\b.*\bzusammen|überblick|übersicht|kurzfassung)\b", _I),
     about_at_end=re.compile(r"\b(worum geht es in|wovon handelt|handelt)\b", _I),
-    part=re.compile(r"\b(kapitel|teil|abschnitt|anhang)\s*(?P<ref>\d+|[IVXLC]+\b|[A-Z]\b)", _I),
+    part=re.compile(r"\b(kapitel|teil|abschnitt|anhang)\s*(?P<ref>\d+|[IVXLC]+\b|(?-i:[A-Z])\b)", _I),
     compare=re.compile(r"\b(vergleich\w*|unterschied\w*|gegenüber)\b", _I),
     which=re.compile(r"\b(welche[rsnm]?)\s+(meiner\s+)?(datei(en)?|dokument(e|en)?|bücher|buch|pdfs?)\b", _I),
     covers=re.compile(r"\b(handelt von|behandelt|geht es um|über|beschreibt)\b", _I),
     document=re.compile(r"\b\w*(handbuch|handbuchs|anleitung|dokument|dokuments|datei|bericht|berichts|datenblatt|datenblatts|broschüre|buch|buchs)\b", _I),
+    contents=re.compile(r"\b(kapitel|abschnitte|inhaltsverzeichnis)\b", _I),
+    contents_frame=re.compile(r"\b(liste|listet|zeige|zeig|nenne|nenn|mir|alle|welche|hat|haben|enthält|gibt|es)\b", _I),
 )
 
 FRENCH = Phrases(
     summary=re.compile(r"\b(résum(é|e|er|ez)|aperçu|synthèse|grandes lignes)\b", _I),
     about_at_end=re.compile(r"\b(de quoi (parle|traite))\b", _I),
-    part=re.compile(r"\b(chapitre|partie|section|annexe)\s*(?P<ref>\d+|[IVXLC]+\b|[A-Z]\b)", _I),
+    part=re.compile(r"\b(chapitre|partie|section|annexe)\s*(?P<ref>\d+|[IVXLC]+\b|(?-i:[A-Z])\b)", _I),
     compare=re.compile(r"\b(compar\w*|différence\w*|diffèrent)\b", _I),
     which=re.compile(r"\b(quel(le)?s?)\s+(de mes\s+)?(fichiers?|documents?|livres?|pdfs?)\b", _I),
     covers=re.compile(r"\b(parle\w* de|traite\w*( de)?|porte\w* sur|couvre\w*|sur)\b", _I),
     document=re.compile(r"\b(manuel|guide|document|fichier|rapport|livre|notice|fiche technique|brochure|mode d'emploi)\b", _I),
+    contents=re.compile(r"\b(chapitres|sections|table des matières|sommaire)\b", _I),
+    contents_frame=re.compile(r"\b(liste|listez|montre|montrez|donne|donnez|moi|tous|quels|quelles|sont|contient|comporte)\b", _I),
 )
 
 SPANISH = Phrases(
     summary=re.compile(r"\b(resum(en|e|ir|a)|visión general|síntesis)\b", _I),
     about_at_end=re.compile(r"\b(de qué (trata|habla))\b", _I),
-    part=re.compile(r"\b(capítulo|parte|sección|apéndice)\s*(?P<ref>\d+|[IVXLC]+\b|[A-Z]\b)", _I),
+    part=re.compile(r"\b(capítulo|parte|sección|apéndice)\s*(?P<ref>\d+|[IVXLC]+\b|(?-i:[A-Z])\b)", _I),
     compare=re.compile(r"\b(compar\w*|diferencia\w*)\b", _I),
     which=re.compile(r"\b(qué|cuál(es)?)\s+(de mis\s+)?(archivos?|documentos?|libros?|pdfs?)\b", _I),
     covers=re.compile(r"\b(trata\w*( de| sobre)?|habla\w* (de|sobre)|cubre\w*|sobre)\b", _I),
@@ -72,7 +80,7 @@ SPANISH = Phrases(
 RUSSIAN = Phrases(
     summary=re.compile(r"\b(кратко\w* (содержание|изложение)|резюме|обзор\w*|перескаж\w*|пересказ\w*|суммиру\w*|основн\w+ (мысл|иде|тем)\w*)\b", _I),
     about_at_end=re.compile(r"\b(о ч[её]м|про что)\b", _I),
-    part=re.compile(r"\b(глав[аеуы]?|част[ьи]|раздел[еау]?|приложени[еия])\s*(?P<ref>\d+|[IVXLC]+\b|[A-ZА-Я]\b)", _I),
+    part=re.compile(r"\b(глав[аеуы]?|част[ьи]|раздел[еау]?|приложени[еия])\s*(?P<ref>\d+|[IVXLC]+\b|(?-i:[A-ZА-Я])\b)", _I),
     compare=re.compile(r"\b(сравн\w*|разниц\w*|отлича\w*|отличи\w*)\b", _I),
     which=re.compile(r"\b(как(ой|ие|ом|их|ая|ую)|в как(ом|их))\s+(из (моих|наших)\s+)?(файл\w*|документ\w*|книг\w*|pdf)\b", _I),
     covers=re.compile(r"\b(говорится|рассказыва\w*|ид[её]т речь|описыва\w*|посвящ\w*|о|об|про)\b", _I),
