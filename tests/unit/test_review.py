@@ -193,6 +193,15 @@ def test_a_sentence_ending_in_a_colon_quotes_the_passage_it_points_at_even_with_
     assert german.answer == "Dafür gibt es diesen Befehl: \u201cMit write.grid(t, \"a.txt\") wird die Tabelle gespeichert.\u201d [1]"
 
 
+def test_a_sentence_ending_in_a_colon_that_another_passage_states_moves_there_and_quotes_nothing():
+    # Seen over R-exts.pdf: "The X file contains basic information about the package in the following format: [1]", copied
+    # from the page whose chunk ends at that colon; [1] was a page about something else, and it was quoted as the format.
+    lead = "1.1 The pack file The pack file holds the archive's settings in the following format:"
+    other = "(A description that is too long probably tries to document too much at once.)"
+    reviewed = review("The pack file holds the archive's settings in the following format: [1]", "What does the pack file hold?", context(other, lead))
+    assert reviewed.found and other not in reviewed.answer and [(c.n, c.supported) for c in reviewed.citations] == [(2, True)]
+
+
 def test_an_answer_closing_on_a_comma_before_its_mark_quotes_the_passage_it_points_at():
     # Seen twice in the window over tools' manuals: "... use the --output option followed by the file name. For example,
     # [1]" and the model stopped. The right sentence cited nothing, the mark's fragment stated nothing: refused.

@@ -320,7 +320,7 @@ def review_answer(
                 continue
         ends = (":", "\uff1a", *_CLAUSE_ENDS * (not out[end:].strip()))  # "For example, [1]" closing the answer: its example never came
         lead_in = numbers and not listed and MARK.sub("", claim).rstrip().endswith(ends) and not _LIST_LINE.match(out[end:].strip().split("\n")[0])
-        if lead_in and 1 <= numbers[0] <= len(context) and context[numbers[0] - 1].passage.kind != "table":  # "the code: [3]": [3] holds it
+        if lead_in and 1 <= numbers[0] <= len(context) and context[numbers[0] - 1].passage.kind != "table" and not set(evidence.stating(claim, numbers) or numbers).isdisjoint(numbers):  # "the code: [3]": [3] holds it (another passage stating what leads in: the citation moves there)
             quoted = " ".join(context[numbers[0] - 1].passage.text.split())
             grounded.append((quoted, numbers[:1]))
             out = out[:start] + f"{MARK.sub('', claim).rstrip()} \u201c{quoted}\u201d [{numbers[0]}]" + out[end:]
