@@ -348,6 +348,8 @@ DOCS = [
         ("Show me the table of contents of lantern-moths.pdf", CONTENTS, (2,)),
         ("Welche Kapitel hat R-intro.pdf?", CONTENTS, (1,)),
         ("Quels sont les chapitres de R-intro.pdf ?", CONTENTS, (1,)),
+        ("¿Qué capítulos tiene R-intro.pdf?", CONTENTS, (1,)),
+        ("Какие главы есть в R-intro.pdf?", CONTENTS, (1,)),
     ],
 )
 def test_whole_document_questions_are_recognised(question, kind, documents):
@@ -368,6 +370,7 @@ def test_whole_document_questions_are_recognised(question, kind, documents):
         "What is a factor in R-intro?",
         "What does section 2 of R-intro.pdf say about factors?",  # a fact asked of the part: searched in passages
         "Which sections of R-intro.pdf discuss factors?",  # where a topic is, not the list of sections
+        "Какие разделы R-intro.pdf говорят о факторах?",  # the same in Russian
         "Какая мощность у чайника?",  # "what is the kettle's power?"
         "Что говорит руководство о чистке?",  # "what does the manual say about cleaning?"
         "在R-intro.pdf中如何导入CSV文件？",  # "how do I import a CSV file, in R-intro.pdf?"

@@ -74,6 +74,8 @@ SPANISH = Phrases(
     which=re.compile(r"\b(qué|cuál(es)?)\s+(de mis\s+)?(archivos?|documentos?|libros?|pdfs?)\b", _I),
     covers=re.compile(r"\b(trata\w*( de| sobre)?|habla\w* (de|sobre)|cubre\w*|sobre)\b", _I),
     document=re.compile(r"\b(manual|guía|documento|archivo|informe|libro|ficha técnica|folleto)\b", _I),
+    contents=re.compile(r"\b(capítulos|secciones|índice)\b", _I),
+    contents_frame=re.compile(r"\b(qué|cuáles|tiene|son|hay|lista|enumera|muestra|muéstrame|dame|todos|los|las|me)\b", _I),
 )
 
 # Russian declines its nouns: the stems are matched with their endings ("руководства", "в главе 2").
@@ -85,6 +87,8 @@ RUSSIAN = Phrases(
     which=re.compile(r"\b(как(ой|ие|ом|их|ая|ую)|в как(ом|их))\s+(из (моих|наших)\s+)?(файл\w*|документ\w*|книг\w*|pdf)\b", _I),
     covers=re.compile(r"\b(говорится|рассказыва\w*|ид[её]т речь|описыва\w*|посвящ\w*|о|об|про)\b", _I),
     document=re.compile(r"\b(руководств\w*|инструкци\w*|документ\w*|файл\w*|отч[её]т\w*|книг\w*|брошюр\w*|паспорт\w*)\b", _I),
+    contents=re.compile(r"\b(главы|глав|главах|разделы|разделов|содержание|оглавление)\b", _I),
+    contents_frame=re.compile(r"\b(какие|каких|есть|перечисли|покажи|назови|все|мне)\b", _I),
 )
 
 # Chinese, Japanese and Korean write no space between words (Korean glues its particles on): no "\b" around a phrase.
