@@ -350,6 +350,11 @@ DOCS = [
         ("Quels sont les chapitres de R-intro.pdf ?", CONTENTS, (1,)),
         ("¿Qué capítulos tiene R-intro.pdf?", CONTENTS, (1,)),
         ("Какие главы есть в R-intro.pdf?", CONTENTS, (1,)),
+        ("R-intro.pdf有哪些章节？", CONTENTS, (1,)),  # (before, these went to the passage search)
+        ("列出report.docx的目录", CONTENTS, (3,)),
+        ("R-intro.pdfにはどんな章がありますか？", CONTENTS, (1,)),
+        ("lantern-moths.pdfの目次を見せてください", CONTENTS, (2,)),
+        ("R-intro.pdf의 목차를 보여 주세요", CONTENTS, (1,)),
     ],
 )
 def test_whole_document_questions_are_recognised(question, kind, documents):
@@ -378,6 +383,10 @@ def test_whole_document_questions_are_recognised(question, kind, documents):
         "R-intro.pdfでCSVを読み込む方法は？",
         "R-intro.pdf에서 CSV를 가져오는 방법은?",
         "report.docx讲了什么维修步骤？",  # "which repair steps does report.docx describe?": a fact
+        "R-intro.pdf中哪些章节讨论了因子？",  # "which chapters of R-intro.pdf discuss factors?": where a topic is
+        "R-intro.pdfのどの章で因子を説明していますか？",  # the same in Japanese
+        "R-intro.pdf의 어느 섹션이 요인을 설명하나요?",  # and in Korean
+        "R-exts.pdf中的目录结构是什么？",  # "what is the directory structure in R-exts.pdf?" (目录 is also a folder)
     ],
 )
 def test_ordinary_questions_are_not_routed(question):

@@ -100,6 +100,8 @@ CHINESE = Phrases(
     which=re.compile(r"(哪个|哪個|哪些|哪一个|哪一個|哪份|哪本)\s*(文件|文档|文檔|书|書|手册|手冊|说明书|說明書|PDF)", _I),
     covers=re.compile(r"(讲|講|关于|關於|涉及|介绍|介紹|提到|讨论|討論|谈到|談到)(了|的是|到)?"),
     document=re.compile(r"(说明书|說明書|手册|手冊|指南|文档|文檔|文件|报告|報告|数据表|數據表|规格书|規格書|书|書)"),
+    contents=re.compile(r"(章节|章節|目录|目錄|各章|小节|小節)"),
+    contents_frame=re.compile(r"(列出|列举|列舉|显示|顯示|给我|給我|告诉我|告訴我|看看|有哪些|哪些|有什么|有什麼|什么|什麼|所有|全部|都有|包含|包括|一下|请|請|吗|嗎|中|里|裡|有|的|是|都)"),
 )
 
 JAPANESE = Phrases(
@@ -111,6 +113,8 @@ JAPANESE = Phrases(
     # The verb after "について" goes with it: the topic is what comes before ("蛾の保護について説明していますか").
     covers=re.compile(r"(について|に関して)(説明|書か|書い|扱っ|述べ|記載)?[^\s?？。]*|を扱って|を説明して|が書かれて|が載って"),
     document=re.compile(r"(取扱説明書|説明書|マニュアル|文書|ドキュメント|ファイル|報告書|レポート|データシート|仕様書|本)"),
+    contents=re.compile(r"(目次|章立て|章構成|見出し|セクション|章|節)"),
+    contents_frame=re.compile(r"(ありますか|あります|ある|教えて|ください|下さい|見せて|表示して|一覧|リスト|すべて|全て|全部|どんな|どの|何が|ですか|には|を|が|の|は|に|か)"),
 )
 
 KOREAN = Phrases(
@@ -121,6 +125,8 @@ KOREAN = Phrases(
     which=re.compile(r"(어느|어떤|무슨)\s*(파일|문서|책|설명서|매뉴얼|PDF)(이|가|은|는|에서)?", _I),
     covers=re.compile(r"(에 대해|에 대한|에 관해|에 관한)(\s*[가-힣]+)?|다루|설명하|나와"),
     document=re.compile(r"(설명서|매뉴얼|문서|파일|보고서|데이터시트|사양서|책)"),
+    contents=re.compile(r"(목차|차례|챕터|섹션|단원)"),
+    contents_frame=re.compile(r"(있나요|있어요|있습니까|있는지|있니|있어|알려|주세요|줘|보여|나열해|나열|목록|전부|모든|모두|어떤|무슨|에는|에서|이|가|은|는|을|를|의|에)"),
 )
 
 LANGUAGES: tuple[Phrases, ...] = (ENGLISH, GERMAN, FRENCH, SPANISH, RUSSIAN, CHINESE, JAPANESE, KOREAN)
