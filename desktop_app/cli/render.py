@@ -154,6 +154,12 @@ class TextRenderer(Renderer):
             self.line(f"Note: {event.notice}")
 
     def sources_ranked(self, event: SourcesRanked) -> None:
+        if not event.searched:  # a whole document's answer: its passages were read from it
+            self.line("Passages read (not searched):")
+            for s in event.context:
+                self.line(f"   {s.n:3}. {Path(s.passage.file).name} {short_place(s.passage)}")
+            self._heading_due = True
+            return
         self.line("Fused passages (RRF):")
         for s in event.sources[: max(10, len(event.context))]:
             mark = "*" if s in event.context else " "

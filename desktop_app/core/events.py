@@ -41,6 +41,7 @@ class SourcesRanked:
     lists: tuple[RankedList, ...]
     sources: tuple[Source, ...]
     context: tuple[Source, ...]
+    searched: bool = True  # False: a whole document's passages, read from its overview, with no search and no score
 
 
 @dataclass(frozen=True)

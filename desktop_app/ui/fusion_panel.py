@@ -24,16 +24,21 @@ _STAGES = (
     ("fusion", "fuse"),
     ("generation", "answer"),
 )
+_SEARCH_STAGES = ("query_generation", "embedding", "retrieval", "fusion")
 
 
-def timings_text(timings: Timings) -> str:
-    # A search without an answer (no first token) says nothing of the answer rather than "0.00 s".
-    shown = [(key, label) for key, label in _STAGES if key not in ("first_token", "generation") or timings.first_token]
+def timings_text(timings: Timings, searched: bool = True) -> str:
+    # A search without an answer (no first token) says nothing of the answer rather than "0.00 s"; an answer without a
+    # search (a whole document's) nothing of the search.
+    shown = [(key, label) for key, label in _STAGES if (key not in ("first_token", "generation") or timings.first_token)
+             and (searched or key not in _SEARCH_STAGES)]
     waited = [f"waited for the model {timings.model_wait:.2f} s"] if timings.model_wait >= 0.05 else []
     parts = [f"{label} {getattr(timings, key):.2f} s" for key, label in shown]
     return "  ·  ".join(parts[:1] + waited + parts[1:])
 
 
+FUSED_TITLE = "Fused passages: click a row to see its page"
+READ_TITLE = "Passages read, not searched: click a row to see its page"  # a whole-document answer's
 PASSAGE_MIN_WIDTH = 200  # px: a few words of the passage, whatever the number of queries
 
 
@@ -151,9 +156,9 @@ class FusionPanel(QWidget):
         passages.addLayout(query_buttons)
         passages.addWidget(self.query_list)
         passages.addWidget(self.not_searched)
-        table_title = QLabel("Fused passages: click a row to see its page")
-        table_title.setToolTip("Point at a column title for what the column means")
-        passages.addWidget(table_title)
+        self.table_title = QLabel(FUSED_TITLE)
+        self.table_title.setToolTip("Point at a column title for what the column means")
+        passages.addWidget(self.table_title)
         passages.addWidget(self.table, 1)
         self.sql_view = SqlResultView()
         self.sql_view.hide()
@@ -237,6 +242,7 @@ class FusionPanel(QWidget):
     def show_result(self, result: AskResult | None, update_queries: bool = True) -> None:
         self.result = result
         self.fused.set_result(result)
+        self.table_title.setText(READ_TITLE if result is not None and result.answered_from else FUSED_TITLE)
         self.proxy.sort(-1)  # back to fused order
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         if result is None:
@@ -264,7 +270,7 @@ class FusionPanel(QWidget):
             self.timings.setText(f"Timings: total {t.total:.2f} s  ·  SQL written {t.query_generation:.2f} s  ·  ran {duration_text(t.retrieval)}  ·  answer {t.generation:.2f} s")
             self.rerun.setEnabled(False)
             return
-        self.timings.setText(("Timings: " + timings_text(result.timings)) if result.timings.total else "")
+        self.timings.setText(("Timings: " + timings_text(result.timings, searched=not result.answered_from)) if result.timings.total else "")
         self.rerun.setEnabled(result.mode == "fusion")
 
     def show_sql_run(self, run: SqlResult) -> None:

@@ -135,12 +135,14 @@ class FusedPassagesModel(QAbstractTableModel):
         self._kinds: dict[str, str] = {}  # list key -> "vector" or "keyword"
         self._n_queries = 0
         self._union = False
+        self._searched = True  # False: a whole-document answer's passages, read from the document, never searched
         self._rrf_k = 60.0
 
     def set_result(self, result: AskResult | None) -> None:
         self.beginResetModel()
         self._rows = list(result.sources) if result else []
-        self._columns = rank_columns(result) if result else []
+        self._searched = result is None or not result.answered_from
+        self._columns = rank_columns(result) if result and self._searched else []  # no search: no rank to show
         self._kinds = {ranked.key: ranked.kind for ranked in result.lists} if result else {}
         self._n_queries = len(result.queries) if result else 0
         # Multi-query merges by union: its "rrf_score" holds the passage's best cosine similarity.
@@ -194,6 +196,8 @@ class FusedPassagesModel(QAbstractTableModel):
             which = "your question as asked" if section == 2 else f"query {self._rank_title(section - 2)}"
             both = "; the better of its searches by meaning and by keywords (point at a cell for each)" if len(keys) > 1 else ""
             return f"Rank of the passage in the results of {which}: \u201c{query}\u201d{both} (blank: not found)"
+        if section == 1 and not self._searched:
+            return "No score: nothing was searched; these passages were read from the document itself (its outline or overview)"
         if section == 1 and self._union:
             return "Best cosine similarity to any query (multi-query merges the lists by union, without RRF)"
         if section == 1:
@@ -234,7 +238,7 @@ class FusedPassagesModel(QAbstractTableModel):
             if passage.kind == TABLE:
                 snippet = f"[{place_of(passage)}] {snippet}"
             shown = f"{name} (+{len(source.also)})" if source.also else name  # the same text elsewhere: in the tooltip
-            display = {0: str(index.row() + 1), 1: f"{source.rrf_score:.4f}", n_keys + 2: shown, n_keys + 3: page, n_keys + 4: snippet[:160]}
+            display = {0: str(index.row() + 1), 1: f"{source.rrf_score:.4f}" if self._searched else "", n_keys + 2: shown, n_keys + 3: page, n_keys + 4: snippet[:160]}
             sort = {0: index.row() + 1, 1: -source.rrf_score, n_keys + 2: name.lower(), n_keys + 3: passage.page, n_keys + 4: snippet.lower()}
             return (display if role == Qt.ItemDataRole.DisplayRole else sort).get(column)
         if role == Qt.ItemDataRole.ToolTipRole:

@@ -4,7 +4,7 @@ whole-document question is answered from the overview, and the side panel says s
 
 from __future__ import annotations
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import Qt, QUrl
 
 from desktop_app.core.library import Library
 from tests.fakes import HashingEmbedder, ScriptedGenerator
@@ -44,3 +44,12 @@ def test_the_overview_is_built_shown_and_answers_whole_document_questions(make_w
     assert said.isVisible() and "Answered from the outline of moths.pdf, 2 Life cycle" in said.text()
     result = window.chat_panel.view.entries[-1].result
     assert result.citations and {c.page for c in result.citations} <= set(chapter_pages()["2 Life cycle"])
+    # Nothing was searched: the passages read carry no RRF score (they showed "0.0000", with an empty "Asked"
+    # column and zero search timings, as if a search had found nothing).
+    panel = window.fusion_panel
+    assert panel.table_title.text().startswith("Passages read, not searched")
+    fused = panel.fused
+    headers = [fused.headerData(c, Qt.Orientation.Horizontal) for c in range(fused.columnCount())]
+    assert fused.rowCount() > 0 and headers == ["#", "RRF", "File", "Page", "Passage"]
+    assert all(fused.data(fused.index(row, 1)) == "" for row in range(fused.rowCount()))
+    assert "search" not in panel.timings.text() and "total" in panel.timings.text()

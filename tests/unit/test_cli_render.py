@@ -248,3 +248,14 @@ def test_the_filters_a_question_states_are_shown_with_how_to_ask_without_them(ca
     out = capsys.readouterr().out
     assert "Filters: pages 3-4; blender.pdf" in out
     assert "searched: What is the top speed?" in out and "'of blender.pdf'" in out and "--ignore-filter" in out
+
+
+def test_a_whole_documents_answer_lists_the_passages_it_read_without_scores(capsys):
+    from desktop_app.cli.render import TextRenderer
+
+    # Answered from an outline: nothing was searched, so there is no RRF score or rank to print (it printed
+    # "Fused passages (RRF):" with "0.0000 ... ranks: " on every row).
+    TextRenderer().render([SourcesRanked((), CONTEXT, CONTEXT, searched=False), Token("- 1 Speeds (p. 2) [1]")])
+    out = capsys.readouterr().out
+    assert "Passages read (not searched):" in out and "RRF" not in out and "ranks" not in out
+    assert "  1. blender manual.pdf p.2" in out and "  2. blender manual.pdf p.3" in out

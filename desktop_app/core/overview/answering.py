@@ -252,7 +252,7 @@ def answer_from_overviews(
     standalone_question: str = "",
 ) -> Iterator[AskEvent]:
     context = plan.context
-    yield SourcesRanked((), context, context)
+    yield SourcesRanked((), context, context, searched=False)
     yield StageStarted(READING, len(context))
     answer_started = time.perf_counter()
     if plan.messages is None:
