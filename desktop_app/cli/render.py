@@ -216,7 +216,8 @@ class TextRenderer(Renderer):
             self.line(f"\n({tm.total:.1f} s; SQL written in {tm.query_generation:.1f} s, ran in {duration_text(tm.retrieval)}; answer {tm.generation:.1f} s)")
         else:
             waited = f"; waited {tm.model_wait:.1f} s for the model" if tm.model_wait >= 0.05 else ""
-            self.line(f"\n({tm.total:.1f} s; first token after {tm.first_token:.1f} s; queries {tm.query_generation:.1f} s{waited})")
+            queries = "" if result.answered_from else f"; queries {tm.query_generation:.1f} s"  # a whole document's: none written
+            self.line(f"\n({tm.total:.1f} s; first token after {tm.first_token:.1f} s{queries}{waited})")
 
     # -- importing files ----------------------------------------------------------------------------
     def import_progress(self, event: ImportProgress) -> None:
