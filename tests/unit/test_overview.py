@@ -451,3 +451,24 @@ def test_a_question_in_the_documents_other_language_gets_an_abstract_in_it_and_t
     assert german.answer.startswith("Ein Gartenbuch") and len(generator.prompts) == 2  # written anew, in German
     assert generator.prompts[1][-1]["content"].endswith("Write the answer in German.")
     assert library.overview(doc_id).abstract == english.answer  # the kept abstract is not replaced
+
+
+def test_a_sentence_cut_inside_brackets_is_not_a_central_sentence():
+    import numpy as np
+
+    from desktop_app.core.overview.central import Passage, Span, candidates
+
+    # The splitter cuts at a stop inside brackets: an abbreviation's, or a web address broken at a line's end. Each
+    # piece read as a fragment, and a chapter's summary was written from such pieces (one sentence of it).
+    text = (
+        "Moth surveys use light traps or bait ropes (e.g. sugar and wine on a cord). "
+        "The survey data is kept on a shared server (https://example.org/moths/\nsurvey-data/) by the county group. "
+        "Most records come from the reed beds (see the maps at https://example.org/reeds. "
+        "Counts/2024/) in the marsh. The reed beds hold the largest colonies of the marsh."
+    )
+    vector = np.ones(4, dtype=np.float32) / 2
+    found = [c.text for c in candidates([Passage(1, 3, 0, len(text), text, vector)], Span((3, 0), None), vector, kept=4)]
+    assert found == [  # "(e.g." cut the first sentence in two: neither half is kept
+        "The survey data is kept on a shared server (https://example.org/moths/ survey-data/) by the county group.",
+        "The reed beds hold the largest colonies of the marsh.",
+    ]

@@ -93,10 +93,27 @@ def only_headings(text: str, headings: Collection[str]) -> bool:
     return bool(words) and len(words) in split_at
 
 
+_BRACKETS = {")": "(", "]": "[", "}": "{", "\uff09": "\uff08", "\u3011": "\u3010"}
+
+
+def brackets_balanced(text: str) -> bool:
+    """Every bracket the text opens it closes, and it closes none it did not open. The splitter cuts at a stop inside
+    brackets ("(e.g. ...)", a URL broken at a line's end: "(https://CRAN." + "R-project.org/...)"), and a piece
+    cut there reads as a fragment (".), the former marked out by ...") in any language."""
+    open_ = []
+    for c in text:
+        if c in _BRACKETS.values():
+            open_.append(c)
+        elif c in _BRACKETS and (not open_ or open_.pop() != _BRACKETS[c]):
+            return False
+    return not open_
+
+
 def is_readable_sentence(text: str) -> bool:
     letters = sum(c.isalpha() for c in text if not c.isspace())
     visible = sum(1 for c in text if not c.isspace())
-    return len(re.findall(r"\w+", text)) >= MIN_WORDS and len(text) <= MAX_CHARS and visible > 0 and letters / visible >= MIN_LETTER_SHARE
+    return (len(re.findall(r"\w+", text)) >= MIN_WORDS and len(text) <= MAX_CHARS and visible > 0 and letters / visible >= MIN_LETTER_SHARE
+            and brackets_balanced(text))
 
 
 def word_counts(passages: Iterable[Passage]) -> Counter[str]:
