@@ -57,3 +57,18 @@ def test_chinese_and_japanese_sentences_end_at_their_full_stops_without_a_space(
 
     text = "该泵有两个端口。它的重量是十二公斤！このポンプは軽い。"
     assert [text[s:e] for s, e in sentence_spans(text)] == ["该泵有两个端口。", "它的重量是十二公斤！", "このポンプは軽い。"]
+
+
+def test_a_chunk_never_ends_inside_brackets():
+    # A manual's web address broken at a line's end ("(https://example.org/\nparts.html)" reads "(https://example." then
+    # a stop): a chunk ended there, and its last sentence, quoted and highlighted, was half of one.
+    from desktop_app.core.ingest.chunking import chunk_page
+    from desktop_app.core.types import PageText
+
+    filler = "The pump has two ports on its back panel and one switch. " * 7
+    sentence = "Spare filters are sold by the maker (see https://pump.example.\norg/parts for the list) and by shops."
+    text = filler + sentence + " The manual ends with a list of spare parts."
+    cut = len(filler) + sentence.index("example.") + len("example.")
+    chunks = chunk_page(PageText(1, text), max_chars=cut + 20, overlap=60)
+    assert all(not c.text.endswith("example.") for c in chunks)
+    assert any(sentence in c.text for c in chunks)

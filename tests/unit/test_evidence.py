@@ -376,3 +376,27 @@ def test_each_of_five_named_things_has_its_sentence_read_within_the_default_budg
     assert set(chosen.names) == set(towers)
     read = " ".join(s.passage.text for s in chosen.context)
     assert all(f"stands {40 + i} metres" in read for i in range(len(towers))), read
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The pump runs quietly (approx. 30 dB at 1 m) in every mode.",
+        "Spare filters are sold by the maker (see https://pump.example/parts.\nhtml for the list) and by shops.",
+        "Die Pumpe läuft leise (ca. 30 dB in 1 m Abstand) in jeder Stufe.",
+        "Насос работает тихо (прибл. 30 дБ на расстоянии 1 м) в любом режиме.",
+    ],
+)
+def test_a_sentence_with_a_stop_inside_brackets_is_quoted_whole(sentence):
+    # The splitter cuts at the stop of "approx." or of a web address broken at a line's end: the quote and the page's
+    # highlight were half a sentence, and the other half began with a fragment ("30 dB at 1 m) in every mode.").
+    from desktop_app.core.retrieval.evidence import split_sentences
+    from desktop_app.core.types import Passage, Source
+
+    text = (f"The pump has two ports on its back panel. {sentence} A note (this bracket is never closed. The manual ends here. "
+            "(The pump stops when it runs dry.) It restarts by itself (after 10 s).")
+    source = Source(1, Passage(1, 1, "/docs/pump.pdf", "pump", 1, 0, len(text), text), 1.0, {}, 0.5)
+    read = [s.text for s in split_sentences(source)]
+    assert " ".join(sentence.split()) in read, read
+    assert "The manual ends here." in read  # a bracket never closed joins nothing
+    assert "It restarts by itself (after 10 s)." in read  # a sentence in brackets closes them after its stop

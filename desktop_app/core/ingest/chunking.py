@@ -15,6 +15,9 @@ _FULL_STOPS = frozenset(".!?;\u2026\u3002\uff01\uff1f\uff1b\u061f\u0964\u17d4\u1
 _COLONS = ":\uff1a"  # a piece ending in one introduces what follows, however short: "Report faults to:", "Returns:"
 _CLOSING = "\"')]\u00bb\u201d\u2019"  # closing quotes and brackets after a full stop
 LEAD_IN_WORDS = 4  # a piece of this many words or more, ending in a word before a blank line, introduces what follows
+_OPENERS = {"(": ")", "[": "]", "{": "}", "\uff08": "\uff09", "\u3010": "\u3011"}
+_CLOSERS = {close: open_ for open_, close in _OPENERS.items()}
+MAX_BRACKETED_CHARS = 600  # a sentence joined over a stop inside brackets is at most this long: a bracket never closed opens no run
 # Latin-style stops end a sentence before a space; the full-width stops of Chinese and Japanese text end one where
 # they stand, as no space follows them.
 _SENTENCE_END = re.compile(r"(?<=[.!?;:\u17d4\u104b])[\"')\]]*\s+|(?<=[\u3002\uff01\uff1f\uff1b\uff1a])[\u300d\u300f\uff09\u201d\u2019]*\s*|\n\s*\n")
@@ -39,8 +42,47 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
+def _open_brackets(piece: str) -> list[str]:
+    """The brackets a piece leaves open, innermost last (a closer it did not open, as in "1)", is passed over)."""
+    stack: list[str] = []
+    for c in piece:
+        if c in _OPENERS:
+            stack.append(c)
+        elif c in _CLOSERS and stack and stack[-1] == _CLOSERS[c]:
+            stack.pop()
+    return stack
+
+
+def bracketed_spans(text: str) -> list[tuple[int, int]]:
+    """`sentence_spans`, with a piece that leaves a bracket open joined to the pieces after it up to the one closing it:
+    the splitter cut at a stop inside brackets ("(e.g. ...)", "(approx. 3 m)", a web address broken after "https://CRAN."),
+    and each half read as a fragment (".), the former ..."), in any script. Not over a blank line, and not past
+    MAX_BRACKETED_CHARS: a bracket that is never closed joins nothing."""
+    pieces = sentence_spans(text)
+    # Where each piece's text ends: at the next piece, so the closers the splitter left between them count
+    # ("(If it sees this, it stops.)" closes its bracket).
+    until = [p[0] for p in pieces[1:]] + [len(text)]
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(pieces):
+        start, end = pieces[i]
+        j = i
+        while left_open := len(_open_brackets(text[start : until[j]])):
+            k = j + 1  # the first piece after that closes one of them ("(c." "1500 to c." "1600)")
+            while k < len(pieces) and pieces[k][1] - start <= MAX_BRACKETED_CHARS and "\n\n" not in re.sub(r"[ \t]+", "", text[pieces[k - 1][1] : pieces[k][0]]):
+                if len(_open_brackets(text[start : until[k]])) < left_open:
+                    break
+                k += 1
+            else:
+                break
+            j, end = k, pieces[k][1]
+        out.append((start, end))
+        i = j + 1
+    return out
+
+
 def reading_spans(text: str) -> list[tuple[int, int, bool]]:
-    """The sentences as they are read (evidence, highlights, overviews): `sentence_spans` with each lead-in joined to
+    """The sentences as they are read (evidence, highlights, overviews): `bracketed_spans` with each lead-in joined to
     the piece after it. The splitter cuts at a colon and at a blank line, so
     "The kit comes in three sizes:" and "To reset the pump, type in a terminal" stood apart from the list or command
     they introduce: each half said nothing without the other, in any language. A lead-in is a piece ending in a colon,
@@ -48,7 +90,7 @@ def reading_spans(text: str) -> list[tuple[int, int, bool]]:
     one piece. Each span comes with whether it is a label with its value."""
     out: list[tuple[int, int, bool]] = []
     joining = labelled = False
-    pieces = list(reversed(sentence_spans(text)))
+    pieces = list(reversed(bracketed_spans(text)))
     while pieces:
         start, end = pieces.pop()
         if joining:
@@ -101,7 +143,7 @@ def _split_long(text: str, start: int, end: int, max_chars: int) -> list[tuple[i
 def chunk_page(page: PageText, max_chars: int = DEFAULT_MAX_CHARS, overlap: int = DEFAULT_OVERLAP_CHARS) -> list[ChunkDraft]:
     text = page.text
     units: list[tuple[int, int]] = []
-    for s, e in sentence_spans(text):
+    for s, e in bracketed_spans(text):  # a chunk never ends inside brackets: its last sentence would be half of one
         units.extend(_split_long(text, s, e, max_chars))
     chunks: list[ChunkDraft] = []
     i = 0
