@@ -42,15 +42,23 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _open_brackets(piece: str) -> list[str]:
-    """The brackets a piece leaves open, innermost last (a closer it did not open, as in "1)", is passed over)."""
+def bracket_balance(piece: str) -> tuple[list[str], int]:
+    """The brackets a piece leaves open, innermost last, and how many it closes that it did not open (as "1)" does)."""
     stack: list[str] = []
+    unopened = 0
     for c in piece:
         if c in _OPENERS:
             stack.append(c)
-        elif c in _CLOSERS and stack and stack[-1] == _CLOSERS[c]:
-            stack.pop()
-    return stack
+        elif c in _CLOSERS:
+            if stack and stack[-1] == _CLOSERS[c]:
+                stack.pop()
+            else:
+                unopened += 1
+    return stack, unopened
+
+
+def _open_brackets(piece: str) -> list[str]:
+    return bracket_balance(piece)[0]
 
 
 def bracketed_spans(text: str) -> list[tuple[int, int]]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..document_overview import CentralSentence
-from ..ingest.chunking import reading_spans
+from ..ingest.chunking import bracket_balance, reading_spans
 from ..models.embedder import Embedder
 
 CENTRAL_PASSAGES = 2  # per section, the passages whose sentences are candidates
@@ -93,20 +93,11 @@ def only_headings(text: str, headings: Collection[str]) -> bool:
     return bool(words) and len(words) in split_at
 
 
-_BRACKETS = {")": "(", "]": "[", "}": "{", "\uff09": "\uff08", "\u3011": "\u3010"}
-
-
 def brackets_balanced(text: str) -> bool:
-    """Every bracket the text opens it closes, and it closes none it did not open. The splitter cuts at a stop inside
-    brackets ("(e.g. ...)", a URL broken at a line's end: "(https://CRAN." + "R-project.org/...)"), and a piece
-    cut there reads as a fragment (".), the former marked out by ...") in any language."""
-    open_ = []
-    for c in text:
-        if c in _BRACKETS.values():
-            open_.append(c)
-        elif c in _BRACKETS and (not open_ or open_.pop() != _BRACKETS[c]):
-            return False
-    return not open_
+    """Every bracket the text opens it closes, and it closes none it did not open: a piece a chunk's edge cut inside
+    brackets (`chunking.bracketed_spans` joins those it can) reads as a fragment (".), the former marked out by ...")."""
+    left_open, unopened = bracket_balance(text)
+    return not left_open and not unopened
 
 
 def is_readable_sentence(text: str) -> bool:
