@@ -17,6 +17,7 @@ _CLOSING = "\"')]\u00bb\u201d\u2019"  # closing quotes and brackets after a full
 LEAD_IN_WORDS = 4  # a piece of this many words or more, ending in a word before a blank line, introduces what follows
 _OPENERS = {"(": ")", "[": "]", "{": "}", "\uff08": "\uff09", "\u3010": "\u3011"}
 _CLOSERS = {close: open_ for open_, close in _OPENERS.items()}
+_OPENER = re.compile("[" + re.escape("".join(_OPENERS)) + "]")
 MAX_BRACKETED_CHARS = 600  # a sentence joined over a stop inside brackets is at most this long: a bracket never closed opens no run
 # Latin-style stops end a sentence before a space; the full-width stops of Chinese and Japanese text end one where
 # they stand, as no space follows them.
@@ -67,6 +68,8 @@ def bracketed_spans(text: str) -> list[tuple[int, int]]:
     and each half read as a fragment (".), the former ..."), in any script. Not over a blank line, and not past
     MAX_BRACKETED_CHARS: a bracket that is never closed joins nothing."""
     pieces = sentence_spans(text)
+    if not _OPENER.search(text):  # most passages: nothing to join (and this runs for every passage read)
+        return pieces
     # Where each piece's text ends: at the next piece, so the closers the splitter left between them count
     # ("(If it sees this, it stops.)" closes its bracket).
     until = [p[0] for p in pieces[1:]] + [len(text)]
@@ -75,7 +78,7 @@ def bracketed_spans(text: str) -> list[tuple[int, int]]:
     while i < len(pieces):
         start, end = pieces[i]
         j = i
-        while left_open := len(_open_brackets(text[start : until[j]])):
+        while _OPENER.search(text, start, until[j]) and (left_open := len(_open_brackets(text[start : until[j]]))):
             k = j + 1  # the first piece after that closes one of them ("(c." "1500 to c." "1600)")
             while k < len(pieces) and pieces[k][1] - start <= MAX_BRACKETED_CHARS and "\n\n" not in re.sub(r"[ \t]+", "", text[pieces[k - 1][1] : pieces[k][0]]):
                 if len(_open_brackets(text[start : until[k]])) < left_open:
