@@ -164,10 +164,16 @@ def other_languages(question: str, library_languages: Iterable[str]) -> list[str
     """The library's languages (`notable`, largest first) `question` is not written in, at most MOST_TRANSLATIONS.
 
     Another language must be the question's likeliest, and the library's unlikely: a short question in the
-    library's own language is often read as some third language, and then costs a translation for nothing."""
+    library's own language is often read as some third language, and then costs a translation for nothing. So a
+    question too short for that must be surely in its language (`question_language`): "Wie kann ich R zitieren?"
+    (19 bytes of letters) over English manuals was searched only as written, found nothing close by meaning in the
+    English embedder's eyes, and was refused unasked."""
     wanted = [language for language in library_languages if language in LANGUAGE_NAMES]
-    if not wanted or _too_short(question):
+    if not wanted:
         return []
+    if _too_short(question):
+        sure = question_language(question)
+        return [language for language in wanted if sure is not None and language != sure][:MOST_TRANSLATIONS]
     probabilities = _probabilities(question)
     likeliest = _likeliest(probabilities)
     others = [language for language in wanted if language != likeliest and probabilities.get(language, 0.0) < OTHER_LANGUAGE_BELOW]

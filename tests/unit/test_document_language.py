@@ -70,6 +70,24 @@ def test_an_english_question_is_also_searched_in_german_over_german_documents_al
         library.close()
 
 
+def test_a_short_question_surely_in_another_language_is_searched_in_the_librarys_too(data_home, tmp_path):
+    # Seen over the R manuals: "Wie kann ich R zitieren?" has 19 bytes of letters, too few for the likeliest-language
+    # rule, so it was searched only as written and refused; the English question was answered. Surely German, it is
+    # written in English too. A short question the identifier cannot place stays as it is.
+    short = "Wie schneide ich Rosen?"
+    assert other_languages(short, ["en"]) == ["en"] and other_languages("Wie kann ich R zitieren?", ["en"]) == ["en"]
+    assert other_languages("Warranty?", ["en", "de"]) == [] and other_languages("Is it free?", ["en"]) == []
+    generator = ScriptedGenerator(["Rosen: schneiden", "When do I prune the roses?"])
+    library = make_library(data_home, tmp_path / "docs", ENGLISH, generator)
+    try:
+        result = next(e for e in library.ask(short, mode="fusion", generate_answer=False) if isinstance(e, AnswerDone)).result
+        assert "English" in generator.prompts[1][0]["content"] and "When do I prune the roses?" in result.queries
+        english = next(lst for lst in result.lists if lst.kind == "keyword" and lst.query == "When do I prune the roses?")
+        assert library.passage(english.hits[0].chunk_id).file.endswith(".md")
+    finally:
+        library.close()
+
+
 def test_when_the_models_queries_are_unusable_the_notice_names_the_translation_searched_besides(data_home, tmp_path):
     # Seen in the window: "The model wrote no usable search queries; searched the question and its key terms." above
     # a list of queries in Russian and Spanish. A query naming only the prompt's example is dropped (an echo).
