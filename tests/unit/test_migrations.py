@@ -169,3 +169,21 @@ def test_an_upgraded_library_builds_again_the_overviews_of_documents_with_few_se
     assert {r[0] for r in store.conn.execute("SELECT document_id FROM overviews")} == {2}  # five sections: kept
     assert {r[0] for r in store.conn.execute("SELECT DISTINCT document_id FROM overview_sections")} == {2}
     store.close()
+
+
+def test_an_upgraded_library_builds_again_the_overviews_read_from_a_files_contents(tmp_path):
+    # Their sections could be out of the contents' order (core/overview/outline.py); detected headings' are not touched.
+    from desktop_app.core.document_overview import DETECTED, PDF_OUTLINE
+
+    old_library(tmp_path / "library.sqlite", version=15)
+    conn = sqlite3.connect(tmp_path / "library.sqlite", isolation_level=None)
+    conn.execute("INSERT INTO documents(path, title, content_hash, pages, chunks, status) VALUES ('/d/book.pdf', 'Book', 'h2', 9, 9, 'ready')")
+    for document_id, source in ((1, PDF_OUTLINE), (2, DETECTED)):
+        conn.execute("INSERT INTO overviews(document_id, content_hash, title, outline_source, abstract) VALUES (?, 'h', 't', ?, 'An abstract.')", (document_id, source))
+        for position in range(5):
+            conn.execute("INSERT INTO overview_sections(document_id, position, level, title, page, last_page, sentences) VALUES (?, ?, 1, 's', 1, 1, '[]')", (document_id, position))
+    conn.close()
+    store = Store(tmp_path / "library.sqlite")
+    assert {r[0] for r in store.conn.execute("SELECT document_id FROM overviews")} == {2}
+    assert {r[0] for r in store.conn.execute("SELECT DISTINCT document_id FROM overview_sections")} == {2}
+    store.close()

@@ -128,12 +128,17 @@ def _toc_entries(path: Path, pages: Mapping[int, str]) -> tuple[OutlineEntry, ..
             toc = doc.get_toc(simple=True)
     except Exception:  # a file changed or damaged since its import: the detected headings or page runs stand in
         return ()
-    entries = []
+    entries: list[OutlineEntry] = []
     for level, heading, page in toc:
         heading = " ".join(str(heading).split())
         if page < 1 or page not in pages or not re.search(r"\w", heading):
             continue  # an entry pointing nowhere (pymupdf says -1) or to a page the import did not keep
-        entries.append(OutlineEntry(max(1, int(level)), heading, int(page), find_heading(heading, pages[page])))
+        # The contents are in reading order: a heading on the page of the one before it is looked for after that one.
+        # Looked for from the top, "Vectors" (2.1.1 of R-lang.pdf) was found at the word in a sentence above "2.1 Basic
+        # types" and went before its own parent, which then lost it and counted its subsections wrong.
+        after = entries[-1].start if entries and entries[-1].page == page else 0
+        found = heading_at(heading, pages[page], after)
+        entries.append(OutlineEntry(max(1, int(level)), heading, int(page), found if found >= 0 else after if after else find_heading(heading, pages[page])))
     return tuple(sorted(entries, key=lambda e: (e.page, e.start)))
 
 

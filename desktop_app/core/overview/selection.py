@@ -70,18 +70,33 @@ def key_sentences(overview: Overview, vector: np.ndarray | None, embedder: Embed
     return best[:limit]
 
 
+_TITLE_WORD = re.compile(r"\d+(?:\.\d+)*|\w+")  # "2.1. Version" -> "2.1", "version"
+
+
 def find_part(overview: Overview, ref: str) -> OverviewSection | None:
-    """The section a "chapter 6" / "appendix B" names: one whose title starts with that number or letter (after at
-    most one word, as in "Chapter 6: ..."), top levels first; else the ref-th chapter when it is a number."""
+    """The section a "chapter 6" / "appendix B" / "section 2.1" names: one whose title starts with that number or letter
+    (after at most one word, as in "Chapter 6: ..."), top levels first; else the ref-th chapter when it is a number. A
+    dotted number is one word: "2.1" is section 2.1, not chapter 2, and "4" is not "4.3.2 Argument matching"."""
     wanted = ref.casefold()
     for level in sorted({s.level for s in overview.sections}):
         for section in overview.sections:
-            words = re.findall(r"\w+", section.title.casefold())
-            if section.level == level and wanted in words[:2] and (words[0] == wanted or not words[0].isdigit()):
+            words = _TITLE_WORD.findall(section.title.casefold())
+            if section.level == level and wanted in words[:2] and (words[0] == wanted or not words[0][:1].isdigit()):
                 return section
     chapters = overview.chapters()
     if ref.isdigit() and 1 <= int(ref) <= len(chapters):
         return chapters[int(ref) - 1]
+    head, dot, rest = ref.partition(".")
+    if dot and rest and (section := find_part(overview, head)) is not None:
+        # A PDF's bookmarks often drop the subsections' numbers ("Variations on read.table" is 2.1 on the page):
+        # "2.1" is then the first section directly under chapter 2, counted in the outline.
+        for number in map(int, rest.split(".")):
+            below = overview.subtree(section)[1:]
+            children = [s for s in below if s.level == min(s.level for s in below)] if below else []
+            if not 1 <= number <= len(children):
+                return None
+            section = children[number - 1]
+        return section
     return None
 
 

@@ -265,6 +265,16 @@ MIGRATIONS: list[tuple[str, str]] = [
         DELETE FROM overview_sections WHERE document_id NOT IN (SELECT document_id FROM overviews);
         """,
     ),
+    (
+        "0016_rebuild_contents_overviews",
+        """
+        -- A PDF's or EPUB's contents keep their order now (core/overview/outline.py): a heading found at its word in a
+        -- sentence above its parent went before it, and "section 2.1.5" is counted in the outline. The overviews built
+        -- from contents are dropped; the background queue builds them again.
+        DELETE FROM overviews WHERE outline_source = 'outline';
+        DELETE FROM overview_sections WHERE document_id NOT IN (SELECT document_id FROM overviews);
+        """,
+    ),
 ]
 
 

@@ -166,6 +166,14 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         DELETE FROM overviews WHERE document_id IN (SELECT document_id FROM overview_sections GROUP BY document_id HAVING count(*) < 4);
         """,
     ),
+    (
+        7,
+        "rebuild_contents_overviews",
+        # As SQLite's 0016: a PDF's contents keep their order now; the overviews built from contents are built again.
+        """
+        DELETE FROM overviews WHERE outline_source = 'outline';
+        """,
+    ),
 ]
 
 
