@@ -136,9 +136,9 @@ def _toc_entries(path: Path, pages: Mapping[int, str]) -> tuple[OutlineEntry, ..
         # The contents are in reading order: a heading on the page of the one before it is looked for after that one.
         # Looked for from the top, "Vectors" (2.1.1 of R-lang.pdf) was found at the word in a sentence above "2.1 Basic
         # types" and went before its own parent, which then lost it and counted its subsections wrong.
+        # Not found there: where the one before it starts (the page's top when it is the page's first).
         after = entries[-1].start if entries and entries[-1].page == page else 0
-        found = heading_at(heading, pages[page], after)
-        entries.append(OutlineEntry(max(1, int(level)), heading, int(page), found if found >= 0 else after if after else find_heading(heading, pages[page])))
+        entries.append(OutlineEntry(max(1, int(level)), heading, int(page), max(after, heading_at(heading, pages[page], after))))
     return tuple(sorted(entries, key=lambda e: (e.page, e.start)))
 
 

@@ -92,7 +92,8 @@ def find_part(overview: Overview, ref: str) -> OverviewSection | None:
         # "2.1" is then the first section directly under chapter 2, counted in the outline.
         for number in map(int, rest.split(".")):
             below = overview.subtree(section)[1:]
-            children = [s for s in below if s.level == min(s.level for s in below)] if below else []
+            top = min((s.level for s in below), default=0)
+            children = [s for s in below if s.level == top]
             if not 1 <= number <= len(children):
                 return None
             section = children[number - 1]
