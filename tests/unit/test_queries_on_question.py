@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from desktop_app.core.events import QueriesGenerated
 from desktop_app.core.ingest.importer import Importer
-from desktop_app.core.retrieval.on_question import example_echoes, example_name_words, key_terms
+from desktop_app.core.retrieval.on_question import example_echoes, example_name_words, in_question_spelling, key_terms
 from desktop_app.core.retrieval.query_styles import DEFAULT_QUERY_STYLE, query_style
 
 QUESTION = "Which cheeses do the member farms of the Alpenrose dairy cooperative make?"
@@ -67,3 +67,16 @@ def test_the_pipeline_drops_queries_that_say_nothing_and_shows_them_dropped(empt
     [generated] = [e for e in events if isinstance(e, QueriesGenerated)]
     assert set(generated.dropped) == {"Q", "10"}, generated
     assert "Q switch off" in generated.queries and "Q kettle boiling" in generated.queries
+
+
+def test_a_query_respelling_a_term_of_the_question_searches_it_as_the_question_spells_it(empty_library, generator):
+    # Asked about "qx_frame_write", the model wrote "QX Frame Write": keyword search then matched its words on every page
+    # about frames, and the one page defining the function, which spells it as the question does, was not read.
+    records = [("/docs/qx.txt", "QX", "The qx_frame_write function stores a frame in the output buffer.")]
+    list(Importer(empty_library.store, empty_library.index, empty_library.embedder).import_texts(records))
+    generator.enqueue("QX Frame Write\nQX Frame Write: purpose")
+    events = list(empty_library.pipeline().search("What does qx_frame_write do?", "fusion"))
+    [generated] = [e for e in events if isinstance(e, QueriesGenerated)]
+    assert generated.queries == ("qx_frame_write", "qx_frame_write purpose"), generated
+    assert in_question_spelling("Foo Bar settings", "How do I set up FooBar?") == "FooBar settings"
+    assert in_question_spelling("frame writing", "What does qx_frame_write do?") == "frame writing"  # no run spells a term

@@ -5,6 +5,9 @@
   holding a word of those names that neither the question nor the library mentions searches for the example,
   not for the question. A name the library does mention is kept: a person may own a document about it.
 - A query that says nothing (a single letter, or a number the question does not state) is dropped too.
+- A query naming one of the question's terms in other spelling ("ASN.1 DER Coding" for "asn1_der_coding", "Foo Bar" for
+  "FooBar") names it as the question spells it: a function, file or option is written one way in a manual, and keyword
+  search finds that spelling as one phrase, not its words scattered over every page about the topic.
 - A question left with no usable query (the model wrote none, failed, or wrote only echoes) is searched by its own
   key terms too: its content words, stop words out, as one more query beside the whole question.
 """
@@ -79,11 +82,28 @@ def says_nothing(query: str, question: str) -> bool:
     return all(w.isdigit() and w not in _words(question) for w in words)
 
 
+def _squashed(text: str) -> str:  # letters and digits only: the spellings of a term compared
+    return "".join(re.findall(r"[^\W_]", text.casefold()))
+
+
+def in_question_spelling(query: str, question: str) -> str:
+    """The query with each run of two or more of its words that spells a term of the question otherwise written as that term
+    ("ASN.1 DER Coding difference" -> "asn1_der_coding difference"); the query itself when none does."""
+    terms = {_squashed(t): t for t in (w.strip("\"'()[]{}<>,;:?!.\u201c\u201d") for w in question.split()) if _squashed(t)}
+    words = list(re.finditer(r"\S+", query))
+    for first in range(len(words)) if terms else ():
+        for last in range(len(words) - 1, first, -1):
+            run = query[words[first].start() : words[last].end()]
+            if (term := terms.get(_squashed(run))) and run != term:
+                return in_question_spelling(query[: words[first].start()] + term + query[words[last].end() :], question)
+    return query
+
+
 def stay_on_question(generated: GeneratedQueries, question: str, styles: Sequence[str], mentioned: Mentioned) -> GeneratedQueries:
-    """`generated` without echoes of the prompt's examples nor queries saying nothing; with no query left, the
-    question's key terms."""
+    """`generated` without echoes of the prompt's examples nor queries saying nothing, the question's terms as it spells
+    them; with no query left, the question's key terms."""
     unusable = example_echoes(generated.queries, question, styles, mentioned) | {q for q in generated.queries if says_nothing(q, question)}
-    queries = tuple(q for q in generated.queries if q not in unusable)
+    queries = tuple(dict.fromkeys(in_question_spelling(q, question) for q in generated.queries if q not in unusable))
     dropped = (*generated.dropped, *(q for q in generated.queries if q in unusable))
     notice = generated.notice
     if not queries:
