@@ -67,6 +67,18 @@ def test_an_answer_opening_with_a_mark_cites_each_sentence_by_the_marks_before_i
     assert lead != "The Quillmoor lighthouse" or (all(c.supported for c in reviewed.citations) and not reviewed.notices)  # "6" is no page's text
 
 
+def test_marks_opening_the_steps_after_a_colon_cite_the_steps_not_the_sentence_leading_in():
+    # "To run the tests, follow these steps: [1] Move to ... [2] Run ...": the [1] after the colon was read as the lead-in's,
+    # which then quoted [1] whole, and the step it opened said the same again after the quote.
+    move, run = "Move to the build folder and run cd tests.", "Then run make check to run every test."
+    reviewed = review(f"To run the tests, follow these steps: [1] {move[:-1]}. [2] {run[:-1]}.", "How do I run the tests?", context(move, run))
+    assert reviewed.answer.split() == f"To run the tests, follow these steps: {move[:-1]} [1]. {run[:-1]} [2].".split()
+    assert [(c.n, c.supported) for c in reviewed.citations] == [(1, True), (2, True)] and not any("quotes" in n for n in reviewed.notices)
+    # A step citing passages inside itself keeps them where it wrote them: it read "Run one of the commands  or [2] [3] [4]."
+    reviewed = review(f"Follow these steps: [1] {move[:-1]}. [2] Run one of the checks [3] or [4].", "How do I run the tests?", context(move, run, run, run))
+    assert "Run one of the checks [3] or [4] [2]." in reviewed.answer
+
+
 @pytest.mark.parametrize("marks", ["[1], [2]", "[1], and [2]", "[1] et [2]", "[1]; [2]"])
 def test_marks_written_as_a_list_cite_the_claim_together(marks):
     # "..., citing [1], [2], and [8]." judged the whole sentence against [1] alone (a mark inside it) and flagged [1].

@@ -15,7 +15,6 @@ import dataclasses
 import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -24,8 +23,8 @@ from ..document_names import named_files, without_names
 from ..languages import likeliest_among, question_language
 from ..models.embedder import Embedder
 from ..name_facts import fact_of
-from ..ingest.chunking import reading_spans
-from ..types import Citation, Passage, Source
+from ..ingest.chunking import passage_sentences
+from ..types import Citation, Source
 from ..words import Vocabulary, content, is_number, telling, tokens
 from .grounding import MARK, Grounding, judge_claim
 from .model_check import MAX_CHARS, Doubt, ModelCheck
@@ -43,12 +42,13 @@ _CLAUSE_ENDS = (",", "\uff0c", "\u3001")  # commas (Chinese and Japanese ones to
 CLAIM_WORDS = 2  # a piece of a sentence naming no more, and no number, before a mark inside it is its subject or a reference, not a claim
 DOUBTED = 3  # grounded claims' sentences the question check reads at most, when the first ones do not answer
 _LONE_MARKS = re.compile(r"\n[ \t]*(?:[-*\u2022][ \t]+)*(?=(?:\[\d+(?:\s*,\s*\d+)*\][ \t]*)+(?:\n|$))")  # before a line of marks only ("- - [1]" too): they close the line above
-_LED = re.compile(rf"(?:^|(?<=[.!?\u3002\uff01\uff1f]))([ \t]*)({_MARK_RUN})[ \t]+(?=\w)", re.M)  # marks opening a sentence ("[2] The parser ...")
+_LED = re.compile(rf"(?:^|(?<=[.!?:\u3002\uff01\uff1f\uff1a]))([ \t]*)({_MARK_RUN})[ \t]+(?=\w)", re.M)  # marks opening a sentence ("[2] The parser ...", "steps: [1] Move ...")
 _BODY = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?![\s\[]|$)|[.!?](?=[ \t]+\d))+[.!?\u3002\uff01\uff1f]*")  # a sentence, without marks after its stop ("{X}.{Y}", "p. 6" go on)
+_CLOSING = re.compile(rf"(?:\s*(?:{MARK.pattern}|[.!?\u3002\uff01\uff1f]))*\s*$")  # a claim's closing marks and stops, in any order ("3 V [1].", "3 V. [1]")
 _SENTENCE = re.compile(r"(?:(?>`[^`\n]*`)|[^.!?\u3002\uff01\uff1f\n]|[.!?](?=\w)|[!?](?![\s\[\])\"'\u201d\u2019\u00bb]|$))+(?:[.!?\u3002\uff01\uff1f]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")  # "。！？" end Chinese and Japanese ones; none ends in `code ...`
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class ReviewedAnswer:
     answer: str
     found: bool
@@ -62,12 +62,13 @@ def _by_reason(flagged: dict[int, str]) -> dict[str, list[int]]:
 
 
 def marks_after(answer: str) -> str:
-    """An answer opening with a mark ("[1] The parser reads ... [2] It writes ..."), as the key sentences are set for the model, cites each
-    sentence by the marks before it: they are moved after it ("The parser reads ... [1]"), where a claim's marks are read."""
+    """An answer opening with a mark ("[1] The parser reads ... [2] It writes ..."), as the key sentences are set for the model, or with steps so after a colon ("steps: [1] Move ... [2] Run ..."),
+    cites each sentence by the marks before it: they are moved after it ("The parser reads ... [1]"), where a claim's marks are read; steps start a line, not citing what leads in to them."""
     out, at = [], 0
-    for m in (m for m in _LED.finditer(answer) if not answer[m.end()].islower()) if re.match(rf"\s*{_MARK_RUN}", answer) else ():  # "[1] states ...": its subject
+    led = re.match(rf"\s*{_MARK_RUN}", answer) or re.search(rf"[:\uff1a][ \t]*{_MARK_RUN}[ \t]+[^\W\d_]", answer)
+    for m in (m for m in _LED.finditer(answer) if not answer[m.end()].islower()) if led else ():  # "[1] states ...": its subject
         end = _BODY.match(answer, m.end()).end()  # (?=\w) after the marks: a body of one character at least
-        out, at = out + [answer[at : m.start()], m.group(1), _with_marks(answer[m.end() : end], cited_numbers(m.group(2) + answer[m.end() : end]))], end
+        out, at = out + [answer[at : m.start()], "\n" if answer[: m.start()].endswith((":", "\uff1a")) else m.group(1), _marks_led(answer[m.end() : end], m.group(2))], end
     return "".join(out) + answer[at:]
 
 
@@ -246,18 +247,6 @@ class ReadPassages:
         return [t for t, n in named.items() if n == min(named.values())]
 
 
-def passage_sentences(passage: Passage) -> list[str]:
-    """A passage's sentences as the app reads them everywhere (quotes, highlights: chunking.reading_spans): the lines a
-    PDF wrapped one sentence over joined, a label with its value. A table's rows each under its header row, as a row
-    means nothing without it ("| K-2 | 7 | 20 |" says no pressure); a table cut from its header, whole."""
-    if passage.kind == "table":
-        lines = [line for line in passage.text.splitlines() if line.strip()]
-        if len(lines) > 2 and not lines[1].strip(" |:-"):  # a Markdown table: header, |---|, rows
-            return [f"{lines[0]} {row}" for row in lines[2:]]
-        return [" ".join(passage.text.split())]
-    return [" ".join(passage.text[s:e].split()) for s, e, _ in reading_spans(passage.text)]
-
-
 def _least_doubt(check: ModelCheck, question: str, statements: Iterable[str]) -> Doubt:
     """The question check's doubt of the grounded claims' sentences (first claim first; each cited passage's, best first), asked
     until one answers (up to DOUBTED): a scene-setting first sentence, or a passage cited beside the one that answers."""
@@ -280,9 +269,14 @@ def _own_question(head: str, queries: Sequence[str]) -> str:
     return f"{head}: {fact}" if (fact := fact_of(head, queries)) else ""
 
 
-def _with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in place of its own, before its full stop
-    stop = len((body := MARK.sub("", claim).rstrip()).rstrip(".!?"))
-    return body[:stop].rstrip() + "".join(f" [{n}]" for n in numbers) + body[stop:]
+def _marks_led(body: str, led: str) -> str:  # marks that opened a sentence after it: merged with its closing ones; after them where it cites inside ("commands [3] or [4]")
+    added = [n for n in cited_numbers(led) if n not in cited_numbers(body)]
+    return _with_marks(body, cited_numbers(led + body)) if not MARK.search(body[: _CLOSING.search(body).start()]) else body[: (stop := len(body.rstrip().rstrip(".!?\u3002\uff01\uff1f")))] + "".join(f" [{n}]" for n in added) + body[stop:]
+
+
+def _with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in place of its closing ones, before its full stop; marks inside it ("run one of [3] or [4]") stay
+    head, stops = claim[: (closing := _CLOSING.search(claim)).start()].rstrip(), "".join(re.findall(r"[.!?\u3002\uff01\uff1f]", closing.group(0)))
+    return head + "".join(f" [{n}]" for n in numbers if n not in cited_numbers(head)) + stops
 
 
 def review_answer(
@@ -308,12 +302,11 @@ def review_answer(
         if MARK.sub("", claim).strip(" \t\n.!").upper() == NOT_FOUND_MARK:  # the refusal mark after an answer: the answer's claims speak for it
             out = out[:start] + out[end:]
             continue
-        if not content(MARK.sub(" ", claim)) or NOT_FOUND_LINE in claim.lower():
-            continue
+        if not content(MARK.sub(" ", claim)) or NOT_FOUND_LINE in claim.lower() or (not MARK.search(claim) and claim.rstrip().endswith((":", "\uff1a")) and out[end:].strip()):
+            continue  # saying nothing; or leading in ("follow these steps:") to what follows, which its own marks cite
         numbers, listed = cited_numbers(claim), bool(_LIST_LINE.match(claim)) and out[start - 1 : start] in ("", "\n")  # a sentence "6) ..." mid-line is none
         if listed and all(evidence.asked.holds(t) for t in set(content(MARK.sub(" ", claim))) - set(tokens(_head(claim, names, False)))):
-            quoted = evidence.quote(claim, numbers)  # "- Name: [2]" says nothing but its name (a name the question or the model gave)
-            if quoted:
+            if quoted := evidence.quote(claim, numbers):  # "- Name: [2]" says nothing but its name (a name the question or the model gave)
                 grounded.append((quoted[1], [quoted[0]]))
                 out = out[:start] + f"- {_head(claim, names)}: \u201c{quoted[1]}\u201d [{quoted[0]}]" + out[end:]
                 notices.append(f"The line \u201c{MARK.sub('', claim).strip()}\u201d said nothing about its name; it now quotes the passage that does.")
@@ -334,7 +327,7 @@ def review_answer(
         better = None if verdict.grounded else evidence.stating(claim, numbers)
         verdict = evidence.reread(claim, numbers, verdict, model_check) if better is None else verdict
         if verdict.grounded:
-            if len(needed := evidence.needed(claim, numbers)) < len(numbers):  # a passage cited for nothing it says
+            if len(needed := evidence.needed(claim, numbers)) < len(numbers) and not MARK.search(claim[: _CLOSING.search(claim).start()]):  # cited for nothing it says (not "one of [3] or [4]")
                 out = out[:start] + _with_marks(claim, needed) + out[end:]
                 notices.append(f"Citation {', '.join(f'[{n}]' for n in numbers if n not in needed)} added nothing to what its sentence says; it was dropped there.")
             grounded.append((claim, needed))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ..types import ChunkDraft, PageText
+from ..types import ChunkDraft, PageText, Passage
 from ..word_pieces import word_count
 
 # About 200 MiniLM word pieces: all-MiniLM-L6-v2 reads at most 256, so nothing is cut off.
@@ -179,3 +179,15 @@ def chunk_pages(pages: Iterable[PageText], max_chars: int = DEFAULT_MAX_CHARS, o
     for page in pages:
         out.extend(chunk_page(page, max_chars, overlap))
     return out
+
+
+def passage_sentences(passage: Passage) -> list[str]:
+    """A passage's sentences as the app reads them everywhere (quotes, highlights: reading_spans above): the lines a
+    PDF wrapped one sentence over joined, a label with its value. A table's rows each under its header row, as a row
+    means nothing without it ("| K-2 | 7 | 20 |" says no pressure); a table cut from its header, whole."""
+    if passage.kind == "table":
+        lines = [line for line in passage.text.splitlines() if line.strip()]
+        if len(lines) > 2 and not lines[1].strip(" |:-"):  # a Markdown table: header, |---|, rows
+            return [f"{lines[0]} {row}" for row in lines[2:]]
+        return [" ".join(passage.text.split())]
+    return [" ".join(passage.text[s:e].split()) for s, e, _ in reading_spans(passage.text)]
