@@ -15,6 +15,15 @@ def nothing_mentioned(words):
     return set()
 
 
+def generated_for(library, generator, record: tuple[str, str, str], reply: str, question: str) -> tuple[QueriesGenerated, list]:
+    """The queries the pipeline searches for `question` over one record, the model replying `reply`; and all its events."""
+    list(Importer(library.store, library.index, library.embedder).import_texts([record]))
+    generator.enqueue(reply)
+    events = list(library.pipeline().search(question, "fusion"))
+    [generated] = [e for e in events if isinstance(e, QueriesGenerated)]
+    return generated, events
+
+
 def test_the_example_names_are_read_from_the_prompt_itself():
     words = example_name_words(query_style(DEFAULT_QUERY_STYLE))
     assert {"valdoria", "kestrel", "starfold"} <= words
@@ -38,11 +47,8 @@ def test_key_terms_leave_out_the_stop_words():
 
 
 def test_the_pipeline_drops_echoes_and_searches_the_key_terms_when_nothing_is_left(empty_library, generator):
-    records = [("/docs/alpenrose.txt", "Alpenrose", "The Alpenrose dairy cooperative has four member farms that make mountain cheese.")]
-    list(Importer(empty_library.store, empty_library.index, empty_library.embedder).import_texts(records))
-    generator.enqueue("Casa Merla; Villa Corvo: cheeses")
-    events = list(empty_library.pipeline().search(QUESTION, "fusion"))
-    [generated] = [e for e in events if isinstance(e, QueriesGenerated)]
+    record = ("/docs/alpenrose.txt", "Alpenrose", "The Alpenrose dairy cooperative has four member farms that make mountain cheese.")
+    generated, events = generated_for(empty_library, generator, record, "Casa Merla; Villa Corvo: cheeses", QUESTION)
     result = events[-1].result
     assert generated.dropped == ("Casa Merla", "Casa Merla cheeses", "Villa Corvo", "Villa Corvo cheeses")
     assert generated.queries == ("cheeses member farms alpenrose dairy cooperative make",)
@@ -60,11 +66,8 @@ def test_a_query_of_a_single_letter_or_of_numbers_the_question_does_not_state_sa
 
 
 def test_the_pipeline_drops_queries_that_say_nothing_and_shows_them_dropped(empty_library, generator):
-    records = [("/docs/kettle.txt", "Kettle", "The Q kettle switches itself off when the water boils.")]
-    list(Importer(empty_library.store, empty_library.index, empty_library.embedder).import_texts(records))
-    generator.enqueue("Q: switch off\n10\nQ kettle: boiling")
-    events = list(empty_library.pipeline().search("When does the Q kettle switch itself off?", "fusion"))
-    [generated] = [e for e in events if isinstance(e, QueriesGenerated)]
+    record = ("/docs/kettle.txt", "Kettle", "The Q kettle switches itself off when the water boils.")
+    generated, _ = generated_for(empty_library, generator, record, "Q: switch off\n10\nQ kettle: boiling", "When does the Q kettle switch itself off?")
     assert set(generated.dropped) == {"Q", "10"}, generated
     assert "Q switch off" in generated.queries and "Q kettle boiling" in generated.queries
 
@@ -72,11 +75,8 @@ def test_the_pipeline_drops_queries_that_say_nothing_and_shows_them_dropped(empt
 def test_a_query_respelling_a_term_of_the_question_searches_it_as_the_question_spells_it(empty_library, generator):
     # Asked about "qx_frame_write", the model wrote "QX Frame Write": keyword search then matched its words on every page
     # about frames, and the one page defining the function, which spells it as the question does, was not read.
-    records = [("/docs/qx.txt", "QX", "The qx_frame_write function stores a frame in the output buffer.")]
-    list(Importer(empty_library.store, empty_library.index, empty_library.embedder).import_texts(records))
-    generator.enqueue("QX Frame Write\nQX Frame Write: purpose")
-    events = list(empty_library.pipeline().search("What does qx_frame_write do?", "fusion"))
-    [generated] = [e for e in events if isinstance(e, QueriesGenerated)]
+    record = ("/docs/qx.txt", "QX", "The qx_frame_write function stores a frame in the output buffer.")
+    generated, _ = generated_for(empty_library, generator, record, "QX Frame Write\nQX Frame Write: purpose", "What does qx_frame_write do?")
     assert generated.queries == ("qx_frame_write", "qx_frame_write purpose"), generated
     assert in_question_spelling("Foo Bar settings", "How do I set up FooBar?") == "FooBar settings"
     assert in_question_spelling("frame writing", "What does qx_frame_write do?") == "frame writing"  # no run spells a term
