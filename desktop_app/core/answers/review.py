@@ -38,7 +38,7 @@ _LIST_LINE = re.compile(r"^[^\S\n]*(?:[-*\u2022]|\d+[.)])[^\S\n]+\S.*$", re.M)  
 _MARK_RUN = r"\[\d+(?:\s*,\s*\d+)*\](?:(?:\s*[,;]\s*|\s+)(?:[^\W\d_]{1,3}\s+)?\[\d+(?:\s*,\s*\d+)*\])*"
 _MARKS_INSIDE = re.compile(rf"\s*(?>{_MARK_RUN})(?=\s*[,;]?\s*[^\s\[.!?,;])")  # marks with more of the sentence after them
 MAX_REREADS = 2  # claims of one answer the model rereads (model_check.py): each costs 0.3-0.5 s
-_CLAUSE_ENDS = (",", "\uff0c", "\u3001")  # commas (Chinese and Japanese ones too): what comes before is not yet a claim
+_COLONS, _CLAUSE_ENDS = (":", "\uff1a"), (",", "\uff0c", "\u3001")  # colons lead in to what follows; before commas (Chinese and Japanese ones too) is not yet a claim
 CLAIM_WORDS = 2  # a piece of a sentence naming no more, and no number, before a mark inside it is its subject or a reference, not a claim
 DOUBTED = 3  # grounded claims' sentences the question check reads at most, when the first ones do not answer
 _LONE_MARKS = re.compile(r"\n[ \t]*(?:[-*\u2022][ \t]+)*(?=(?:\[\d+(?:\s*,\s*\d+)*\][ \t]*)+(?:\n|$))")  # before a line of marks only ("- - [1]" too): they close the line above
@@ -68,7 +68,7 @@ def marks_after(answer: str) -> str:
     led = re.match(rf"\s*{_MARK_RUN}", answer) or re.search(rf"[:\uff1a][ \t]*{_MARK_RUN}[ \t]+[^\W\d_]", answer)
     for m in (m for m in _LED.finditer(answer) if not answer[m.end()].islower()) if led else ():  # "[1] states ...": its subject
         end = _BODY.match(answer, m.end()).end()  # (?=\w) after the marks: a body of one character at least
-        out, at = out + [answer[at : m.start()], "\n" if answer[: m.start()].endswith((":", "\uff1a")) else m.group(1), _marks_led(answer[m.end() : end], m.group(2))], end
+        out, at = out + [answer[at : m.start()], "\n" if answer[: m.start()].endswith(_COLONS) else m.group(1), _marks_led(answer[m.end() : end], m.group(2))], end
     return "".join(out) + answer[at:]
 
 
@@ -270,8 +270,11 @@ def _own_question(head: str, queries: Sequence[str]) -> str:
 
 
 def _marks_led(body: str, led: str) -> str:  # marks that opened a sentence after it: merged with its closing ones; after them where it cites inside ("commands [3] or [4]")
-    added = [n for n in cited_numbers(led) if n not in cited_numbers(body)]
-    return _with_marks(body, cited_numbers(led + body)) if not MARK.search(body[: _CLOSING.search(body).start()]) else body[: (stop := len(body.rstrip().rstrip(".!?\u3002\uff01\uff1f")))] + "".join(f" [{n}]" for n in added) + body[stop:]
+    return _with_marks(body, cited_numbers(body[_CLOSING.search(body).start() :] + led) if _cites_inside(body) else cited_numbers(led + body))
+
+
+def _cites_inside(claim: str) -> bool:  # a mark before its closing ones ("run one of [3] or [4]"): a reference the model wrote, not its citation
+    return bool(MARK.search(claim[: _CLOSING.search(claim).start()]))
 
 
 def _with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in place of its closing ones, before its full stop; marks inside it ("run one of [3] or [4]") stay
@@ -302,7 +305,7 @@ def review_answer(
         if MARK.sub("", claim).strip(" \t\n.!").upper() == NOT_FOUND_MARK:  # the refusal mark after an answer: the answer's claims speak for it
             out = out[:start] + out[end:]
             continue
-        if not content(MARK.sub(" ", claim)) or NOT_FOUND_LINE in claim.lower() or (not MARK.search(claim) and claim.rstrip().endswith((":", "\uff1a")) and out[end:].strip()):
+        if not content(MARK.sub(" ", claim)) or NOT_FOUND_LINE in claim.lower() or (not MARK.search(claim) and claim.rstrip().endswith(_COLONS) and out[end:].strip()):
             continue  # saying nothing; or leading in ("follow these steps:") to what follows, which its own marks cite
         numbers, listed = cited_numbers(claim), bool(_LIST_LINE.match(claim)) and out[start - 1 : start] in ("", "\n")  # a sentence "6) ..." mid-line is none
         if listed and all(evidence.asked.holds(t) for t in set(content(MARK.sub(" ", claim))) - set(tokens(_head(claim, names, False)))):
@@ -311,7 +314,7 @@ def review_answer(
                 out = out[:start] + f"- {_head(claim, names)}: \u201c{quoted[1]}\u201d [{quoted[0]}]" + out[end:]
                 notices.append(f"The line \u201c{MARK.sub('', claim).strip()}\u201d said nothing about its name; it now quotes the passage that does.")
                 continue
-        ends = (":", "\uff1a", *_CLAUSE_ENDS * (not out[end:].strip()))  # "For example, [1]" closing the answer: its example never came
+        ends = (*_COLONS, *_CLAUSE_ENDS * (not out[end:].strip()))  # "For example, [1]" closing the answer: its example never came
         lead_in = numbers and not listed and MARK.sub("", claim).rstrip().endswith(ends) and not _LIST_LINE.match(out[end:].strip().split("\n")[0])
         if lead_in and 1 <= numbers[0] <= len(context) and context[numbers[0] - 1].passage.kind != "table" and not set(evidence.stating(claim, numbers) or numbers).isdisjoint(numbers):  # "the code: [3]": [3] holds it (another passage stating what leads in: the citation moves there)
             quoted = " ".join(context[numbers[0] - 1].passage.text.split())
@@ -327,7 +330,7 @@ def review_answer(
         better = None if verdict.grounded else evidence.stating(claim, numbers)
         verdict = evidence.reread(claim, numbers, verdict, model_check) if better is None else verdict
         if verdict.grounded:
-            if len(needed := evidence.needed(claim, numbers)) < len(numbers) and not MARK.search(claim[: _CLOSING.search(claim).start()]):  # cited for nothing it says (not "one of [3] or [4]")
+            if len(needed := evidence.needed(claim, numbers)) < len(numbers) and not _cites_inside(claim):  # cited for nothing it says (not "one of [3] or [4]")
                 out = out[:start] + _with_marks(claim, needed) + out[end:]
                 notices.append(f"Citation {', '.join(f'[{n}]' for n in numbers if n not in needed)} added nothing to what its sentence says; it was dropped there.")
             grounded.append((claim, needed))
