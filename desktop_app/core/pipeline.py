@@ -44,6 +44,7 @@ from .models.reading_speed import ReadingSpeed
 from .models.rerank import rerank, reranker_named
 from .modes import Mode, Round, mode_named
 from .overview.answering import NotFromOverview, answer_from_overviews, plan_answer, whole_document_question
+from .overview.intent import page_summary
 from .retrieval.evidence import Evidence, on_the_page, select_evidence
 from .retrieval.followup import Turn, rewrite_followup
 from .retrieval.fusion import reciprocal_rank_fusion
@@ -267,10 +268,11 @@ class Pipeline:
                 yield Token(refusal)
                 yield AnswerDone(self._unsearched(asked, chosen.name, question, refusal, filters, clock, started))
                 return
-        if generate_answer and queries is None and not filters.pages:
+        if generate_answer and queries is None:
             # Routed on the question as written: a file it names is the subject of "what is X about?" as well as a filter.
-            # Not when it names pages: "what is page 2 of X about?" asks what those pages say, read whole below.
-            if (yield from self._answer_whole_document(question, asked, standalone, chosen.name, documents, cancel, started, notices)):
+            # A question naming pages is routed only when it asks for them whole ("summarize pages 10-12 of X"); "what is
+            # on page 2 of X?" asks what the page says, read whole below.
+            if (yield from self._answer_whole_document(question, asked, standalone, chosen.name, documents, cancel, started, notices, filters)):
                 return
         # Searched without the filters' phrases (a file's name is no word of its text), and checked so too (the search
         # applied them exactly; "does this sentence answer it?" is about the rest). Answered from the question as the
@@ -333,20 +335,25 @@ class Pipeline:
 
     def _answer_whole_document(
         self, question: str, asked: str, standalone: str, mode: str, allowed_documents: Sequence[int] | None,
-        cancel: threading.Event | None, started: float, notices: list[str],
+        cancel: threading.Event | None, started: float, notices: list[str], filters: QuestionFilters,
     ) -> Generator[AskEvent, None, bool]:
         """A question about a whole document ("what is X about", "summarize chapter 6 of X", "compare A and B",
-        "which of my files covers Z") is answered from overviews (core/overview/); False: it is not one, or its
-        overview cannot answer it, and the passage search takes it."""
-        routed = whole_document_question(self.store, question)
+        "which of my files covers Z") or a run of its pages ("summarize pages 10-12 of X") is answered from overviews
+        or central sentences (core/overview/); False: it is not one, or they cannot answer it, and the passage search takes it."""
+        if filters.pages:
+            kept = None if allowed_documents is None else set(allowed_documents)
+            routed = page_summary(filters, [d.id for d in self.store.documents() if d.kind == "text" and (kept is None or d.id in kept)])
+        else:
+            routed = whole_document_question(self.store, question)
         if routed is None:
             return False
         try:
-            plan = plan_answer(self.store, self.embedder, routed, question, allowed_documents)
+            plan = plan_answer(self.store, self.embedder, routed, question, allowed_documents, filters)
         except NotFromOverview as exc:
             notices.append(str(exc))
             return False
-        yield from answer_from_overviews(self.store, self.embedder, self._generator, self.settings, plan, asked, mode, started, cancel, standalone)
+        shown = filters if filters.parts else None
+        yield from answer_from_overviews(self.store, self.embedder, self._generator, self.settings, plan, asked, mode, started, cancel, standalone, shown)
         return True
 
     def _skipped_tables(self, allowed_documents: Sequence[int] | None) -> list[str]:

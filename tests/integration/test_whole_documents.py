@@ -31,6 +31,10 @@ def test_a_chapter_summary_cites_only_that_chapter(data_home, tmp_path, real_emb
     # sentences do not state gets none (the answer then says it cites no passage); see docs/whole-documents.md.
     assert "moth" in about.answer.lower() and about.answered_from == "Answered from the overview of moths.pdf"
     assert library.overview(library.find_document("moths.pdf").id).abstract == about.answer
+    pages = chapter_pages()["2 Life cycle"]
+    summary = answer(library, f"Summarize pages {pages[0]}-{pages[-1]} of moths.pdf")  # was refused: the summary cited nothing a passage states
+    assert summary.found and summary.answered_from.endswith(f"pages {pages[0]}\u2013{pages[-1]}"), summary.answer
+    assert {c.page for c in summary.citations} <= set(pages)
     library.close()
 
 
@@ -72,4 +76,6 @@ def test_r_intro_chapter_six_is_summarized_from_its_own_pages(data_home, real_em
     result = answer(library, "Summarize chapter 6 of R-intro.pdf")
     assert chapter.title in result.answered_from
     assert result.citations and all(chapter.page <= c.page <= chapter.last_page for c in result.citations)
+    pages = answer(library, "Summarize pages 30-32 of R-intro.pdf")
+    assert pages.found and pages.citations and all(30 <= c.page <= 32 for c in pages.citations), (pages.answer, pages.notices)
     library.close()

@@ -8,8 +8,9 @@ import pytest
 from desktop_app.core.document_overview import DETECTED, HEADINGS, PDF_OUTLINE
 from desktop_app.core.events import AnswerDone, QueriesGenerated, QuestionRewritten
 from desktop_app.core.library import Library
-from desktop_app.core.overview.intent import ABOUT, COMPARE, CONTENTS, PART, WHICH, classify
-from desktop_app.core.types import Document
+from desktop_app.core.overview.intent import ABOUT, COMPARE, CONTENTS, PART, WHICH, classify, page_summary
+from desktop_app.core.retrieval.question_filters import read_filters
+from desktop_app.core.types import Document, DocumentName
 from tests.document_files import write_docx, write_html
 from tests.overview_files import GARDEN_BOOK, MOTH_BOOK, chapter_pages, write_book_pdf
 
@@ -265,6 +266,56 @@ def test_a_chapter_the_outline_lacks_is_searched_in_passages_and_said(empty_libr
     events, result = ask(library, "Summarize chapter 9 of moths.pdf")
     assert any(isinstance(e, QueriesGenerated) for e in events) and not result.answered_from
     assert "The outline of moths.pdf has no part numbered 9, so this was answered from passages." in result.notices
+
+
+def test_summarize_pages_reads_each_of_those_pages_key_sentences_and_keeps_a_summary_in_the_models_words(empty_library, generator, tmp_path):
+    # "Summarize pages 10-12 of R-admin.pdf" was refused: read as a page filter, the pages' passages went to the passage
+    # answer, whose check found no passage stating the model's summary. The pages are now read as a chapter is.
+    generator.enqueue("These pages follow the moth from its eggs to the adults flying in summer.")
+    library = empty_library
+    imported(library, write_book_pdf(tmp_path / "moths.pdf"))
+    life_cycle = chapter_pages()["2 Life cycle"]
+    events, result = ask(library, f"Summarize pages {life_cycle[0]}-{life_cycle[-1]} of moths.pdf")
+    assert not any(isinstance(e, QueriesGenerated) for e in events)  # no passage search
+    assert result.answered_from == f"Answered from the key sentences of moths.pdf, pages {life_cycle[0]}\u2013{life_cycle[-1]}"
+    assert result.found and result.answer.startswith("These pages follow the moth")  # a summary need not quote its sentences
+    assert {s.passage.page for s in result.context} == set(life_cycle)  # every page asked for, and no other
+    assert "forty eggs" in generator.prompts[0][-1]["content"] and "Pupae and adults" in generator.prompts[0][-1]["content"]  # its sentences under the outline's headings
+    assert [p.label for p in result.filters.parts] == ["pages 4-5", "moths.pdf"]  # the chips, as for any filtered question
+
+
+def test_a_summary_sentence_restating_the_pages_asked_for_is_not_flagged_for_them(empty_library, generator, tmp_path):
+    generator.enqueue("Pages 4-5 of moths.pdf say that a female Lantern moth lays about forty eggs under a single birch leaf [1].")
+    library = empty_library
+    imported(library, write_book_pdf(tmp_path / "moths.pdf"))
+    _, result = ask(library, "Summarize pages 4-5 of moths.pdf")
+    # Read with the page numbers, a page-5 sentence was cited too, for the "5" it holds in its heading.
+    assert [(c.n, c.supported) for c in result.citations] == [(1, True)], result.notices
+
+
+@pytest.mark.parametrize(
+    "question, pages",
+    [
+        ("Summarize pages 4-5 of moths.pdf", (4, 5)),
+        ("What are pages 4 to 5 of moths.pdf about?", (4, 5)),
+        ("Fasse die Seiten 4-5 von moths.pdf zusammen", (4, 5)),
+        ("What do pages 4-5 of moths.pdf say about eggs?", None),  # a fact of those pages: searched in their passages
+        ("Summarize pages 4-5 of moths.pdf and 2-3 of garden.pdf", None),  # two runs: not one part of one document
+    ],
+)
+def test_a_run_of_pages_asked_for_whole_is_recognised(question, pages):
+    names = [DocumentName(1, "/books/moths.pdf", "The Lantern moth of Quillmere"), DocumentName(2, "/books/garden.pdf", "Gardens")]
+    filters = read_filters(question, names)
+    found = page_summary(filters, filters.documents(names, None) or [1, 2])
+    assert (found.pages if found else None) == pages
+
+
+def test_pages_are_summarised_only_when_one_document_is_searched(empty_library, generator, tmp_path):
+    generator.enqueue("Lantern moth query", "Eggs hatch after eleven days [1].")
+    library = empty_library
+    imported(library, write_book_pdf(tmp_path / "moths.pdf"), write_book_pdf(tmp_path / "garden.pdf", GARDEN_BOOK, "Brindlecombe gardens"))
+    _, result = ask(library, "Summarize pages 2-3")  # of which? Both have pages 2-3: their passages are searched
+    assert not result.answered_from
 
 
 def test_which_chapters_a_file_has_is_its_outline_with_pages_written_without_the_model(empty_library, generator, tmp_path):

@@ -253,15 +253,17 @@ def test_the_pages_a_question_names_are_read_however_little_is_left_to_search_th
 
 @pytest.mark.parametrize("question", ["What is page 2 of beta-manual.pdf about?", "beta-manual.pdf的第2页讲了什么？"])
 def test_a_question_about_what_a_named_page_says_is_answered_from_that_page_not_the_whole_document(pump_library, question):
-    # "What is X about?" asks for a summary of X, unless the question names pages: then it asks what those pages say.
-    # It was answered from the whole document's outline, every page of it.
+    # "What is X about?" asks for a summary of X; naming pages, a summary of those pages. It was answered from the whole
+    # document's outline, every page of it; it is answered from the page's own sentences, as a chapter is from its own.
     generator = pump_library.generator()
     generator.enqueue("Page 2 says to keep the inlet clear of leaves [1].")
     result = list(pump_library.ask(question, mode="fusion"))[-1].result
     assert {(s.passage.file.rsplit("/", 1)[-1], s.passage.page) for s in result.sources} == {("beta-manual.pdf", 2)}
-    assert result.found and "From beta-manual.pdf, page 2:" in generator.prompts[0][-1]["content"]
-    # The page's one passage is read whole: no queries are written for it, in any language (the Chinese question's
-    # "讲了什么" got the queries "讲了 了什 什么" and a notice that the model wrote none usable).
+    assert result.found and result.answered_from == "Answered from the key sentences of beta-manual.pdf, page 2"
+    prompt = generator.prompts[0][-1]["content"]
+    assert ASIDES[1] in prompt and not any(other in prompt for other in ASIDES[:1] + ASIDES[2:])  # page 2's, no other page's
+    # No queries are written for it, in any language (the Chinese question's "讲了什么" got the queries "讲了 了什 什么"
+    # and a notice that the model wrote none usable).
     assert result.queries == ()
 
 

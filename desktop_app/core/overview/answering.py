@@ -29,13 +29,16 @@ from ..models.embedder import Embedder
 from ..models.llm import Generator as LLM
 from ..settings import Settings
 from ..storage.store import Store
-from ..types import AskResult, Source, Timings
+from ..retrieval.question_filters import WithoutFilters
+from ..types import AskResult, Passage, QuestionFilters, Source, Timings
 from . import overview_prompts as prompts
 from .building import build_and_save
-from .intent import COMPARE, CONTENTS, PART, WHICH, Restated, WholeDocumentQuestion, classify, may_be_whole_document_question
+from .intent import COMPARE, CONTENTS, PAGES, PART, WHICH, Restated, WholeDocumentQuestion, classify, may_be_whole_document_question
+from .page_span import headings_of, page_sentences, section_of, sections_on
 from .selection import (
     COMPARE_SENTENCES,
     OUTLINE_LINES,
+    PART_SENTENCES,
     WHICH_SHOWN,
     find_part,
     key_sentences,
@@ -58,7 +61,7 @@ class Plan:
     answered_from: str
     ready: str = ""  # a cached abstract, or an answer written without the model
     abstract_of: int | None = None  # the document whose abstract this answer is (cached once written)
-    restated: Restated | None = None  # what the answer's sentences may restate of the question, read without it
+    restated: Callable[[str], str] | None = None  # what the answer's sentences may restate of the question, read without it
     headings: tuple[str, ...] = ()  # each key sentence's headings in the outline the model read with it (review.py's `under`)
 
 
@@ -92,9 +95,12 @@ def overview_of(store: Store, embedder: Embedder, document_id: int) -> Overview:
     return built
 
 
-def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion, question: str, allowed_documents: Sequence[int] | None) -> Plan:
+def plan_answer(
+    store: Store, embedder: Embedder, routed: WholeDocumentQuestion, question: str, allowed_documents: Sequence[int] | None, filters: QuestionFilters | None = None
+) -> Plan:
     """What to read for a whole-document question. Raises NotFromOverview when the overview cannot answer it (not
-    built yet, or a chapter its outline does not have): the passage search then takes the question."""
+    built yet, or a chapter its outline does not have): the passage search then takes the question. `filters`: the
+    question's (PAGES: the run of pages and the file its sentences may restate)."""
     if routed.kind == WHICH:
         return _plan_which(store, embedder, routed, allowed_documents)
     if not routed.documents:  # described, not named: the one document its words point to, or ask which
@@ -102,6 +108,8 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
         if isinstance(described, Plan):
             return described
         routed = dataclasses.replace(routed, documents=(described,))
+    if routed.kind == PAGES:
+        return _plan_pages(store, embedder, routed, question, filters)
     overviews = [overview_of(store, embedder, i) for i in routed.documents]
     if routed.kind == COMPARE:
         return _plan_compare(store, embedder, overviews[0], overviews[1], question)
@@ -134,6 +142,29 @@ def plan_answer(store: Store, embedder: Embedder, routed: WholeDocumentQuestion,
     instruction = prompts.INSTRUCTIONS["abstract"].format(name=name)
     abstract_of = overview.document_id if in_default_language else None
     return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the overview of {name}", abstract_of=abstract_of, restated=Restated(_file_names(overview)), headings=_headings(overview, picked))
+
+
+def _plan_pages(store: Store, embedder: Embedder, routed: WholeDocumentQuestion, question: str, filters: QuestionFilters | None) -> Plan:
+    """"Summarize pages 10-12 of X": those pages' central sentences, numbered as a chapter's are, under the outline's
+    sections on them (when its overview is built); the model summarises them citing each."""
+    document = store.document(routed.documents[0])
+    if document is None or document.status != "ready":
+        raise NotReady(Path(document.path).name if document else str(routed.documents[0]))
+    first, last = routed.pages[0], min(routed.pages[1], max(document.pages, routed.pages[0]))
+    name, span = Path(document.path).name, f"{document.unit} {first}" if first == last else f"{document.unit}s {first}\u2013{last}"
+    overview = store.overview(document.id)
+    picked = page_sentences(store, embedder, document.id, (first, last), overview, PART_SENTENCES)
+    if not picked:
+        raise NotFromOverview(f"{span.capitalize()} of {name} {'has' if first == last else 'have'} no text indexed for meaning, so this was answered from passages.")
+    context = [
+        Source(n, Passage(c.chunk_id, document.id, document.path, document.title, c.page, c.start, c.end, c.text, section=s.cited_section if (s := section_of(overview, c)) else None), 0.0, {}, c.score)
+        for n, c in enumerate(picked, start=1)
+    ]
+    block = prompts.document_block(document.path, document.title, sections_on(overview, (first, last))[:OUTLINE_LINES], context)
+    instruction = prompts.INSTRUCTIONS["part"].format(part=span, name=name)
+    # "Pages 10-12 of X describe ...": where the sentences are, which their text need not say (as "chapter 6" for a part).
+    restated = WithoutFilters(tuple(store.document_names()), filters) if filters is not None else Restated((name, Path(name).stem))
+    return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the key sentences of {name}, {span}", restated=restated, headings=headings_of(overview, picked))
 
 
 CONTENTS_LINES = 60  # outline lines a contents answer lists at most ("... and N more")
@@ -250,6 +281,7 @@ def answer_from_overviews(
     started: float,
     cancel: threading.Event | None = None,
     standalone_question: str = "",
+    filters: QuestionFilters | None = None,
 ) -> Iterator[AskEvent]:
     context = plan.context
     yield SourcesRanked((), context, context, searched=False)
@@ -278,6 +310,6 @@ def answer_from_overviews(
         AskResult(
             question=question, mode=mode, queries=(), dropped_queries=(), lists=(), rrf_k=settings.rrf_k, sources=context, context=context,
             answer=answer, citations=citations, found=found, timings=Timings.with_answer(started, answer_started, first_token_at, end),
-            notices=tuple(notices), standalone_question=standalone_question, answered_from=plan.answered_from,
+            notices=tuple(notices), standalone_question=standalone_question, answered_from=plan.answered_from, filters=filters,
         )
     )

@@ -4,6 +4,7 @@
     "What is <file> about?" / "Summarize <file>"          -> ABOUT
     "Summarize the router manual"                          -> ABOUT, the document the words describe (its topic)
     "Summarize chapter 6 of <file>"                        -> PART (the outline's chapter 6)
+    "Summarize pages 10-12 of <file>"                      -> PAGES (those pages' central sentences; `page_summary`)
     "Which chapters does <file> have?"                     -> CONTENTS (the outline's chapters, with their pages)
     "Compare <file A> and <file B>"                        -> COMPARE
     "Which of my files covers <topic>?"                    -> WHICH (every overview ranked by the topic)
@@ -23,18 +24,19 @@ from dataclasses import dataclass
 from ..document_names import MIN_NAME_CHARS, named_documents, without_names
 from ..word_pieces import GLUED
 from ..words import meaningful
-from ..types import Document
+from ..types import Document, QuestionFilters
 from .intent_phrases import LANGUAGES, Phrases
 
-ABOUT, PART, CONTENTS, COMPARE, WHICH = "about", "part", "contents", "compare", "which"
+ABOUT, PART, PAGES, CONTENTS, COMPARE, WHICH = "about", "part", "pages", "contents", "compare", "which"
 
 
 @dataclass(frozen=True)
 class WholeDocumentQuestion:
-    kind: str  # ABOUT, PART, CONTENTS, COMPARE or WHICH
+    kind: str  # ABOUT, PART, PAGES, CONTENTS, COMPARE or WHICH
     documents: tuple[int, ...]  # the documents it names, in the order named (WHICH: none)
     part: str = ""  # PART: the chapter's number or letter as written ("6", "A", "VI")
     topic: str = ""  # WHICH: the question without its "which of my files" words; ABOUT with no document: what describes it
+    pages: tuple[int, int] = (0, 0)  # PAGES: the first and last page, as the question's page filter reads them
 
     @property
     def stands_alone(self) -> bool:
@@ -77,6 +79,16 @@ def classify(question: str, documents: Sequence[Document]) -> WholeDocumentQuest
         if found is not None:
             return found
     return None
+
+
+def page_summary(filters: QuestionFilters, documents: Sequence[int]) -> WholeDocumentQuestion | None:
+    """"Summarize pages 10-12 of X", "What are pages 3-4 of X about?": one run of pages of one document (`documents`:
+    those the filters and the chosen scope leave) asked for whole, by a summary phrase or "about" closing what is left
+    of the question without its filters. "What do pages 3-4 say about eggs?" asks a fact, searched in their passages."""
+    if len(filters.pages) != 1 or len(documents) != 1:
+        return None
+    asks = any(p.summary.search(filters.searched) or p.about_at_end.search(filters.searched) for p in LANGUAGES)
+    return WholeDocumentQuestion(PAGES, tuple(documents), pages=filters.pages[0]) if asks else None
 
 
 def _classify_in(phrases: Phrases, question: str, rest: str, ids: tuple[int, ...]) -> WholeDocumentQuestion | None:

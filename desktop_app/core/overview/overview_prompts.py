@@ -36,7 +36,8 @@ def key_sentence_lines(context: Sequence[Source], first_number: int = 1) -> str:
 def document_block(file: str, title: str, outline: Sequence[OverviewSection], context: Sequence[Source], first_number: int = 1) -> str:
     name = Path(file).name
     heading = f"Document: {name}" + (f" ({title})" if title and title != name else "")
-    return f"{heading}\nOutline:\n{outline_lines(outline)}\nKey sentences:\n{key_sentence_lines(context, first_number)}"
+    shown = f"\nOutline:\n{outline_lines(outline)}" if outline else ""  # pages of a document whose overview is not built yet
+    return f"{heading}{shown}\nKey sentences:\n{key_sentence_lines(context, first_number)}"
 
 
 def overview_messages(blocks: Sequence[str], question: str, instruction: str) -> list[dict[str, str]]:
