@@ -302,6 +302,20 @@ def test_an_english_claim_over_a_german_page_is_judged_by_the_names_and_numbers_
     assert not review("The Kornhalde mill was built by the Kornhalde mill [1].", "Who built the Kornhalde mill?", mill).found
 
 
+def test_citations_numbering_the_answers_own_sentences_are_moved_under_one_notice():
+    # A summary of pages cited [1], [2], [3] in turn, one per sentence, for sentences [2], [4], [6]: each was moved,
+    # and the answer carried a notice per citation, a column of them longer than the answer.
+    pages = context(
+        "The guide lists the manuals that ship with the program.", "Printed manuals are made with the make pdf command.",
+        "Fonts for the printed manuals come from the LaTeX installation.", "The fonts used are Times Roman and Helvetica.",
+        "Electronic books are made with the make ebooks command.", "The ebook converter comes from the Calibre program.",
+    )
+    summary = "Printed manuals are made with the make pdf command [1]. The fonts used are Times Roman and Helvetica [2]. The ebook converter comes from the Calibre program [3]."
+    reviewed = review(summary, "Summarize pages 10-12 of the guide", pages)
+    assert [c.n for c in reviewed.citations] == [2, 4, 6]
+    assert reviewed.notices == ("Citations [1], [2], [3] pointed at passages that do not say their sentences; they now point at [2], [4], [6].",)
+
+
 def test_an_english_claim_citing_the_wrong_english_page_moves_to_the_german_page_that_states_it():
     # A library mostly in English holding a German manual (seen in the window): the claim's English words are on the
     # English pages, so they were taken for names the German page must hold too, and a right answer was refused.

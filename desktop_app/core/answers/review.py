@@ -296,7 +296,7 @@ def review_answer(
     search queries, whose name-fact ones ("Edda Tarrow birthplace") ask each list line's own question."""
     if not (found and answer):
         return ReviewedAnswer(answer, found, (), ())
-    evidence, notices, flagged, unstated = ReadPassages(context, question, embedder, unlocated, under), [], {}, []  # unstated: claims citing nothing no passage states
+    evidence, notices, flagged, unstated, moved = ReadPassages(context, question, embedder, unlocated, under), [], {}, [], []  # unstated: claims citing nothing no passage states
     grounded: list[tuple[str, list[int]]] = []  # each grounded claim and the passages it ends up citing, last first
     spans = claim_spans(out := (written := marks_after(_LONE_MARKS.sub(" ", answer))))
     for index in range(len(spans) - 1, -1, -1):  # backwards, so the earlier spans stay valid as claims change
@@ -339,8 +339,10 @@ def review_answer(
             grounded.append((claim, numbers if (completed := bool(numbers) and set(numbers) < set(better)) else better))
             out = out[:start] + _with_marks(claim, better) + out[end:]
             was, now, added = (", ".join(f"[{n}]" for n in ns) for ns in (numbers, better, [n for n in better if n not in numbers]))
-            notices.append(f"Citation {was} says only part of this; {added}, which says the rest, was added." if completed
-                           else f"Citation {was} pointed at a passage that does not say this; it now points at {now}." if numbers else f"A claim cited no passage; it now cites {now}, which says it.")
+            if numbers and not completed:  # said once for all: a model numbering its own sentences ("A [1]. B [2].") had each moved
+                moved.insert(0, (was, now))
+            else:
+                notices.append(f"Citation {was} says only part of this; {added}, which says the rest, was added." if completed else f"A claim cited no passage; it now cites {now}, which says it.")
         elif listed:  # a line naming no thing and no label ("- 612 km (380 mi)") says not found whole, not "- 612 km (380: not found"
             out = out[:start] + (f"- {head}: {NOT_FOUND_LINE}" if (head := _head(claim, names, False)) else f"- {NOT_FOUND_LINE.capitalize()}") + out[end:]
             notices.append(f"No passage states \u201c{MARK.sub('', claim).strip()[:120]}\u201d: the line now says not found.")
@@ -368,6 +370,8 @@ def review_answer(
     for n in grounded[-1][1] if doubt is not Doubt.NONE else ():  # the first grounded claim's passages
         flagged.setdefault(n, "it states what the answer says, but the model doubts it answers the question")
     out = out.rstrip()
+    notices[:0] = [f"Citation {moved[0][0]} pointed at a passage that does not say this; it now points at {moved[0][1]}." if len(moved) == 1 else
+                   f"Citations {', '.join(w for w, _ in moved)} pointed at passages that do not say their sentences; they now point at {', '.join(n for _, n in moved)}."] if moved else []
     citations = [dataclasses.replace(c, supported=c.n not in flagged, reason=flagged.get(c.n, "")) for c in citations_of(out, context)]
     shown = ", ".join("\u201c" + (c if len(c) <= 60 else c[:59].rstrip() + "\u2026") + "\u201d" for c in reversed(unstated))  # one notice, however many
     notices += ([f"Sentences without a citation that no passage was found to state: {shown}"] if unstated and not general_knowledge else []) if citations else ["The answer cites no passage; check it against the sources."] if answered else []
