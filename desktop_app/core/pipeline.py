@@ -44,7 +44,7 @@ from .models.reading_speed import ReadingSpeed
 from .models.rerank import rerank, reranker_named
 from .modes import Mode, Round, mode_named
 from .overview.answering import NotFromOverview, answer_from_overviews, plan_answer, whole_document_question
-from .overview.intent import page_summary
+from .overview.intent import WholeDocumentQuestion, page_summary
 from .retrieval.evidence import Evidence, on_the_page, select_evidence
 from .retrieval.followup import Turn, rewrite_followup
 from .retrieval.fusion import reciprocal_rank_fusion
@@ -254,7 +254,7 @@ class Pipeline:
         asked = question
         # A whole-document question naming what it is about is routed as asked: the model's rewrite turned
         # "Summarize chapter 2 of X" into a question about the chat's last answer.
-        if history and not (generate_answer and queries is None and (routed := whole_document_question(self.store, question)) and routed.stands_alone):
+        if history and not (generate_answer and queries is None and (routed := self._whole_document(question, filters, documents)) and routed.stands_alone):
             question = rewrite_followup(self._generator(), history, question)
             yield QuestionRewritten(asked, question)
             filters = self.read_filters(question, ignored_filters)
@@ -340,11 +340,7 @@ class Pipeline:
         """A question about a whole document ("what is X about", "summarize chapter 6 of X", "compare A and B",
         "which of my files covers Z") or a run of its pages ("summarize pages 10-12 of X") is answered from overviews
         or central sentences (core/overview/); False: it is not one, or they cannot answer it, and the passage search takes it."""
-        if filters.pages:
-            kept = None if allowed_documents is None else set(allowed_documents)
-            routed = page_summary(filters, [d.id for d in self.store.documents() if d.kind == "text" and (kept is None or d.id in kept)])
-        else:
-            routed = whole_document_question(self.store, question)
+        routed = self._whole_document(question, filters, allowed_documents)
         if routed is None:
             return False
         try:
@@ -355,6 +351,13 @@ class Pipeline:
         shown = filters if filters.parts else None
         yield from answer_from_overviews(self.store, self.embedder, self._generator, self.settings, plan, asked, mode, started, cancel, standalone, shown)
         return True
+
+    def _whole_document(self, question: str, filters: QuestionFilters, documents: Sequence[int] | None) -> WholeDocumentQuestion | None:
+        """The whole-document question this is, or a run of pages of the one document searched asked for whole; None: neither."""
+        if not filters.pages:
+            return whole_document_question(self.store, question)
+        kept = None if documents is None else set(documents)
+        return page_summary(filters, [d.id for d in self.store.documents() if d.kind == "text" and (kept is None or d.id in kept)])
 
     def _skipped_tables(self, allowed_documents: Sequence[int] | None) -> list[str]:
         if self.tables is None or allowed_documents is None:

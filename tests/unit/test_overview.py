@@ -234,6 +234,10 @@ def test_a_whole_document_question_later_in_a_chat_is_routed_as_asked_and_one_na
     events = list(library.ask_in_chat(chat, "Summarize chapter 2 of moths.pdf", "fusion"))
     result = next(e for e in events if isinstance(e, AnswerDone)).result
     assert not any(isinstance(e, QuestionRewritten) for e in events) and "outline of moths.pdf" in result.answered_from
+    generator.enqueue("These pages follow the moth from egg to adult [1].")  # so are its pages
+    events = list(library.ask_in_chat(chat, "Summarize pages 4-5 of moths.pdf", "fusion"))
+    result = next(e for e in events if isinstance(e, AnswerDone)).result
+    assert not any(isinstance(e, QuestionRewritten) for e in events) and result.answered_from.endswith("moths.pdf, pages 4\u20135")
     generator.enqueue("Summarize garden.pdf", "A book on leeks, beans and compost [1].")
     events = list(library.ask_in_chat(chat, "Summarize it.", "fusion"))
     result = next(e for e in events if isinstance(e, AnswerDone)).result
@@ -291,6 +295,29 @@ def test_a_summary_sentence_restating_the_pages_asked_for_is_not_flagged_for_the
     _, result = ask(library, "Summarize pages 4-5 of moths.pdf")
     # Read with the page numbers, a page-5 sentence was cited too, for the "5" it holds in its heading.
     assert [(c.n, c.supported) for c in result.citations] == [(1, True)], result.notices
+
+
+def test_a_contents_page_summarised_is_read_by_its_entries(empty_library, generator, tmp_path):
+    # "Summarize page 5 of R-ints.pdf", a page of its table of contents, went to the passage search, which keeps
+    # contents passages out, and was refused: "Your library has no passages to search yet."
+    import pymupdf
+
+    path = tmp_path / "kettle.pdf"
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 100), "The Orbit kettle manual", fontsize=20)
+    lines = ["Contents", *(f"{n} {title} . . . . . . . . . . . . . . . . . . . . . {page}" for n, (title, page) in enumerate([("Filling", 3), ("Descaling", 4), ("Warranty", 5)], start=1))]
+    contents = doc.new_page()
+    for i, line in enumerate(lines):
+        contents.insert_text((72, 100 + 20 * i), line, fontsize=11)
+    for text in ("Fill the Orbit kettle to the line marked max and close the lid before you switch it on.", "Descale the kettle every month with a cup of white vinegar left in it overnight.", "The warranty lasts two years from the day the kettle was bought."):
+        doc.new_page().insert_textbox((72, 80, 520, 760), text, fontsize=11)
+    doc.save(path)
+    generator.enqueue("Page 2 lists the manual's chapters: filling, descaling and the warranty [1].")
+    (doc_id,) = imported(empty_library, path)
+    assert empty_library.store.conn.execute("SELECT min(navigation) FROM chunks WHERE document_id = ? AND page = 2", (doc_id,)).fetchone()[0] == 1
+    _, result = ask(empty_library, "Summarize page 2 of kettle.pdf")
+    assert result.found and result.answered_from == "Answered from the key sentences of kettle.pdf, page 2"
+    assert {s.passage.page for s in result.context} == {2} and "Descaling" in generator.prompts[0][-1]["content"]
 
 
 @pytest.mark.parametrize(

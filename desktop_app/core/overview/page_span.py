@@ -36,6 +36,8 @@ def page_sentences(store: Store, embedder: Embedder, document_id: int, pages: tu
         group = [p for p in own if start <= p.page <= stop]
         means.append(mean := unit(np.vstack([p.vector for p in group])))
         groups.append(candidates(group, Span((start, 0), (stop + 1, 0)), mean, headings, everywhere, kept) if mean is not None else [])
+    if not any(groups):  # a contents or index page: no line of it reads as a sentence, and its entries are what it says
+        return [CentralSentence(" ".join(p.text.split()), p.page, p.start, p.end, p.chunk_id, 0.0) for p in own[:limit]]
     picked = pick_central(groups, means, embedder, max(shares))  # one embedding call; a run's share is its best few of those
     return [c for group, kept in zip(picked, shares) for c in sorted(sorted(group, key=lambda c: -c.score)[:kept], key=lambda c: (c.page, c.start))]
 
