@@ -302,6 +302,17 @@ def test_an_english_claim_over_a_german_page_is_judged_by_the_names_and_numbers_
     assert not review("The Kornhalde mill was built by the Kornhalde mill [1].", "Who built the Kornhalde mill?", mill).found
 
 
+def test_a_sentence_saying_only_the_questions_words_quotes_the_sentence_it_cites():
+    # "The function that writes the DER encoding of a structure is [1]." put its mark where the name should be: every
+    # word of it is the question's, so the check passed it, and the answer a person read named nothing.
+    passages = context("The kx_write_tree function writes the tree of a structure to its encoded bytes.", "The kx_read_tree function reads encoded bytes back into a tree.")
+    reviewed = review("The function that writes the tree of a structure is [1].", "Which function writes the tree of a structure?", passages)
+    assert reviewed.found and "kx_write_tree" in reviewed.answer and [c.n for c in reviewed.citations] == [1], reviewed.answer
+    # A sentence that says the answer is kept as written.
+    named = review("The kx_write_tree function writes it [1].", "Which function writes the tree of a structure?", passages)
+    assert named.answer == "The kx_write_tree function writes it [1]." and not named.notices
+
+
 def test_citations_numbering_the_answers_own_sentences_are_moved_under_one_notice():
     # A summary of pages cited [1], [2], [3] in turn, one per sentence, for sentences [2], [4], [6]: each was moved,
     # and the answer carried a notice per citation, a column of them longer than the answer.

@@ -25,7 +25,7 @@ from ..models.embedder import Embedder
 from ..name_facts import fact_of
 from ..ingest.chunking import passage_sentences
 from ..types import Citation, Source
-from ..words import Vocabulary, content, is_number, telling, tokens
+from ..words import Vocabulary, content, is_number, meaningful, telling, tokens
 from .grounding import MARK, Grounding, judge_claim
 from .model_check import MAX_CHARS, Doubt, ModelCheck
 from .prompts import NOT_FOUND_MARK
@@ -38,13 +38,13 @@ _LIST_LINE = re.compile(r"^[^\S\n]*(?:[-*\u2022]|\d+[.)])[^\S\n]+\S.*$", re.M)  
 _MARK_RUN = r"\[\d+(?:\s*,\s*\d+)*\](?:(?:\s*[,;]\s*|\s+)(?:[^\W\d_]{1,3}\s+)?\[\d+(?:\s*,\s*\d+)*\])*"
 _MARKS_INSIDE = re.compile(rf"\s*(?>{_MARK_RUN})(?=\s*[,;]?\s*[^\s\[.!?,;])")  # marks with more of the sentence after them
 MAX_REREADS = 2  # claims of one answer the model rereads (model_check.py): each costs 0.3-0.5 s
-_COLONS, _CLAUSE_ENDS = (":", "\uff1a"), (",", "\uff0c", "\u3001")  # colons lead in to what follows; before commas (Chinese and Japanese ones too) is not yet a claim
+_COLONS, _CLAUSE_ENDS, _STOPS = (":", "\uff1a"), (",", "\uff0c", "\u3001"), ".!?\u3002\uff01\uff1f"  # colons lead in to what follows; before commas (Chinese and Japanese ones too) is not yet a claim
 CLAIM_WORDS = 2  # a piece of a sentence naming no more, and no number, before a mark inside it is its subject or a reference, not a claim
 DOUBTED = 3  # grounded claims' sentences the question check reads at most, when the first ones do not answer
 _LONE_MARKS = re.compile(r"\n[ \t]*(?:[-*\u2022][ \t]+)*(?=(?:\[\d+(?:\s*,\s*\d+)*\][ \t]*)+(?:\n|$))")  # before a line of marks only ("- - [1]" too): they close the line above
 _LED = re.compile(rf"(?:^|(?<=[.!?:\u3002\uff01\uff1f\uff1a]))([ \t]*)({_MARK_RUN})[ \t]+(?=\w)", re.M)  # marks opening a sentence ("[2] The parser ...", "steps: [1] Move ...")
 _BODY = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?![\s\[]|$)|[.!?](?=[ \t]+\d))+[.!?\u3002\uff01\uff1f]*")  # a sentence, without marks after its stop ("{X}.{Y}", "p. 6" go on)
-_CLOSING = re.compile(rf"(?:\s*(?:{MARK.pattern}|[.!?\u3002\uff01\uff1f]))*\s*$")  # a claim's closing marks and stops, in any order ("3 V [1].", "3 V. [1]")
+_CLOSING = re.compile(rf"(?:\s*(?:{MARK.pattern}|[{_STOPS}]))*\s*$")  # a claim's closing marks and stops, in any order ("3 V [1].", "3 V. [1]")
 _SENTENCE = re.compile(r"(?:(?>`[^`\n]*`)|[^.!?\u3002\uff01\uff1f\n]|[.!?](?=\w)|[!?](?![\s\[\])\"'\u201d\u2019\u00bb]|$))+(?:[.!?\u3002\uff01\uff1f]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")  # "。！？" end Chinese and Japanese ones; none ends in `code ...`
 
 
@@ -220,7 +220,7 @@ class ReadPassages:
 
     def quote(self, claim: str, cited: Sequence[int]) -> tuple[int, str] | None:
         """(n, sentence): the first sentence (cited passages first) holding the claim's words as written, else in other forms, saying more."""
-        said = content(MARK.sub(" ", claim))
+        said = meaningful(MARK.sub(" ", claim))  # "that" in "the function that writes X is [1]" is no word a sentence stating it need hold
         for exact, n in itertools.product((True, False), [*cited, *range(1, len(self.texts) + 1)]):
             for sentence in (s for m, s in self._sentences if m == n):
                 words = Vocabulary([sentence])
@@ -278,7 +278,7 @@ def _cites_inside(claim: str) -> bool:  # a mark before its closing ones ("run o
 
 
 def _with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in place of its closing ones, before its full stop; marks inside it ("run one of [3] or [4]") stay
-    head, stops = claim[: (closing := _CLOSING.search(claim)).start()].rstrip(), "".join(re.findall(r"[.!?\u3002\uff01\uff1f]", closing.group(0)))
+    head, stops = claim[: (closing := _CLOSING.search(claim)).start()].rstrip(), "".join(re.findall(f"[{_STOPS}]", closing.group(0)))
     return head + "".join(f" [{n}]" for n in numbers if n not in cited_numbers(head)) + stops
 
 
@@ -308,12 +308,12 @@ def review_answer(
         if not content(MARK.sub(" ", claim)) or NOT_FOUND_LINE in claim.lower() or (not MARK.search(claim) and claim.rstrip().endswith(_COLONS) and out[end:].strip()):
             continue  # saying nothing; or leading in ("follow these steps:") to what follows, which its own marks cite
         numbers, listed = cited_numbers(claim), bool(_LIST_LINE.match(claim)) and out[start - 1 : start] in ("", "\n")  # a sentence "6) ..." mid-line is none
-        if listed and all(evidence.asked.holds(t) for t in set(content(MARK.sub(" ", claim))) - set(tokens(_head(claim, names, False)))):
-            if quoted := evidence.quote(claim, numbers):  # "- Name: [2]" says nothing but its name (a name the question or the model gave)
-                grounded.append((quoted[1], [quoted[0]]))
-                out = out[:start] + f"- {_head(claim, names)}: \u201c{quoted[1]}\u201d [{quoted[0]}]" + out[end:]
-                notices.append(f"The line \u201c{MARK.sub('', claim).strip()}\u201d said nothing about its name; it now quotes the passage that does.")
-                continue
+        bare = all(evidence.asked.holds(t) for t in set(meaningful(MARK.sub(" ", claim))) - set(tokens(_head(claim, names, False) if listed else "")))
+        if (listed or numbers) and bare and (quoted := evidence.quote(claim, numbers)):  # "- Name: [2]", "The function that writes X is [1].": nothing but the question's words (or the model's name)
+            grounded.append((quoted[1], [quoted[0]]))
+            out = out[:start] + (f"- {_head(claim, names)}: \u201c{quoted[1]}\u201d [{quoted[0]}]" if listed else _with_marks(claim, [quoted[0]]).rstrip(_STOPS) + f": \u201c{quoted[1]}\u201d") + out[end:]
+            notices.append(f"The {'line' if listed else 'sentence'} \u201c{re.sub(r' +(?=[.!?])', '', MARK.sub('', claim)).strip()}\u201d said nothing {'about its name' if listed else 'the question does not'}; it now quotes the passage that does.")
+            continue
         ends = (*_COLONS, *_CLAUSE_ENDS * (not out[end:].strip()))  # "For example, [1]" closing the answer: its example never came
         lead_in = numbers and not listed and MARK.sub("", claim).rstrip().endswith(ends) and not _LIST_LINE.match(out[end:].strip().split("\n")[0])
         if lead_in and 1 <= numbers[0] <= len(context) and context[numbers[0] - 1].passage.kind != "table" and not set(evidence.stating(claim, numbers) or numbers).isdisjoint(numbers):  # "the code: [3]": [3] holds it (another passage stating what leads in: the citation moves there)
