@@ -3,6 +3,7 @@
     python -m bench.overview build --home H            overview build time per document (after the meaning index)
     python -m bench.overview chapters --home H         "Summarize chapter N of R-intro.pdf": cited pages within the chapter
     python -m bench.overview about --home H            "What is X about?" on every document: first token, abstract written
+    python -m bench.overview pages --home H            "Summarize pages A-B of X" over runs of pages spread through each document
     python -m bench.overview questions --out DIR       the "which file" questions, written from the topic names, split
     python -m bench.overview which --home H --set DIR/tune   the right book named first, and routed at all
 
@@ -136,6 +137,52 @@ def cmd_chapters(args) -> dict:
     return {"rows": rows, "ok": ok, "asked": asked}
 
 
+PAGE_RUNS = (1, 3, 2, 5, 3)  # the lengths of the runs asked, in turn
+
+
+def page_questions(library: Library, per_document: int) -> list[tuple[str, int, int]]:
+    """(question, first, last): `per_document` runs of pages of each text document, spread evenly between its fifth
+    page and its fifth-last (a title page and an index say little), their lengths taken from PAGE_RUNS in turn."""
+    out = []
+    for d in (d for d in library.documents() if d.kind == "text" and d.status == "ready" and d.pages >= 12):
+        name = Path(d.path).name
+        for i in range(per_document):
+            length = PAGE_RUNS[i % len(PAGE_RUNS)]
+            first = 5 + round(i * (d.pages - 10 - length) / max(per_document - 1, 1))
+            last = first + length - 1
+            out.append((f"Summarize page {first} of {name}" if first == last else f"Summarize pages {first}-{last} of {name}", first, last))
+    return out
+
+
+def cmd_pages(args) -> dict:
+    """"Summarize pages A-B of X": answered (not refused), every citation on the pages asked, citations flagged,
+    and the share of the pages asked that the sentences given come from. `--questions-only` prints the questions
+    (to ask them of another build with `desktop-app-cli ask`)."""
+    library = open_library(args.home)
+    asked = page_questions(library, args.per_document)
+    if args.questions_only:
+        print("\n".join(q for q, _, _ in asked))
+        return {"questions": [q for q, _, _ in asked]}
+    library.pipeline().warm_up()
+    rows, answered, inside, flagged, covered, firsts = [], 0, 0, 0, [], []
+    for question, first, last in asked:
+        result, first_token = _ask(library, question)
+        cited = sorted({c.page for c in result.citations})
+        given = {s.passage.page for s in result.context}
+        ok = bool(cited) and all(first <= p <= last for p in cited)
+        answered, inside, flagged = answered + result.found, inside + ok, flagged + sum(not c.supported for c in result.citations)
+        covered.append(len(given & set(range(first, last + 1))) / (last - first + 1))
+        firsts.append(first_token)
+        rows.append([question[:60], "yes" if result.found else "REFUSED", ",".join(map(str, cited)) or "none", "yes" if ok else "NO", sum(not c.supported for c in result.citations), f"{covered[-1]:.2f}", first_token])
+        print(*rows[-1], sep="  ", flush=True)
+    n = len(asked)
+    print(table(("asked", "answered", "pages cited", "only those pages", "flagged", "pages given / asked", "first token s"), rows))
+    print(f"\n{answered}/{n} answered, {inside}/{n} citing only the pages asked (and citing), {flagged} citations flagged; "
+          f"pages given a sentence {sum(covered) / max(n, 1):.2f} of those asked; first token median {median(firsts):.2f} s; load {machine()['load_avg']}")
+    library.close()
+    return {"rows": rows, "answered": answered, "inside": inside, "flagged": flagged, "n": n}
+
+
 def cmd_about(args) -> dict:
     """'What is X about?' on each document, its abstract dropped first (so the model writes it), then again (cached),
     and beside it an ordinary passage question about one of its chapters: first tokens side by side, one run."""
@@ -233,7 +280,7 @@ def cmd_which(args) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    for name, func in (("build", cmd_build), ("chapters", cmd_chapters), ("about", cmd_about), ("which", cmd_which), ("questions", cmd_questions)):
+    for name, func in (("build", cmd_build), ("chapters", cmd_chapters), ("pages", cmd_pages), ("about", cmd_about), ("which", cmd_which), ("questions", cmd_questions)):
         p = sub.add_parser(name)
         p.set_defaults(func=func)
         if name != "questions":
@@ -241,6 +288,8 @@ def main() -> None:
         p.add_argument("--json", help="save the numbers here")
     sub.choices["chapters"].add_argument("--file", default="R-intro.pdf")
     sub.choices["chapters"].add_argument("--answer", type=int, default=3, help="the model answers this many of them (slow under load)")
+    sub.choices["pages"].add_argument("--per-document", type=int, default=5)
+    sub.choices["pages"].add_argument("--questions-only", action="store_true", help="print the questions and stop")
     sub.choices["about"].add_argument("--limit", type=int, default=20, help="at most this many documents")
     sub.choices["about"].add_argument("--file", action="append", help="only these documents (repeatable)")
     sub.choices["which"].add_argument("--set", required=True, help="a folder with queries.jsonl and qrels.tsv (a tune or report half)")
