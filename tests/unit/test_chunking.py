@@ -72,3 +72,12 @@ def test_a_chunk_never_ends_inside_brackets():
     chunks = chunk_page(PageText(1, text), max_chars=cut + 20, overlap=60)
     assert all(not c.text.endswith("example.") for c in chunks)
     assert any(sentence in c.text for c in chunks)
+
+
+def test_a_semicolon_ends_a_sentence_only_before_a_capital_as_a_greek_question_mark_does():
+    # A semicolon joins two clauses of one sentence ("a slope of 0.4; for radiators, 1.0"), and a chunk cut there left
+    # the second without the first; Greek writes its question mark as ";", and a new sentence follows it.
+    text = "Use a slope of 0.4 for floors; for radiators, 1.0. Τι ώρα ανοίγει το μουσείο; Ανοίγει στις 9."
+    assert [text[s:e] for s, e in sentence_spans(text)] == [
+        "Use a slope of 0.4 for floors; for radiators, 1.0.", "Τι ώρα ανοίγει το μουσείο;", "Ανοίγει στις 9.",
+    ]

@@ -22,6 +22,9 @@ MAX_BRACKETED_CHARS = 600  # a sentence joined over a stop inside brackets is at
 # Latin-style stops end a sentence before a space; the full-width stops of Chinese and Japanese text end one where
 # they stand, as no space follows them.
 _SENTENCE_END = re.compile(r"(?<=[.!?;:\u17d4\u104b])[\"')\]]*\s+|(?<=[\u3002\uff01\uff1f\uff1b\uff1a])[\u300d\u300f\uff09\u201d\u2019]*\s*|\n\s*\n")
+# A semicolon joins two clauses of one sentence, the second often leaving out what the first says ("a slope of 0.4 for
+# floors; for radiators, 1.0"): it ends a sentence only before a capital, as the Greek question mark, written ";", does.
+_CLAUSE_JOINERS = ";\uff1b"
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -29,6 +32,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     spans = []
     start = 0
     for match in _SENTENCE_END.finditer(text):
+        if text[match.start() - 1] in _CLAUSE_JOINERS and match.group().count("\n") < 2 and not text[match.end() : match.end() + 1].isupper():
+            continue
         spans.append((start, match.start()))
         start = match.end()
     spans.append((start, len(text)))
