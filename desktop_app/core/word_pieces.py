@@ -11,6 +11,7 @@ the marks left out, as the grounding check leaves accents out of Latin words.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -55,8 +56,31 @@ def word_count(text: str) -> int:
     return len(spaced(text).split())
 
 
+@functools.cache
+def _compatibility_letters() -> dict[int, str]:
+    """Each letter or digit Unicode also writes another way (NFKC), by that way, where it is letters and digits too: the
+    ligatures "ﬁ", "ﬂ", "ﬀ" a PDF's text keeps as one character, full-width Latin and digits ("ＰＸ４０"), Arabic
+    presentation forms, mathematical letters. Superscripts and fractions (no letters) stay as they are: "10²" is no 102."""
+    table = {}
+    for code in (*range(0xA0, 0x10000), *range(0x1D400, 0x1D800)):
+        char = chr(code)
+        if unicodedata.category(char)[0] == "L" or unicodedata.category(char) == "Nd":
+            plain = unicodedata.normalize("NFKC", char)
+            if plain != char and plain.isalnum():
+                table[code] = plain
+    return table
+
+
+def plain_letters(text: str) -> str:
+    """The text with its compatibility letters written plainly ("conﬁguration" is "configuration"), as a person types
+    it: what keyword search and the embedder read. A passage keeps its text as extracted, so its offsets on the page
+    stay those of the page's words."""
+    return text.translate(_compatibility_letters())
+
+
 def keyword_text(text: str) -> str | None:
-    """What the keyword index holds for a passage in place of its text, when that differs: the text `spaced`, so a
-    word inside a spaceless run is a token (FTS5's unicode61 and PostgreSQL's parser read a whole run as one). None:
-    the text is indexed as it is."""
-    return spaced(text) if is_spaceless(text) else None
+    """What the keyword index holds for a passage in place of its text, when that differs: its letters written plainly,
+    and `spaced`, so a word inside a spaceless run is a token (FTS5's unicode61 and PostgreSQL's parser read a whole run
+    as one). None: the text is indexed as it is."""
+    plain = plain_letters(text)
+    return spaced(plain) if is_spaceless(plain) else plain if plain != text else None

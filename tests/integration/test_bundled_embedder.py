@@ -59,3 +59,9 @@ def test_a_batch_gives_each_text_the_vector_it_gets_alone(real_embedder):
     together = real_embedder.embed(PASSAGES)
     alone = np.vstack([real_embedder.embed([p]) for p in PASSAGES])
     assert np.allclose(together, alone, atol=1e-4)
+
+
+def test_a_passage_typeset_with_ligatures_gets_the_vector_of_its_plain_letters(real_embedder):
+    # A PDF's text keeps "ﬁ" and "ﬂ" as one character each; the tokenizer read "ﬁlter" as "ﬁ" and "##lter".
+    typeset, plain = real_embedder.embed(["Clean the ﬁlter of the air ﬂow sensor.", "Clean the filter of the air flow sensor."])
+    assert float(typeset @ plain) > 0.9999

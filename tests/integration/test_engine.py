@@ -143,3 +143,32 @@ def test_a_citation_highlights_the_sentence_the_answer_rests_on_not_its_whole_pa
     assert cited and all("temperature" not in c.text for c in cited), [c.text for c in result.citations]
     page = library.passage(cited[0].chunk_id)
     assert page.text[cited[0].start - page.start : cited[0].end - page.start] == cited[0].text  # exactly where it stands
+
+
+def test_a_pdf_typeset_with_ligatures_is_found_by_the_words_a_person_types(tmp_path, real_embedder, real_generator):
+    # Typeset PDFs keep "ﬁ" and "ﬂ" as one character in their text (pymupdf passes ligatures through): keyword search
+    # for "filter" never found such a page, and the embedder read "ﬁlter" as "ﬁ" + "lter".
+    from desktop_app.core.page_render import render_page
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_htmlbox(
+        pymupdf.Rect(56, 56, 540, 780),
+        "<p>Maintenance of the Orvik dehumidiﬁer.</p><p>Clean the ﬁlter of the air ﬂow sensor every six months.</p>"
+        "<p>The tank holds four litres and stops the unit when it is full.</p>",
+    )
+    doc.save(tmp_path / "orvik.pdf")
+    lib = Library(tmp_path / "home", embedder=real_embedder, generator=real_generator)
+    try:
+        assert [e.stage for e in lib.import_paths([tmp_path / "orvik.pdf"])].count("ready") == 1
+        hits = lib.store.keyword_search("filter flow", 5)
+        assert hits, "keyword search found no passage"
+        passage = lib.passage(hits[0].chunk_id)
+        assert "ﬁlter" in passage.text  # the passage keeps the page's text, so its offsets are the page's words'
+        start = passage.text.index("Clean")
+        rendered = render_page(tmp_path / "orvik.pdf", 1, passage.start + start, passage.start + passage.text.index("months") + 6)
+        assert rendered.highlighted == len("Clean the ﬁlter of the air ﬂow sensor every six months.".split())
+        typed, typeset = real_embedder.embed(["Clean the filter", passage.text[start : start + 16]])
+        assert float(typed @ typeset) > 0.9999
+    finally:
+        lib.close()

@@ -190,3 +190,23 @@ def test_a_word_inside_chinese_text_is_found_by_keyword_in_new_and_upgraded_post
     assert found("保修期是多久？") == [new_text]
     assert store.mentioned_words(["流量", "扬程"]) == {"流量"}
     store.close()
+
+
+def test_a_word_typeset_with_a_ligature_is_found_by_keyword_in_an_upgraded_postgresql_library(database):
+    import psycopg
+
+    # A library made before ligatures were read as their letters: the schema up to migration 7, one passage with "ﬁ".
+    text = "Clean the ﬁlter every six months."
+    with psycopg.connect(database, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+        for number, name, script in MIGRATIONS[:7]:
+            conn.execute(script)
+            conn.execute("INSERT INTO schema_migrations(version, name) VALUES (%s, %s)", (number, name))
+        conn.execute("INSERT INTO documents(path, title, content_hash, status) VALUES ('/d/pump.pdf', 'Pump', 'h', 'ready')")
+        conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (1, 1, 0, %s, %s)', (len(text), text))
+
+    store = PgStore(database)
+    hits = store.keyword_search("How often is the filter cleaned?", 5)
+    assert [store.passages([h.chunk_id])[h.chunk_id].text for h in hits] == [text]
+    store.close()

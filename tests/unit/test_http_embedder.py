@@ -149,3 +149,10 @@ def test_a_server_on_this_computer_gets_one_batch_at_a_time(url, here):
 
     opened = configured_embedder(Settings(embedder_backend="http", embed_url=url, embed_http_model="m", embed_concurrency=4), None, "m/4")
     assert opened.concurrency == (1 if here else 4)
+
+
+def test_a_server_reads_a_ligature_as_its_letters_as_the_local_embedder_does():
+    server = FakeServer()
+    client, _ = embedder(server)
+    client.embed(["Clean the ﬁlter of the air ﬂow sensor."])
+    assert server.batches == [["Clean the filter of the air flow sensor."]]

@@ -79,3 +79,20 @@ def test_a_letter_written_as_an_option_is_searched(tmp_path):
     # A typeset minus sign is a dash; a letter inside a word ("x-axis") or a lone one is still no search word.
     assert keyword_words("grindit \u2212k, x-axis, a b") == ["grindit", "k", "axis"]
     store.close()
+
+
+def test_a_word_typeset_with_a_ligature_or_in_full_width_is_found_by_its_plain_letters(tmp_path):
+    # A PDF's text often keeps the ligature glyphs "ﬁ", "ﬂ", "ﬀ" as one character each (pymupdf passes them through):
+    # "ﬁlter" was a word of its own, and a search for "filter" never found the page. Full-width Latin, as Chinese and
+    # Japanese documents write a model name, and Arabic presentation forms are the same letters typeset otherwise.
+    store = Store(tmp_path / "library.sqlite")
+    typeset = add_document(store, "manual.pdf", ["Clean the ﬁlter and check the air ﬂow; the eﬀect is a quieter unit."])
+    wide = add_document(store, "datasheet.pdf", ["型号ＰＸ４０的重量为十二公斤。"])
+    plain = add_document(store, "other.pdf", ["The cabinet has two doors."])
+    found = {h.chunk_id for h in store.keyword_search("How often is the filter cleaned?", 5)}
+    assert found == set(store.chunk_ids_of_documents([typeset]))
+    assert {h.chunk_id for h in store.keyword_search("air flow effect", 5)} == set(store.chunk_ids_of_documents([typeset]))
+    assert {h.chunk_id for h in store.keyword_search("PX40 重量", 5)} == set(store.chunk_ids_of_documents([wide]))
+    assert store.mentioned_words(["filter", "flow", "window"]) == {"filter", "flow"}
+    assert plain and store.integrity_problems() == []
+    store.close()

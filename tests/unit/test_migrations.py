@@ -187,3 +187,16 @@ def test_an_upgraded_library_builds_again_the_overviews_read_from_a_files_conten
     assert {r[0] for r in store.conn.execute("SELECT document_id FROM overviews")} == {2}
     assert {r[0] for r in store.conn.execute("SELECT DISTINCT document_id FROM overview_sections")} == {2}
     store.close()
+
+
+def test_an_upgraded_library_finds_a_word_its_pdf_typeset_with_a_ligature(tmp_path):
+    old_library(tmp_path / "library.sqlite", version=16)
+    conn = sqlite3.connect(tmp_path / "library.sqlite", isolation_level=None)
+    text = "Clean the ﬁlter every six months."
+    conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (1, 1, 0, ?, ?)', (len(text), text))
+    conn.close()
+    store = Store(tmp_path / "library.sqlite")
+    assert [h.chunk_id for h in store.keyword_search("filter", 5)] == [3]
+    assert [h.chunk_id for h in store.keyword_search("impeller speed", 5)] == [1]  # other chunks indexed as before
+    assert store.passages([3])[3].text == text  # the passage keeps its text: its offsets on the page stay right
+    store.close()

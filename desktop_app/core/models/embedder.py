@@ -16,6 +16,7 @@ from typing import Protocol
 import numpy as np
 
 from ..errors import ModelError
+from ..word_pieces import plain_letters
 
 # Never reach for a model hub: every model comes from local files.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -23,6 +24,12 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 # Library progress bars ("Loading weights") are noise in the CLI and invisible in the window.
 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+
+
+def embedded_text(text: str) -> str:
+    """What an embedder reads of a text: its whitespace from PDF line breaks collapsed (it carries no meaning), its
+    ligatures and other compatibility letters written plainly (a tokenizer read "ﬁlter" as "ﬁ" and "lter")."""
+    return " ".join(plain_letters(text).split())
 
 
 class Embedder(Protocol):
@@ -51,8 +58,7 @@ class LazyEmbedder:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         model = self.load()
-        # Whitespace from PDF line breaks carries no meaning; collapse it before embedding.
-        return self._encode(model, [" ".join(t.split()) for t in texts])
+        return self._encode(model, [embedded_text(t) for t in texts])
 
     def _encode(self, model, texts: list[str]) -> np.ndarray:
         raise NotImplementedError

@@ -26,6 +26,7 @@ import httpx
 import numpy as np
 
 from ..errors import ModelError
+from .embedder import embedded_text
 from .openai_client import _error_detail, server_address, status_error, unreachable
 
 EMBED_API_KEY_ENV = "DESKTOP_APP_EMBED_API_KEY"
@@ -99,8 +100,7 @@ class HttpEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        # Whitespace from PDF line breaks carries no meaning (as for the local embedders, embedder.py).
-        cleaned = [" ".join(t.split()) or " " for t in texts]
+        cleaned = [embedded_text(t) or " " for t in texts]  # as the local embedders read them
         batches = [cleaned[i : i + self.batch_size] for i in range(0, len(cleaned), self.batch_size)]
         if len(batches) == 1:
             parts = [self._post(batches[0])]

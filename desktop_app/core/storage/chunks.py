@@ -10,7 +10,7 @@ import numpy as np
 
 from ..stopwords import FUNCTION_WORDS
 from ..types import Passage, SearchHit
-from ..word_pieces import is_spaceless, spaced
+from ..word_pieces import is_spaceless, plain_letters, spaced
 from ..words import DASHES, OPTION
 from .database import Database
 
@@ -41,7 +41,7 @@ def content_words(query: str) -> list[str]:
     """The query's words that say what it is about: stopwords and single letters out (but a letter written as an option,
     "-k": the line of a manual it names), each once. A run of a script written without spaces (Chinese, Japanese, Thai ...)
     gives its pairs, the tokens the index holds (word_pieces.keyword_text)."""
-    found = re.findall(rf"{OPTION.pattern}|\w+", spaced(query.translate(DASHES)).lower())
+    found = re.findall(rf"{OPTION.pattern}|\w+", spaced(plain_letters(query).translate(DASHES)).lower())
     words = [w.lstrip("-") for w in found if w.startswith("-") or w not in _STOPWORDS and (len(w) > 1 or is_spaceless(w))]
     return list(dict.fromkeys(words))
 

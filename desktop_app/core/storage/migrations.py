@@ -275,6 +275,15 @@ MIGRATIONS: list[tuple[str, str]] = [
         DELETE FROM overview_sections WHERE document_id NOT IN (SELECT document_id FROM overviews);
         """,
     ),
+    (
+        "0017_plain_letters_keyword_text",
+        """
+        -- A PDF's text often keeps a ligature as one character ("ﬁlter", "ﬂow": core/word_pieces.plain_letters), and FTS5
+        -- read it as a word of its own: a search for "filter" never found the page. The keyword text of existing chunks is
+        -- written again by `space_keyword_text` below, with such letters written plainly; the update trigger re-indexes.
+        SELECT 1;
+        """,
+    ),
 ]
 
 
@@ -299,12 +308,12 @@ def mark_boilerplate_chunks(conn: sqlite3.Connection) -> None:
 
 def keyword_text_updates(rows: Iterable[tuple[int, str]]) -> list[tuple[str, int]]:
     """(keyword text, chunk id) for each (chunk id, text) whose keyword text is not the text itself: the chunks of a
-    library, SQLite or PostgreSQL, that were indexed before written without spaces counted."""
+    library, SQLite or PostgreSQL, that were indexed before words written without spaces, or ligatures, counted."""
     return [(spaced, chunk_id) for chunk_id, text in rows if (spaced := keyword_text(text)) is not None]
 
 
 def space_keyword_text(conn: sqlite3.Connection) -> None:
-    """Give the chunks a library already holds in Chinese, Japanese or Thai their keyword text (imports give their own)."""
+    """Give the chunks a library already holds in Chinese, Japanese or Thai, or with ligatures, their keyword text (imports give their own)."""
     conn.executemany("UPDATE chunks SET keyword_text = ? WHERE id = ?", keyword_text_updates(conn.execute("SELECT id, text FROM chunks")))
 
 
@@ -313,6 +322,7 @@ COMPLETIONS: dict[str, Callable[[sqlite3.Connection], None]] = {
     "0012_chunk_navigation": mark_navigation,
     "0013_chunk_boilerplate": mark_boilerplate_chunks,
     "0014_chunk_keyword_text": space_keyword_text,
+    "0017_plain_letters_keyword_text": space_keyword_text,
 }
 
 

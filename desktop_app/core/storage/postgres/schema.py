@@ -174,15 +174,24 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         DELETE FROM overviews WHERE outline_source = 'outline';
         """,
     ),
+    (
+        8,
+        "plain_letters_keyword_text",
+        # As SQLite's 0017: a ligature a PDF's text keeps as one character ("ﬁlter") is indexed by its letters; existing
+        # chunks' keyword text is written again by `space_keyword_text` below.
+        """
+        SELECT 1;
+        """,
+    ),
 ]
 
 
 def space_keyword_text(conn: psycopg.Connection) -> None:
-    """As SQLite's: the chunks a library already holds in Chinese, Japanese or Thai get their keyword text."""
+    """As SQLite's: the chunks a library already holds in Chinese, Japanese or Thai, or with ligatures, get their keyword text."""
     updates = keyword_text_updates(conn.execute("SELECT id, text FROM chunks").fetchall())
     if updates:
         conn.cursor().executemany("UPDATE chunks SET keyword_text = %s WHERE id = %s", updates)
 
 
 # Python that completes a migration's SQL (what SQL alone cannot do), by migration number.
-COMPLETIONS: dict[int, Callable[[psycopg.Connection], None]] = {5: space_keyword_text}
+COMPLETIONS: dict[int, Callable[[psycopg.Connection], None]] = {5: space_keyword_text, 8: space_keyword_text}
