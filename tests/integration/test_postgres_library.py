@@ -163,23 +163,27 @@ def test_a_shared_library_builds_each_documents_overview_and_answers_which_file_
     other.close()
 
 
-def test_a_word_inside_chinese_text_is_found_by_keyword_in_new_and_upgraded_postgresql_libraries(database):
+def upgraded_postgresql_library(database: str, version: int, text: str) -> PgStore:
+    """A library as the app made it at schema `version`, holding one passage, `text`, opened by today's app."""
     import psycopg
 
+    with psycopg.connect(database, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+        for number, name, script in MIGRATIONS[:version]:
+            conn.execute(script)
+            conn.execute("INSERT INTO schema_migrations(version, name) VALUES (%s, %s)", (number, name))
+        conn.execute("INSERT INTO documents(path, title, content_hash, status) VALUES ('/d/pump.txt', 'Pump', 'h', 'ready')")
+        conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (1, 1, 0, %s, %s)', (len(text), text))
+    return PgStore(database)
+
+
+def test_a_word_inside_chinese_text_is_found_by_keyword_in_new_and_upgraded_postgresql_libraries(database):
     from desktop_app.core.types import ChunkDraft, PageText
 
     # A library made before the keyword text: the schema up to migration 4, holding one Chinese passage.
     old_text = "水泵的最大流量是每小时十二立方米。"
-    with psycopg.connect(database, autocommit=True) as conn:
-        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-        conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
-        for number, name, script in MIGRATIONS[:4]:
-            conn.execute(script)
-            conn.execute("INSERT INTO schema_migrations(version, name) VALUES (%s, %s)", (number, name))
-        conn.execute("INSERT INTO documents(path, title, content_hash, status) VALUES ('/d/pump.txt', 'Pump', 'h', 'ready')")
-        conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (1, 1, 0, %s, %s)', (len(old_text), old_text))
-
-    store = PgStore(database)
+    store = upgraded_postgresql_library(database, 4, old_text)
     new_text = "保修期为两年，从购买之日起计算。"
     store.save_document("/d/warranty.txt", "Warranty", "h2", [PageText(1, new_text)], 1, [ChunkDraft(1, 0, len(new_text), new_text)], None)
 
@@ -193,20 +197,9 @@ def test_a_word_inside_chinese_text_is_found_by_keyword_in_new_and_upgraded_post
 
 
 def test_a_word_typeset_with_a_ligature_is_found_by_keyword_in_an_upgraded_postgresql_library(database):
-    import psycopg
-
     # A library made before ligatures were read as their letters: the schema up to migration 7, one passage with "ﬁ".
     text = "Clean the ﬁlter every six months."
-    with psycopg.connect(database, autocommit=True) as conn:
-        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-        conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
-        for number, name, script in MIGRATIONS[:7]:
-            conn.execute(script)
-            conn.execute("INSERT INTO schema_migrations(version, name) VALUES (%s, %s)", (number, name))
-        conn.execute("INSERT INTO documents(path, title, content_hash, status) VALUES ('/d/pump.pdf', 'Pump', 'h', 'ready')")
-        conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (1, 1, 0, %s, %s)', (len(text), text))
-
-    store = PgStore(database)
+    store = upgraded_postgresql_library(database, 7, text)
     hits = store.keyword_search("How often is the filter cleaned?", 5)
     assert [store.passages([h.chunk_id])[h.chunk_id].text for h in hits] == [text]
     store.close()

@@ -141,13 +141,17 @@ def test_an_upgraded_library_marks_its_repeated_notice_passages_from_the_stored_
     store.close()
 
 
-def test_an_upgraded_library_finds_a_word_inside_its_chinese_passages(tmp_path):
-    old_library(tmp_path / "library.sqlite", version=13)
-    conn = sqlite3.connect(tmp_path / "library.sqlite", isolation_level=None)
-    text = "水泵的最大流量是每小时十二立方米。"
+def upgraded_with_passage(path, version: int, text: str) -> Store:
+    """An old library at `version` holding one more passage, `text` (chunk 3), opened by today's app."""
+    old_library(path, version=version)
+    conn = sqlite3.connect(path, isolation_level=None)
     conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (1, 1, 0, ?, ?)', (len(text), text))
     conn.close()
-    store = Store(tmp_path / "library.sqlite")
+    return Store(path)
+
+
+def test_an_upgraded_library_finds_a_word_inside_its_chinese_passages(tmp_path):
+    store = upgraded_with_passage(tmp_path / "library.sqlite", 13, "水泵的最大流量是每小时十二立方米。")
     assert [h.chunk_id for h in store.keyword_search("最大流量", 5)] == [3]
     assert [h.chunk_id for h in store.keyword_search("impeller speed", 5)] == [1]  # other chunks indexed as before
     store.conn.execute("DELETE FROM chunks WHERE id = 3")  # the delete trigger removes what the index holds
@@ -190,12 +194,8 @@ def test_an_upgraded_library_builds_again_the_overviews_read_from_a_files_conten
 
 
 def test_an_upgraded_library_finds_a_word_its_pdf_typeset_with_a_ligature(tmp_path):
-    old_library(tmp_path / "library.sqlite", version=16)
-    conn = sqlite3.connect(tmp_path / "library.sqlite", isolation_level=None)
     text = "Clean the ﬁlter every six months."
-    conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (1, 1, 0, ?, ?)', (len(text), text))
-    conn.close()
-    store = Store(tmp_path / "library.sqlite")
+    store = upgraded_with_passage(tmp_path / "library.sqlite", 16, text)
     assert [h.chunk_id for h in store.keyword_search("filter", 5)] == [3]
     assert [h.chunk_id for h in store.keyword_search("impeller speed", 5)] == [1]  # other chunks indexed as before
     assert store.passages([3])[3].text == text  # the passage keeps its text: its offsets on the page stay right
