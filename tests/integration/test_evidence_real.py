@@ -35,3 +35,19 @@ def test_the_sentence_that_answers_is_read_even_when_it_names_its_subject_only_b
     queries = ("Quillmoor", "Quillmoor elevation")
     evidence = select_evidence(question, real_embedder.embed([question])[0], queries, sources, real_embedder, budget_tokens=60)
     assert any("2,140 metres" in s.passage.text for s in evidence.context), [s.passage.text for s in evidence.context]
+
+
+# A page of a made-up French manual: the bundled embedder (English) puts the assistance-mode sentence closer to a
+# question about a pressure washer than the sentence that answers it.
+MANUAL_PAGE = (
+    "Le vélo propose quatre niveaux d'assistance : Éco, Tour, Sport et Turbo. En mode Turbo, l'assistance s'arrête à "
+    "25 km/h, comme l'exige la réglementation européenne. Vérifiez la pression des pneus chaque semaine. N'utilisez "
+    "jamais de nettoyeur haute pression : l'eau pénètre dans les roulements et dans le connecteur de la batterie."
+)
+
+
+def test_the_first_quote_over_a_french_page_is_the_sentence_that_answers(real_embedder):
+    question = "Puis-je utiliser un nettoyeur haute pression ?"
+    sources = [Source(1, Passage(1, 1, "/docs/manuel.html", "Entretien", 1, 0, len(MANUAL_PAGE), MANUAL_PAGE), 1.0, {}, 0.5)]
+    evidence = select_evidence(question, real_embedder.embed([question])[0], (), sources, real_embedder, budget_tokens=200)
+    assert evidence.quotes[0].citation.text.startswith("N'utilisez jamais de nettoyeur haute pression"), [q.citation.text for q in evidence.quotes]
