@@ -248,7 +248,7 @@ class Quote:
     sentence alone and `start`/`end` its characters on the page, so a click highlights just the sentence."""
 
     citation: Citation
-    score: float  # closeness to the question or to a generated query (cosine)
+    score: float  # closeness to the question or to a generated query: cosine, plus shared words (evidence.QUOTE_WORDS); orders the quotes
     name: str = ""  # the named thing it is evidence for ("" when it answers the question as a whole)
 
 

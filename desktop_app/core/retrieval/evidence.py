@@ -265,7 +265,7 @@ def select_evidence(
     if len(found_names) >= 2:  # a list question: one quote per name first, in the order named
         firsts = [next(i for i in chosen if chosen[i] == n) for n in found_names if n in chosen.values()]
         by_score = firsts + [i for i in by_score if i not in firsts]
-    quotes = tuple(_quote(sentences[i], number_of[i], float(overall[i]), [chosen[i], *found_names]) for i in by_score[: max(preview, len(found_names))])
+    quotes = tuple(_quote(sentences[i], number_of[i], float(shown[i]), [chosen[i], *found_names]) for i in by_score[: max(preview, len(found_names))])
     if len(found_names) < 2:  # labels tell the things of a list question apart; one thing's name ("Python:" thrice) tells nothing
         quotes = tuple(dataclasses.replace(q, name="") for q in quotes)
     return Evidence(tuple(context), quotes, tuple(n for n in found_names if n in chosen.values()), missing)
