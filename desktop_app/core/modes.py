@@ -42,14 +42,15 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Merge:
     name: str
-    fuse: Callable[[Sequence[RankedList], Settings], list[FusedHit]]
+    # The lists, the settings, and the question's own passage (Pipeline.own_passage; None: its list's first hit).
+    fuse: Callable[[Sequence[RankedList], Settings, int | None], list[FusedHit]]
     # False: the merge orders by cosine similarity, which keyword (bm25) scores do not share.
     takes_keyword_lists: bool = True
 
 
-RRF = Merge("rrf", lambda lists, settings: reciprocal_rank_fusion(lists, settings.rrf_k))
-OWN_FIRST = Merge("rrf, own passage first", lambda lists, settings: own_passage_first(lists, settings.rrf_k))
-UNION = Merge("union", lambda lists, settings: union(lists), takes_keyword_lists=False)
+RRF = Merge("rrf", lambda lists, settings, own: reciprocal_rank_fusion(lists, settings.rrf_k))
+OWN_FIRST = Merge("rrf, own passage first", lambda lists, settings, own: own_passage_first(lists, settings.rrf_k, own))
+UNION = Merge("union", lambda lists, settings, own: union(lists), takes_keyword_lists=False)
 
 
 @dataclass(frozen=True)

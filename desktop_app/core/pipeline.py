@@ -45,7 +45,7 @@ from .models.rerank import rerank, reranker_named
 from .modes import Mode, Round, mode_named
 from .overview.answering import NotFromOverview, answer_from_overviews, plan_answer, whole_document_question
 from .overview.intent import WholeDocumentQuestion, page_summary
-from .retrieval.evidence import Evidence, on_the_page, select_evidence
+from .retrieval.evidence import Evidence, closest_with_words, on_the_page, select_evidence
 from .retrieval.followup import Turn, rewrite_followup
 from .retrieval.fusion import reciprocal_rank_fusion
 from .retrieval.on_question import stay_on_question, with_translations
@@ -154,6 +154,17 @@ class Pipeline:
     def sources(self, fused: Sequence[FusedHit], question_vector: np.ndarray) -> list[Source]:
         return self.searcher.sources(fused, question_vector)
 
+    def own_passage(self, question: str, question_list: RankedList) -> int | None:
+        """The question's own passage among its own search's first top_k: by cosine plus shared words, as the quotes on
+        screen are ordered (evidence.closest_with_words). By cosine alone the bundled embedder, which reads English
+        best, put a passage about something else first for a question in another language."""
+        hits = question_list.hits[: self.settings.top_k] if question_list.kind == "vector" else ()
+        passages = self.store.passages([h.chunk_id for h in hits])
+        hits = [h for h in hits if h.chunk_id in passages]
+        if not hits:
+            return None
+        return hits[closest_with_words(question, [passages[h.chunk_id].text for h in hits], [h.score for h in hits])].chunk_id
+
     def select_context(self, sources: Sequence[Source], top_k: int | None = None) -> list[Source]:
         return list(sources[: self.settings.top_k if top_k is None else top_k])
 
@@ -177,7 +188,7 @@ class Pipeline:
     def first_look(self, question: str, question_vector: np.ndarray, question_list: RankedList, mode: Mode) -> tuple[Quote, ...]:
         """The best sentences of the question's own search, scored by shared words (no embedding: this runs before
         the queries are written and must not delay them), numbered 0 since the model does not read them as such."""
-        sources = self.sources(mode.merge.fuse([question_list], self.settings), question_vector)
+        sources = self.sources(mode.merge.fuse([question_list], self.settings, None), question_vector)
         found = select_evidence(question, question_vector, (), sources, self.embedder, self.settings.evidence_tokens, candidates=self.settings.top_k, max_sentences=0)
         return tuple(dataclasses.replace(q, citation=dataclasses.replace(q.citation, n=0)) for q in found.quotes)
 
@@ -421,7 +432,7 @@ class Pipeline:
         with clock.stage("retrieval"):
             lists += self._more_lists(mode, question, generated, query_vectors, scope, notices)
         with clock.stage("fusion"):
-            sources = self.sources(mode.merge.fuse(lists, self.settings), asked_vectors)
+            sources = self.sources(mode.merge.fuse(lists, self.settings, self.own_passage(question, lists[0])), asked_vectors)
         found = Round(question, asked_vectors, scope, generated, tuple(lists), tuple(sources), typed is not None)
         found = mode.second_round(self, found, clock)
         evidence = None

@@ -20,7 +20,7 @@ from ..core.clock import StageClock
 from ..core.modes import REGISTRY, RRF, UNION, Merge, Mode, Round, mode_named, register_mode
 from ..core.pipeline import Pipeline
 from ..core.retrieval.query_styles import query_style
-from ..core.retrieval.fusion import reciprocal_rank_fusion
+from ..core.retrieval.fusion import own_passage_first, reciprocal_rank_fusion
 from ..core.retrieval.query_writing import GeneratedQueries
 from ..core.types import FusedHit, RankedList
 from .entity_round import entity_queries
@@ -72,10 +72,12 @@ def question_first(lists: Sequence[RankedList], k: float, agreed: bool = False) 
     return [h for h in fused if h.chunk_id == own] + [h for h in fused if h.chunk_id != own]
 
 
-INTERLEAVE = Merge("interleave", lambda lists, settings: interleave(lists))
-MERGES = {"rrf": RRF, "own-first": mode_named("fusion").merge, "interleave": INTERLEAVE, "query-tops": Merge("query-tops", lambda lists, settings: query_tops(lists, settings.rrf_k)),
-          "question-first": Merge("question-first", lambda lists, settings: question_first(lists, settings.rrf_k)),
-          "question-agreed-first": Merge("question-agreed-first", lambda lists, settings: question_first(lists, settings.rrf_k, True))}
+INTERLEAVE = Merge("interleave", lambda lists, settings, own: interleave(lists))
+MERGES = {"rrf": RRF, "own-first": mode_named("fusion").merge, "interleave": INTERLEAVE, "query-tops": Merge("query-tops", lambda lists, settings, own: query_tops(lists, settings.rrf_k)),
+          # The own passage by cosine alone (before 2026-12-05): the question's vector list's first hit.
+          "own-first-cosine": Merge("own-first-cosine", lambda lists, settings, own: own_passage_first(lists, settings.rrf_k)),
+          "question-first": Merge("question-first", lambda lists, settings, own: question_first(lists, settings.rrf_k)),
+          "question-agreed-first": Merge("question-agreed-first", lambda lists, settings, own: question_first(lists, settings.rrf_k, True))}
 
 
 @dataclass(frozen=True)
@@ -111,7 +113,7 @@ class ResearchMode(Mode):
         with clock.stage("retrieval"):
             lists = (*found.lists, *pipeline.retrieve(named, vectors, found.scope, [1.0] * len(named)))
         with clock.stage("fusion"):
-            sources = tuple(pipeline.sources(self.merge.fuse(lists, pipeline.settings), found.question_vector))
+            sources = tuple(pipeline.sources(self.merge.fuse(lists, pipeline.settings, pipeline.own_passage(found.question, lists[0])), found.question_vector))
         generated = dataclasses.replace(found.generated, queries=found.generated.queries + tuple(named))
         return dataclasses.replace(found, lists=lists, sources=sources, generated=generated)
 

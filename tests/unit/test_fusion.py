@@ -103,3 +103,46 @@ def test_a_question_about_one_thing_has_its_own_nearest_passage_first():
     # Several named things ("Orsa", "Orsa length"; "Vell", "Vell length") keep the fused order.
     rivers = [_list("Orsa", 3), _list("Orsa length", 3), _list("Vell", 5), _list("Vell length", 5)]
     assert [h.chunk_id for h in own_passage_first([question, *rivers], 2.0)] == [h.chunk_id for h in reciprocal_rank_fusion([question, *rivers], 2.0)]
+
+
+class _LanguageBlindEmbedder:
+    """Scores as an embedder that does not know the library's language: the question a little closer to a passage
+    about something else than to the one that answers (MiniLM over a French manual: 0.46 against 0.41)."""
+
+    name = "language-blind-test"
+    dimension = 2
+
+    def __init__(self, answering_word: str):
+        self.answering_word = answering_word
+
+    def embed(self, texts):
+        import numpy as np
+
+        def vector(text):
+            if text.rstrip().endswith("?"):  # the question
+                return [1.0, 0.0]
+            cosine = 0.41 if self.answering_word in text else 0.46
+            return [cosine, (1 - cosine**2) ** 0.5]
+
+        return np.array([vector(t) for t in texts], dtype=np.float32)
+
+
+def test_the_question_about_one_thing_has_the_passage_sharing_its_words_first_when_the_embedder_prefers_another(data_home, tmp_path):
+    # The question's own passage went first by cosine alone, and an embedder reading English best put a passage about
+    # something else there for a question in another language: the fused list's first row answered nothing.
+    from desktop_app.core.events import SourcesRanked
+    from desktop_app.core.library import Library
+    from tests.fakes import ScriptedGenerator
+
+    answering = "Säubern Sie das Gerät niemals mit einem Hochdruckreiniger, das Wasser dringt in die Lager ein."
+    other = "Im Sparmodus schaltet sich die Anzeige des Geräts nach zwei Minuten ab, ein Tastendruck weckt sie."
+    (tmp_path / "pflege.txt").write_text(answering, encoding="utf-8")
+    (tmp_path / "anzeige.txt").write_text(other, encoding="utf-8")
+    generator = ScriptedGenerator(["Reinigung des Geräts"])
+    library = Library(data_home, embedder=_LanguageBlindEmbedder("Hochdruckreiniger"), generator=generator)
+    try:
+        list(library.import_paths([tmp_path / "pflege.txt", tmp_path / "anzeige.txt"]))
+        ranked = next(e for e in library.ask("Darf ich das Gerät mit einem Hochdruckreiniger säubern?", "fusion") if isinstance(e, SourcesRanked))
+    finally:
+        library.close()
+    assert [s.passage.text for s in ranked.sources] == [answering, other]

@@ -34,14 +34,17 @@ def reciprocal_rank_fusion(lists: Sequence[RankedList], k: float = 60.0, depth: 
     return [FusedHit(chunk_id=cid, rrf_score=scores[cid], ranks=dict(ranks[cid])) for cid in order]
 
 
-def own_passage_first(lists: Sequence[RankedList], k: float) -> list[FusedHit]:
-    """RRF, then, when the generated queries name one thing or none, the question's own nearest passage first (`lists[0]`
-    is the question's vector list). Queries that agree on another passage could push the answer of a question about one
-    thing to second place (single-hop nDCG@10 under plain search's); a question naming several things (a name query that
-    another query extends by its fact: "Kestrel Nano", "Kestrel Nano battery life") needs the fused order (docs/evaluation.md)."""
+def own_passage_first(lists: Sequence[RankedList], k: float, own: int | None = None) -> list[FusedHit]:
+    """RRF, then, when the generated queries name one thing or none, the question's own passage first (`lists[0]` is the
+    question's vector list; `own` one of its hits, chosen by the pipeline with the question's words, its first when None).
+    Queries that agree on another passage could push the answer of a question about one thing to second place
+    (single-hop nDCG@10 under plain search's); a question naming several things (a name query that another query extends
+    by its fact: "Kestrel Nano", "Kestrel Nano battery life") needs the fused order (docs/evaluation.md)."""
     fused = reciprocal_rank_fusion(lists, k)
     names = set(names_of([ranked.query for ranked in lists[1:]]))
-    own = lists[0].hits[0].chunk_id if len(names) <= 1 and lists and lists[0].kind == "vector" and lists[0].hits else None
+    if len(names) > 1 or not lists or lists[0].kind != "vector" or not lists[0].hits:
+        return fused
+    own = lists[0].hits[0].chunk_id if own is None else own
     return [h for h in fused if h.chunk_id == own] + [h for h in fused if h.chunk_id != own]
 
 
