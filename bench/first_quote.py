@@ -2,6 +2,11 @@
 question's shared words.
 
     python -m bench.first_quote --half tune [--weights 0,0.5,1] [--sets german,chinese,english,near-hit]
+    python -m bench.first_quote --half tune --passages [--weights 0,0.25]
+
+With --passages it scores the fused list's first passage instead (fusion mode: the model writes the queries once, then
+they are searched again at each weight), and each weight is evidence.py's OWN_PASSAGE_WORDS, the shared-word weight
+that picks the question's own passage (pipeline.own_passage), which fusion puts first for a question about one thing.
 
 Asks each question of a set's half in plain-RAG mode (no model call: the quotes come from the question's own search,
 evidence.py's `select_evidence`, the same ordering the fused quotes get) and scores whether the first quote, and any of
@@ -37,6 +42,22 @@ def quotes_of(library, question: str) -> list[str]:
     return []
 
 
+def first_passages(library, question: str, weights: list[float]) -> list[str]:
+    """The fused list's first passage at each OWN_PASSAGE_WORDS weight, the queries written once."""
+    import desktop_app.core.retrieval.evidence as evidence
+    from desktop_app.core.events import QueriesGenerated, SourcesRanked
+
+    firsts, queries = [], None
+    for w in weights:
+        evidence.OWN_PASSAGE_WORDS = w
+        for event in library.pipeline().search(question, "fusion", queries=queries):
+            if isinstance(event, QueriesGenerated):
+                queries = event.queries
+            elif isinstance(event, SourcesRanked):
+                firsts.append(event.sources[0].passage.text.casefold() if event.sources else "")
+    return firsts
+
+
 def main(argv: list[str] | None = None) -> int:
     import desktop_app.core.retrieval.evidence as evidence
 
@@ -45,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--weights", default="0,0.5,1")
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--out", default=".cache/answer-trust")
+    parser.add_argument("--passages", action="store_true", help="score the fused list's first passage at each OWN_PASSAGE_WORDS weight")
     args = parser.parse_args(argv)
     weights = [float(w) for w in args.weights.split(",")]
     out = Path(args.out)
@@ -59,6 +81,11 @@ def main(argv: list[str] | None = None) -> int:
                 top3 = {w: [] for w in weights}
                 for q in questions:
                     answers = [a.casefold() for a in q["answers"]]
+                    if args.passages:
+                        for w, text in zip(weights, first_passages(library, q[key], weights)):
+                            first[w].append(float(any(a in text for a in answers)))
+                            top3[w].append(first[w][-1])
+                        continue
                     for w in weights:
                         evidence.QUOTE_WORDS = w
                         quotes = quotes_of(library, q[key])
@@ -72,14 +99,15 @@ def main(argv: list[str] | None = None) -> int:
                     print(*rows[-1], flush=True)
     finally:
         libraries.close()
-    print(table(("set", "asked as", "questions", "QUOTE_WORDS", "first quote holds the answer", "one of the first three", f"first - weight {weights[0]:g}"), rows))
+    shown = ("OWN_PASSAGE_WORDS", "first passage holds the answer", "(the same)") if args.passages else ("QUOTE_WORDS", "first quote holds the answer", "one of the first three")
+    print(table(("set", "asked as", "questions", *shown, f"first - weight {weights[0]:g}"), rows))
     totals = {w: [] for w in weights}
     for row in rows:
         totals[row[3]].append((row[2], float(row[4])))
     for w, parts in totals.items():
-        print(f"weight {w:g}: first quote holds the answer for {sum(n * s for n, s in parts):.0f} of {sum(n for n, _ in parts)} questions")
+        print(f"weight {w:g}: {shown[1].removesuffix(' holds the answer')} held the answer for {sum(n * s for n, s in parts):.0f} of {sum(n for n, _ in parts)} questions")
     Path(".cache/eval").mkdir(parents=True, exist_ok=True)
-    Path(f".cache/eval/first-quote-{args.half}.json").write_text(json.dumps(rows))
+    Path(f".cache/eval/first-{'passage' if args.passages else 'quote'}-{args.half}.json").write_text(json.dumps(rows))
     return 0
 
 
