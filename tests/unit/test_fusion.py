@@ -146,3 +146,22 @@ def test_the_question_about_one_thing_has_the_passage_sharing_its_words_first_wh
     finally:
         library.close()
     assert [s.passage.text for s in ranked.sources] == [answering, other]
+
+
+def test_a_not_found_answer_names_the_closest_pages_in_the_fused_lists_order(data_home, tmp_path):
+    # "The closest pages are" listed the pages by the embedder's cosine, so it named first the page the side panel's
+    # fused list put second: for a question in another language, a page about something else.
+    from desktop_app.core.events import AnswerDone
+    from desktop_app.core.library import Library
+    from tests.fakes import ScriptedGenerator
+
+    (tmp_path / "pflege.txt").write_text("Säubern Sie das Gerät niemals mit einem Hochdruckreiniger, das Wasser dringt in die Lager ein.", encoding="utf-8")
+    (tmp_path / "anzeige.txt").write_text("Im Sparmodus schaltet sich die Anzeige des Geräts nach zwei Minuten ab, ein Tastendruck weckt sie.", encoding="utf-8")
+    library = Library(data_home, embedder=_LanguageBlindEmbedder("Hochdruckreiniger"), generator=ScriptedGenerator(["Reinigung des Geräts", "NOT FOUND"]))
+    try:
+        list(library.import_paths([tmp_path / "pflege.txt", tmp_path / "anzeige.txt"]))
+        done = next(e for e in library.ask("Darf ich das Gerät mit einem Hochdruckreiniger säubern?", "fusion") if isinstance(e, AnswerDone))
+    finally:
+        library.close()
+    assert not done.result.found
+    assert done.result.answer.endswith("The closest pages are: pflege.txt page 1; anzeige.txt page 1."), done.result.answer

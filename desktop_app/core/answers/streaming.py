@@ -28,8 +28,8 @@ REPEAT_NOTICE = "The answer began repeating itself, so it was stopped there."
 Streamed = tuple[str, bool, float | None]  # (answer, found, when the first token arrived): what an answer stream returns after its tokens
 
 
-def not_found_answer(sources: Sequence[Source], limit: int = 3) -> str:  # each page (or section) once, closest first
-    closest = list(dict.fromkeys(f"{Path(s.passage.file).name} {place_of(s.passage)}" for s in sorted(sources, key=lambda s: -s.similarity)))[:limit]
+def not_found_answer(sources: Sequence[Source], limit: int = 3) -> str:  # each page once, in the side panel's order (not by cosine)
+    closest = list(dict.fromkeys(f"{Path(s.passage.file).name} {place_of(s.passage)}" for s in sources))[:limit]
     return f"{NOT_FOUND_TEXT} The closest pages are: {'; '.join(closest)}." if closest else f"{NOT_FOUND_TEXT} Your library has no passages to search yet."
 
 
