@@ -202,7 +202,7 @@ class FusedPassagesModel(QAbstractTableModel):
             return "Best cosine similarity to any query (multi-query merges the lists by union, without RRF)"
         if section == 1:
             return (f"RRF score: sum of weight/(k + rank) over the lists that found the passage; k = {self._rrf_k:g}. A question about one "
-                    "thing has the passage nearest it first, whatever its score.")
+                    "thing has the passage nearest it first (in meaning and in words), whatever its score.")
         return {
             0: "The passage's place in the fused list (1 = best)",
             n_keys + 2: "The file the passage comes from",
