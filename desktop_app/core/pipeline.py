@@ -20,8 +20,9 @@ import numpy as np
 
 from .answers import prompts
 from .answers.model_check import ModelCheck, check_messages, claim_messages
-from .answers.review import ReviewedAnswer, cited_numbers, citations_of, claim_spans, closing_marks, review_answer
+from .answers.review import ReviewedAnswer, citations_of, claim_spans, closing_marks, review_answer
 from .answers.streaming import Streamed, missing_lines, not_found_answer, refuse, stream_answer
+from .citation_marks import cited_numbers
 from .clock import StageClock
 from .events import (
     READING,

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 from ..core.answers.grounding import MARK, Grounding
 from ..core.answers.model_check import ModelCheck
-from ..core.answers.review import ReadPassages, cited_numbers, claim_spans
+from ..core.answers.review import ReadPassages, claim_spans
+from ..core.citation_marks import cited_numbers
 from ..core.models.embedder import Embedder
 from ..core.types import Source
 

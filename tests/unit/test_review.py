@@ -409,6 +409,39 @@ def test_a_reply_that_repeats_itself_is_stopped_in_its_second_copy_with_a_notice
     assert len(pulled) <= 2 and all(isinstance(t, Token) for t in tokens)  # generation stopped in the second copy
 
 
+def streamed(pieces) -> tuple[str, list[str]]:
+    notices: list[str] = []
+    stream = stream_answer(pieces, lambda: "Not found.", None, notices)
+    try:
+        while True:
+            next(stream)
+    except StopIteration as done:
+        return done.value[0], notices
+
+
+def test_a_reply_counting_citation_marks_on_is_stopped_at_the_sentence_before_them():
+    # Every mark cites another number, so no two runs of words were alike and the loop ran to the token limit.
+    pulled = []
+
+    def counting():
+        yield "The Quillmoor lighthouse flashes green every 9.5 seconds [1]. The key sentences are "
+        for n in range(1, 300):
+            pulled.append(n)
+            yield f"[{n}], "
+
+    assert streamed(counting()) == ("The Quillmoor lighthouse flashes green every 9.5 seconds [1].", [REPEAT_NOTICE])
+    assert len(pulled) <= 12
+    several = "It flashes green every 9 seconds [1][2][3][4][5][6]. It was built in 1887 [1][2][3][4][5][6]."
+    assert streamed(iter([several])) == (several, [])  # sentences citing several passages each are no loop
+
+
+def test_marks_citing_passages_the_model_was_never_given_are_taken_out_with_a_notice():
+    reviewed = review("The Quillmoor lighthouse flashes green every 9 seconds [1], [9] and [12]. It was built in 1887 [2, 14]. See x[10] in R.", "Tell me about the lighthouse.", context(LIGHT, BUILT))
+    assert reviewed.answer.startswith("The Quillmoor lighthouse flashes green every 9 seconds [1]. It was built in 1887 [2].")
+    assert "x[10]" in reviewed.answer and [c.n for c in reviewed.citations] == [1, 2] and all(c.supported for c in reviewed.citations)
+    assert any("[9], [12], [14]" in n and "given 2 passages" in n for n in reviewed.notices), reviewed.notices
+
+
 def test_a_quote_is_labelled_with_a_name_only_when_the_document_states_it():
     sources = [
         Source(1, Passage(1, 1, "/orchard.txt", "Orchard notes", 1, 0, 60, "It is not currently shipped by the Pomfret company."), 0.1, {}, 0.5),

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..citation_marks import COLONS, LONE_MARKS, MARK_RUN, STOPS, cited_numbers, cites_inside, given_marks, marks_after, with_marks
 from ..document_names import named_files, without_names
 from ..languages import likeliest_among, question_language
 from ..models.embedder import Embedder
@@ -34,17 +35,11 @@ from .streaming import NOT_FOUND_LINE, not_found_answer
 # A claim: a list line ("- ...", "1. ..."), or a sentence with the citation marks that follow it, wherever they stand
 # ("... 9 s [2].", "... 9 s. [2]"); a full stop between letters or digits ("10.4", "help.start") ends none.
 _LIST_LINE = re.compile(r"^[^\S\n]*(?:[-*\u2022]|\d+[.)])[^\S\n]+\S.*$", re.M)  # matching one line, or finding each of an answer's
-# A run of marks, also written as a list ("[1], [2] and [5]", "[1], [2], et [3]": a joining word of up to three letters).
-_MARK_RUN = r"\[\d+(?:\s*,\s*\d+)*\](?:(?:\s*[,;]\s*|\s+)(?:[^\W\d_]{1,3}\s+)?\[\d+(?:\s*,\s*\d+)*\])*"
-_MARKS_INSIDE = re.compile(rf"\s*(?>{_MARK_RUN})(?=\s*[,;]?\s*[^\s\[.!?,;])")  # marks with more of the sentence after them
+_MARKS_INSIDE = re.compile(rf"\s*(?>{MARK_RUN})(?=\s*[,;]?\s*[^\s\[.!?,;])")  # marks with more of the sentence after them
 MAX_REREADS = 2  # claims of one answer the model rereads (model_check.py): each costs 0.3-0.5 s
-_COLONS, _CLAUSE_ENDS, _STOPS = (":", "\uff1a"), (",", "\uff0c", "\u3001"), ".!?\u3002\uff01\uff1f"  # colons lead in to what follows; before commas (Chinese and Japanese ones too) is not yet a claim
+_CLAUSE_ENDS = (",", "\uff0c", "\u3001")  # before commas (Chinese and Japanese ones too) is not yet a claim
 CLAIM_WORDS = 2  # a piece of a sentence naming no more, and no number, before a mark inside it is its subject or a reference, not a claim
 DOUBTED = 3  # grounded claims' sentences the question check reads at most, when the first ones do not answer
-_LONE_MARKS = re.compile(r"\n[ \t]*(?:[-*\u2022][ \t]+)*(?=(?:\[\d+(?:\s*,\s*\d+)*\][ \t]*)+(?:\n|$))")  # before a line of marks only ("- - [1]" too): they close the line above
-_LED = re.compile(rf"(?:^|(?<=[.!?:\u3002\uff01\uff1f\uff1a]))([ \t]*)({_MARK_RUN})[ \t]+(?=\w)", re.M)  # marks opening a sentence ("[2] The parser ...", "steps: [1] Move ...")
-_BODY = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?![\s\[]|$)|[.!?](?=[ \t]+\d))+[.!?\u3002\uff01\uff1f]*")  # a sentence, without marks after its stop ("{X}.{Y}", "p. 6" go on)
-_CLOSING = re.compile(rf"(?:\s*(?:{MARK.pattern}|[{_STOPS}]))*\s*$")  # a claim's closing marks and stops, in any order ("3 V [1].", "3 V. [1]")
 _SENTENCE = re.compile(r"(?:(?>`[^`\n]*`)|[^.!?\u3002\uff01\uff1f\n]|[.!?](?=\w)|[!?](?![\s\[\])\"'\u201d\u2019\u00bb]|$))+(?:[.!?\u3002\uff01\uff1f]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")  # "。！？" end Chinese and Japanese ones; none ends in `code ...`
 
 
@@ -59,22 +54,6 @@ class ReviewedAnswer:
 def _by_reason(flagged: dict[int, str]) -> dict[str, list[int]]:
     """The flagged citations grouped by why, in citation order: a sentence citing eight passages is one notice, not eight."""
     return {reason: [n for n in sorted(flagged) if flagged[n] == reason] for reason in dict.fromkeys(flagged[n] for n in sorted(flagged))}
-
-
-def marks_after(answer: str) -> str:
-    """An answer opening with a mark ("[1] The parser reads ... [2] It writes ..."), as the key sentences are set for the model, or with steps so after a colon ("steps: [1] Move ... [2] Run ..."),
-    cites each sentence by the marks before it: they are moved after it ("The parser reads ... [1]"), where a claim's marks are read; steps start a line, not citing what leads in to them."""
-    out, at = [], 0
-    led = re.match(rf"\s*{_MARK_RUN}", answer) or re.search(rf"[:\uff1a][ \t]*{_MARK_RUN}[ \t]+[^\W\d_]", answer)
-    for m in (m for m in _LED.finditer(answer) if not answer[m.end()].islower()) if led else ():  # "[1] states ...": its subject
-        end = _BODY.match(answer, m.end()).end()  # (?=\w) after the marks: a body of one character at least
-        out, at = out + [answer[at : m.start()], "\n" if answer[: m.start()].endswith(_COLONS) else m.group(1), _marks_led(answer[m.end() : end], m.group(2))], end
-    return "".join(out) + answer[at:]
-
-
-def cited_numbers(text: str) -> list[int]:
-    """The passage numbers a text cites, each once, in the order first cited ("[1, 3] ... [2]" -> 1, 3, 2)."""
-    return list(dict.fromkeys(int(n) for m in MARK.finditer(text) for n in re.findall(r"\d+", m.group(0))))
 
 
 def citations_of(answer: str, context: Sequence[Source]) -> list[Citation]:
@@ -269,19 +248,6 @@ def _own_question(head: str, queries: Sequence[str]) -> str:
     return f"{head}: {fact}" if (fact := fact_of(head, queries)) else ""
 
 
-def _marks_led(body: str, led: str) -> str:  # marks that opened a sentence after it: merged with its closing ones; after them where it cites inside ("commands [3] or [4]")
-    return _with_marks(body, cited_numbers(body[_CLOSING.search(body).start() :] + led) if _cites_inside(body) else cited_numbers(led + body))
-
-
-def _cites_inside(claim: str) -> bool:  # a mark before its closing ones ("run one of [3] or [4]"): a reference the model wrote, not its citation
-    return bool(MARK.search(claim[: _CLOSING.search(claim).start()]))
-
-
-def _with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in place of its closing ones, before its full stop; marks inside it ("run one of [3] or [4]") stay
-    head, stops = claim[: (closing := _CLOSING.search(claim)).start()].rstrip(), "".join(re.findall(f"[{_STOPS}]", closing.group(0)))
-    return head + "".join(f" [{n}]" for n in numbers if n not in cited_numbers(head)) + stops
-
-
 def review_answer(
     answer: str, found: bool, question: str, context: Sequence[Source], sources: Sequence[Source], answered: bool = True,
     general_knowledge: bool = False, names: Sequence[str] = (), embedder: Embedder | None = None, model_check: ModelCheck | None = None,
@@ -296,25 +262,26 @@ def review_answer(
     search queries, whose name-fact ones ("Edda Tarrow birthplace") ask each list line's own question."""
     if not (found and answer):
         return ReviewedAnswer(answer, found, (), ())
-    evidence, notices, flagged, unstated, moved = ReadPassages(context, question, embedder, unlocated, under), [], {}, [], []  # unstated: claims citing nothing no passage states
+    evidence, flagged, unstated, moved = ReadPassages(context, question, embedder, unlocated, under), {}, [], []  # unstated: claims citing nothing no passage states
     grounded: list[tuple[str, list[int]]] = []  # each grounded claim and the passages it ends up citing, last first
-    spans = claim_spans(out := (written := marks_after(_LONE_MARKS.sub(" ", answer))))
+    given, notices = given_marks(answer, len(context))
+    spans = claim_spans(out := (written := marks_after(LONE_MARKS.sub(" ", given))))
     for index in range(len(spans) - 1, -1, -1):  # backwards, so the earlier spans stay valid as claims change
         start, end = spans[index]
         claim = out[start:end]
         if MARK.sub("", claim).strip(" \t\n.!").upper() == NOT_FOUND_MARK:  # the refusal mark after an answer: the answer's claims speak for it
             out = out[:start] + out[end:]
             continue
-        if not content(MARK.sub(" ", claim)) or NOT_FOUND_LINE in claim.lower() or (not MARK.search(claim) and claim.rstrip().endswith(_COLONS) and out[end:].strip()):
+        if not content(MARK.sub(" ", claim)) or NOT_FOUND_LINE in claim.lower() or (not MARK.search(claim) and claim.rstrip().endswith(COLONS) and out[end:].strip()):
             continue  # saying nothing; or leading in ("follow these steps:") to what follows, which its own marks cite
         numbers, listed = cited_numbers(claim), bool(_LIST_LINE.match(claim)) and out[start - 1 : start] in ("", "\n")  # a sentence "6) ..." mid-line is none
         bare = all(evidence.asked.holds(t) for t in set(meaningful(MARK.sub(" ", claim))) - set(tokens(_head(claim, names, False) if listed else "")))
         if (listed or numbers) and bare and (quoted := evidence.quote(claim, numbers)):  # "- Name: [2]", "The function that writes X is [1].": nothing but the question's words (or the model's name)
             grounded.append((quoted[1], [quoted[0]]))
-            out = out[:start] + (f"- {_head(claim, names)}: \u201c{quoted[1]}\u201d [{quoted[0]}]" if listed else _with_marks(claim, [quoted[0]]).rstrip(_STOPS) + f": \u201c{quoted[1]}\u201d") + out[end:]
+            out = out[:start] + (f"- {_head(claim, names)}: \u201c{quoted[1]}\u201d [{quoted[0]}]" if listed else with_marks(claim, [quoted[0]]).rstrip(STOPS) + f": \u201c{quoted[1]}\u201d") + out[end:]
             notices.append(f"The {'line' if listed else 'sentence'} \u201c{re.sub(r' +(?=[.!?])', '', MARK.sub('', claim)).strip()}\u201d said nothing {'about its name' if listed else 'the question does not'}; it now quotes the passage that does.")
             continue
-        ends = (*_COLONS, *_CLAUSE_ENDS * (not out[end:].strip()))  # "For example, [1]" closing the answer: its example never came
+        ends = (*COLONS, *_CLAUSE_ENDS * (not out[end:].strip()))  # "For example, [1]" closing the answer: its example never came
         lead_in = numbers and not listed and MARK.sub("", claim).rstrip().endswith(ends) and not _LIST_LINE.match(out[end:].strip().split("\n")[0])
         if lead_in and 1 <= numbers[0] <= len(context) and context[numbers[0] - 1].passage.kind != "table" and not set(evidence.stating(claim, numbers) or numbers).isdisjoint(numbers):  # "the code: [3]": [3] holds it (another passage stating what leads in: the citation moves there)
             quoted = " ".join(context[numbers[0] - 1].passage.text.split())
@@ -330,14 +297,14 @@ def review_answer(
         better = None if verdict.grounded else evidence.stating(claim, numbers)
         verdict = evidence.reread(claim, numbers, verdict, model_check) if better is None else verdict
         if verdict.grounded:
-            if len(needed := evidence.needed(claim, numbers)) < len(numbers) and not _cites_inside(claim):  # cited for nothing it says (not "one of [3] or [4]")
-                out = out[:start] + _with_marks(claim, needed) + out[end:]
+            if len(needed := evidence.needed(claim, numbers)) < len(numbers) and not cites_inside(claim):  # cited for nothing it says (not "one of [3] or [4]")
+                out = out[:start] + with_marks(claim, needed) + out[end:]
                 notices.append(f"Citation {', '.join(f'[{n}]' for n in numbers if n not in needed)} added nothing to what its sentence says; it was dropped there.")
             grounded.append((claim, needed))
             continue
         if better is not None:  # completed: the passage added for the rest did not give the answer, so the model's own are asked
             grounded.append((claim, numbers if (completed := bool(numbers) and set(numbers) < set(better)) else better))
-            out = out[:start] + _with_marks(claim, better) + out[end:]
+            out = out[:start] + with_marks(claim, better) + out[end:]
             was, now, added = (", ".join(f"[{n}]" for n in ns) for ns in (numbers, better, [n for n in better if n not in numbers]))
             if numbers and not completed:  # said once for all: a model numbering its own sentences ("A [1]. B [2].") had each moved
                 moved.insert(0, (was, now))

@@ -4,10 +4,13 @@ The model is told to reply exactly NOT FOUND when the passages do not hold the a
 no longer be the start of that mark, so the user never sees "NOT FO..." flash by: a refusal becomes the app's own "Not found in your documents."
 with the closest pages. A reply that starts repeating itself (a small model's loop: one sentence over and over until the token limit) is
 stopped as soon as REPEAT_WORDS words (word_pieces.WORD: in any script) in a row come a second time, and cut where the repetition began.
+A citation mark is one word whatever it cites: a model counting "[1], [2], [3] ..." on past its passages loops too; it is cut with the
+sentence the run of marks began in, which led in to nothing.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -18,12 +21,15 @@ from ..models.token_stream import TokenStream
 from ..places import place_of
 from ..types import Source
 from ..word_pieces import WORD
+from ..words import MARK
 from .prompts import NOT_FOUND_MARK
 
 NOT_FOUND_TEXT = "Not found in your documents."
 NOT_FOUND_LINE = "not found in your documents."  # a list answer's line for a name nothing was found for
 
 REPEAT_WORDS = 10  # words in a row written twice: a loop, not an answer (an answer's lines differ in their names)
+_WORD_OR_MARK = re.compile(f"{MARK.pattern}|{WORD.pattern}")
+_SENTENCE_END = re.compile(r"(?:[.!?](?=\s)|[\u3002\uff01\uff1f\n])\s*")  # "10.4" ends none
 REPEAT_NOTICE = "The answer began repeating itself, so it was stopped there."
 Streamed = tuple[str, bool, float | None]  # (answer, found, when the first token arrived): what an answer stream returns after its tokens
 
@@ -52,11 +58,15 @@ class RepeatWatch:
 
     def repeat_at(self, text: str) -> int | None:
         """Where in `text` a repeated run starts, or None. The last word may be unfinished: it waits."""
-        found = [(m.start(), m.group(0).casefold()) for m in WORD.finditer(text)][:-1]
+        found = [(m.start(), "[n]" if m.group(0)[0] == "[" else m.group(0).casefold()) for m in _WORD_OR_MARK.finditer(text)][:-1]
         for i in range(self._next, len(found) - self.words + 1):
             run = tuple(word for _, word in found[i : i + self.words])
             if run in self._seen:
-                return found[i][0]
+                if set(run) != {"[n]"}:
+                    return found[i][0]
+                while i and found[i - 1][1] == "[n]":  # back to the run's first mark, then to the end of the sentence before it
+                    i -= 1
+                return max((m.end() for m in _SENTENCE_END.finditer(text, 0, found[i][0])), default=found[i][0])
             self._seen.add(run)
             self._next = i + 1
         return None

@@ -1,0 +1,65 @@
+"""An answer's citation marks as text: what they cite, where they stand, and how they are rewritten. A mark is "[2]" or
+"[1, 3]" (words.MARK); a run of them may be written as a list ("[1], [2] and [5]"). The review (answers/review.py)
+judges the claims; this module only reads and moves their marks."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .words import MARK
+
+COLONS, STOPS = (":", "\uff1a"), ".!?\u3002\uff01\uff1f"  # colons lead in to what follows; full stops in any script
+# A run of marks, also written as a list ("[1], [2] and [5]", "[1], [2], et [3]": a joining word of up to three letters).
+MARK_RUN = r"\[\d+(?:\s*,\s*\d+)*\](?:(?:\s*[,;]\s*|\s+)(?:[^\W\d_]{1,3}\s+)?\[\d+(?:\s*,\s*\d+)*\])*"
+LONE_MARKS = re.compile(r"\n[ \t]*(?:[-*\u2022][ \t]+)*(?=(?:\[\d+(?:\s*,\s*\d+)*\][ \t]*)+(?:\n|$))")  # before a line of marks only ("- - [1]" too): they close the line above
+_LED = re.compile(rf"(?:^|(?<=[.!?:\u3002\uff01\uff1f\uff1a]))([ \t]*)({MARK_RUN})[ \t]+(?=\w)", re.M)  # marks opening a sentence ("[2] The parser ...", "steps: [1] Move ...")
+_BODY = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?![\s\[]|$)|[.!?](?=[ \t]+\d))+[.!?\u3002\uff01\uff1f]*")  # a sentence, without marks after its stop ("{X}.{Y}", "p. 6" go on)
+CLOSING = re.compile(rf"(?:\s*(?:{MARK.pattern}|[{STOPS}]))*\s*$")  # a claim's closing marks and stops, in any order ("3 V [1].", "3 V. [1]")
+
+
+def marks_after(answer: str) -> str:
+    """An answer opening with a mark ("[1] The parser reads ... [2] It writes ..."), as the key sentences are set for the model, or with steps so after a colon ("steps: [1] Move ... [2] Run ..."),
+    cites each sentence by the marks before it: they are moved after it ("The parser reads ... [1]"), where a claim's marks are read; steps start a line, not citing what leads in to them."""
+    out, at = [], 0
+    led = re.match(rf"\s*{MARK_RUN}", answer) or re.search(rf"[:\uff1a][ \t]*{MARK_RUN}[ \t]+[^\W\d_]", answer)
+    for m in (m for m in _LED.finditer(answer) if not answer[m.end()].islower()) if led else ():  # "[1] states ...": its subject
+        end = _BODY.match(answer, m.end()).end()  # (?=\w) after the marks: a body of one character at least
+        out, at = out + [answer[at : m.start()], "\n" if answer[: m.start()].endswith(COLONS) else m.group(1), _marks_led(answer[m.end() : end], m.group(2))], end
+    return "".join(out) + answer[at:]
+
+
+def given_marks(answer: str, given: int) -> tuple[str, list[str]]:
+    """The answer with what its marks cite beyond the passages it was given ("[9]" of eight; an unclosed "[8" the
+    token limit cut) taken out, as they point nowhere (a small model counting on), and the notice saying so."""
+    beyond: list[int] = []
+
+    def kept(run: re.Match) -> str:  # the run as written, or its given marks only, or nothing
+        numbers = [int(n) for n in re.findall(r"\d+", run.group(2))]
+        if not (outside := [n for n in numbers if not 1 <= n <= given]):
+            return run.group(0)
+        beyond.extend(outside)
+        inside = [n for n in dict.fromkeys(numbers) if 1 <= n <= given]
+        return run.group(1) + "".join(f"[{n}]" for n in inside) if inside else ""
+
+    out = re.sub(r"[\s,;]*\[\d*$", "", re.sub(rf"(\s*)(?<![\w)`])({MARK_RUN})", kept, answer))  # not code's "x[10]"
+    shown = ", ".join(f"[{n}]" for n in dict.fromkeys(beyond[:6])) + ", \u2026" * (len(set(beyond)) > 6)
+    return out, [f"The answer cited {shown}, but it was given {given} passage{'s' * (given != 1)}: those marks were taken out."] * bool(beyond)
+
+
+def cited_numbers(text: str) -> list[int]:
+    """The passage numbers a text cites, each once, in the order first cited ("[1, 3] ... [2]" -> 1, 3, 2)."""
+    return list(dict.fromkeys(int(n) for m in MARK.finditer(text) for n in re.findall(r"\d+", m.group(0))))
+
+
+def _marks_led(body: str, led: str) -> str:  # marks that opened a sentence after it: merged with its closing ones; after them where it cites inside ("commands [3] or [4]")
+    return with_marks(body, cited_numbers(body[CLOSING.search(body).start() :] + led) if cites_inside(body) else cited_numbers(led + body))
+
+
+def cites_inside(claim: str) -> bool:  # a mark before its closing ones ("run one of [3] or [4]"): a reference the model wrote, not its citation
+    return bool(MARK.search(claim[: CLOSING.search(claim).start()]))
+
+
+def with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in place of its closing ones, before its full stop; marks inside it ("run one of [3] or [4]") stay
+    head, stops = claim[: (closing := CLOSING.search(claim)).start()].rstrip(), "".join(re.findall(f"[{STOPS}]", closing.group(0)))
+    return head + "".join(f" [{n}]" for n in numbers if n not in cited_numbers(head)) + stops
