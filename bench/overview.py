@@ -202,11 +202,17 @@ def cmd_about(args) -> dict:
         passage_result, passage_first = _ask(library, "Tell me about " + re.sub(r"^[\d.]+\s*", "", chapter.title).lower())
         firsts.append(first)
         ordinary.append(passage_first)
-        rows.append((name, first, cached, passage_first, len(result.citations), bool(result.answered_from) and not passage_result.answered_from, result.answer[:60].replace("\n", " ")))
-    print(table(("document", "first token s", "cached s", "passage question s", "citations", "routed", "abstract"), rows))
+        flagged = sum(not c.supported for c in result.citations)
+        stopped = any("repeating itself" in n for n in result.notices)
+        beyond = any("those marks were taken out" in n for n in result.notices)  # it cited passages it was not given
+        rows.append((name, first, cached, result.timings.total, passage_first, len(result.citations), flagged, stopped, beyond,
+                     bool(result.answered_from) and not passage_result.answered_from, result.answer[:60].replace("\n", " ")))
+    print(table(("document", "first token s", "cached s", "abstract s", "passage question s", "citations", "flagged", "stopped", "beyond", "routed", "abstract"), rows))
     print(
         f"\nfirst token median {median(firsts):.2f} s, max {max(firsts):.2f} s (target <= 8); ordinary passage questions "
-        f"median {median(ordinary):.2f} s in the same run; load {machine()['load_avg']}"
+        f"median {median(ordinary):.2f} s in the same run; load {machine()['load_avg']}\n"
+        f"abstracts with a flagged citation {sum(r[6] > 0 for r in rows)} of {len(rows)}, stopped repeating {sum(r[7] for r in rows)}, "
+        f"citing passages not given {sum(r[8] for r in rows)}; citations {sum(r[5] for r in rows)}, flagged {sum(r[6] for r in rows)}"
     )
     library.close()
     return {"rows": rows}

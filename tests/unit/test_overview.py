@@ -141,6 +141,23 @@ def test_what_is_it_about_writes_the_abstract_once(empty_library, generator, tmp
     assert "abstract of moths.pdf" in second.answered_from
 
 
+def test_an_abstract_counting_marks_on_is_stopped_and_served_again_with_the_same_flags(empty_library, generator, tmp_path):
+    # A small model asked to cite "the key sentences like [1]" wrote "The key sentences are [1], [2], ..." on past the
+    # passages it was given, for half a minute, until the token limit cut a mark in two; that was kept as the abstract
+    # and served again with no flag at all.
+    counting = "".join(f"[{n}], " for n in range(1, 120))
+    generator.enqueue(f"A field guide to the Lantern moth of Quillmere [1]. Its pilots flew to the moon in 1969 [2]. The key sentences are {counting}[8")
+    library = empty_library
+    (doc_id,) = imported(library, write_book_pdf(tmp_path / "moths.pdf"))
+    _, first = ask(library, "What is moths.pdf about?")
+    assert "key sentences" not in first.answer and "[9]" not in first.answer and "stopped there" in " ".join(first.notices)
+    flagged = [c.n for c in first.citations if not c.supported]
+    assert flagged  # no page of the book says 1969
+    _, second = ask(library, "Give me a summary of moths.pdf")
+    assert second.answer == first.answer == library.overview(doc_id).abstract and len(generator.prompts) == 1
+    assert [c.n for c in second.citations if not c.supported] == flagged
+
+
 def test_which_file_covers_a_topic_names_the_book_about_it(empty_library, tmp_path):
     imported(empty_library, write_book_pdf(tmp_path / "moths.pdf"), write_book_pdf(tmp_path / "garden.pdf", GARDEN_BOOK, "Brindlecombe gardens"))
     events, result = ask(empty_library, "Which of my files covers leeks, beans and compost?")

@@ -137,11 +137,11 @@ def plan_answer(
     # The kept abstract is in the instructions' language: a question whose prompt asks for its own (the same clause
     # overview_messages adds) gets one written in it, which is not kept in its place.
     in_default_language = not language_clause(question, [block])
+    checked = {"abstract_of": overview.document_id if in_default_language else None, "restated": Restated(_file_names(overview)), "headings": _headings(overview, picked)}
     if overview.abstract and in_default_language:
-        return Plan(tuple(context), None, f"Answered from the abstract of {name} (written earlier from its overview)", ready=overview.abstract)
+        return Plan(tuple(context), None, f"Answered from the abstract of {name} (written earlier from its overview)", ready=overview.abstract, **checked)
     instruction = prompts.INSTRUCTIONS["abstract"].format(name=name)
-    abstract_of = overview.document_id if in_default_language else None
-    return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the overview of {name}", abstract_of=abstract_of, restated=Restated(_file_names(overview)), headings=_headings(overview, picked))
+    return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the overview of {name}", **checked)
 
 
 def _plan_pages(store: Store, embedder: Embedder, routed: WholeDocumentQuestion, question: str, filters: QuestionFilters | None) -> Plan:
@@ -287,25 +287,28 @@ def answer_from_overviews(
     yield SourcesRanked((), context, context, searched=False)
     yield StageStarted(READING, len(context))
     answer_started = time.perf_counter()
+    stopped: list[str] = []  # the notice of a reply stopped for repeating itself
     if plan.messages is None:
         first_token_at = time.perf_counter()
         yield Token(plan.ready)
         answer, found = plan.ready, True
     else:
         pieces = generator().stream(plan.messages, max_tokens=settings.max_answer_tokens, temperature=settings.temperature)
-        answer, found, first_token_at = yield from stream_answer(pieces, lambda: "The overview does not say.", cancel)
+        answer, found, first_token_at = yield from stream_answer(pieces, lambda: "The overview does not say.", cancel, stopped)
     end = time.perf_counter()
     # The same grounding check as for passage answers: a claim citing nothing gets the key sentence that states
     # it, a wrong citation moves, an unsupported one is flagged. It vetoes nothing here (general_knowledge): a
     # summary is the model's own words over the overview, and the person asked for exactly that.
-    # An answer the app wrote itself (which file, a cached abstract) cites what it was made from: nothing to check.
+    # An answer the app wrote itself ("which file") cites what it was made from: nothing to check. A kept abstract is
+    # checked again, so it is served with the flags it was first shown with.
     written = plan.messages is not None
-    reviewed = review_answer(answer, found, question, context, context, general_knowledge=True, embedder=embedder, unlocated=plan.restated, under=plan.headings) if written else None
+    checked = written or plan.abstract_of is not None
+    reviewed = review_answer(answer, found, question, context, context, general_knowledge=True, embedder=embedder, unlocated=plan.restated, under=plan.headings) if checked else None
     answer = reviewed.answer if reviewed else answer
     citations = reviewed.citations if reviewed else tuple(citations_of(answer, context))
     if written and plan.abstract_of is not None and found and not (cancel is not None and cancel.is_set()):
         store.save_abstract(plan.abstract_of, answer, settings.model)  # kept as shown, with the citations it got
-    notices = [plan.answered_from, *(reviewed.notices if reviewed else ())]  # "The answer cites no passage" when it still cites none
+    notices = [plan.answered_from, *stopped, *(reviewed.notices if reviewed else ())]  # "The answer cites no passage" when it still cites none
     yield AnswerDone(
         AskResult(
             question=question, mode=mode, queries=(), dropped_queries=(), lists=(), rrf_k=settings.rrf_k, sources=context, context=context,
