@@ -42,6 +42,7 @@ class SourcesRanked:
     sources: tuple[Source, ...]
     context: tuple[Source, ...]
     searched: bool = True  # False: a whole document's passages, read from its overview, with no search and no score
+    answered_from: str = ""  # then what they were read from ("Answered from the overview of X"), shown while the answer streams
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,8 @@ whole-document question is answered from the overview, and the side panel says s
 
 from __future__ import annotations
 
+import threading
+
 from PySide6.QtCore import Qt, QUrl
 
 from desktop_app.core.library import Library
@@ -38,7 +40,13 @@ def test_the_overview_is_built_shown_and_answers_whole_document_questions(make_w
     assert window.source_views.currentWidget() is window.page_view
 
     generator.enqueue("Eggs hatch after eleven days [1]; the caterpillars pupate [2].")
+    generator.hold = threading.Event()  # the model reading its prompt: the passages are shown, the answer not yet
     window.ask_controller.ask("Summarize chapter 2 of moths.pdf")
+    qtbot.waitUntil(lambda: window.fusion_panel.fused.rowCount() > 0, timeout=30_000)
+    # While it streamed, the panel said "Fused passages" with "0.0000" for each, and "Searched as: Summarize".
+    assert window.fusion_panel.table_title.text().startswith("Passages read, not searched")
+    assert "Answered from the outline of moths.pdf" in window.fusion_panel.searched_as.text()
+    generator.hold.set()
     qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
     said = window.fusion_panel.searched_as
     assert said.isVisible() and "Answered from the outline of moths.pdf, 2 Life cycle" in said.text()

@@ -284,7 +284,7 @@ def answer_from_overviews(
     filters: QuestionFilters | None = None,
 ) -> Iterator[AskEvent]:
     context = plan.context
-    yield SourcesRanked((), context, context, searched=False)
+    yield SourcesRanked((), context, context, searched=False, answered_from=plan.answered_from)
     yield StageStarted(READING, len(context))
     answer_started = time.perf_counter()
     stopped: list[str] = []  # the notice of a reply stopped for repeating itself

@@ -82,7 +82,7 @@ def result_so_far(asking: _Asking, ranked: SourcesRanked, rrf_k: float) -> AskRe
     return AskResult(
         question=asking.question, mode=asking.mode, queries=asking.queries, dropped_queries=asking.dropped, standalone_question=asking.standalone,
         filters=asking.filters, lists=ranked.lists, rrf_k=rrf_k, sources=ranked.sources, context=ranked.context,
-        answer="", citations=(), found=True, timings=Timings(),
+        answer="", citations=(), found=True, timings=Timings(), answered_from=ranked.answered_from,
     )  # fmt: skip
 
 
