@@ -158,6 +158,16 @@ def test_an_abstract_counting_marks_on_is_stopped_and_served_again_with_the_same
     assert [c.n for c in second.citations if not c.supported] == flagged
 
 
+def test_a_sentence_echoing_the_instruction_to_cite_is_left_out_of_a_summary(empty_library, generator, tmp_path):
+    # Told to cite "the key sentences like [1]", the small model closed some abstracts with "The key sentences are
+    # [1], [2], ... and [8]": a sentence saying nothing, each of its eight citations flagged red.
+    generator.enqueue("A field guide to the Lantern moth of Quillmere [2]. The key sentences are [1], [2], [3], and [4].")
+    (doc_id,) = imported(empty_library, write_book_pdf(tmp_path / "moths.pdf"))
+    _, result = ask(empty_library, "What is moths.pdf about?")
+    assert result.answer == "A field guide to the Lantern moth of Quillmere [2]." == empty_library.overview(doc_id).abstract
+    assert [(c.n, c.supported) for c in result.citations] == [(2, True)]
+
+
 def test_which_file_covers_a_topic_names_the_book_about_it(empty_library, tmp_path):
     imported(empty_library, write_book_pdf(tmp_path / "moths.pdf"), write_book_pdf(tmp_path / "garden.pdf", GARDEN_BOOK, "Brindlecombe gardens"))
     events, result = ask(empty_library, "Which of my files covers leeks, beans and compost?")

@@ -303,6 +303,7 @@ def answer_from_overviews(
     # checked again, so it is served with the flags it was first shown with.
     written = plan.messages is not None
     checked = written or plan.abstract_of is not None
+    answer = (prompts.without_instruction_echoes(answer) or answer) if checked else answer
     reviewed = review_answer(answer, found, question, context, context, general_knowledge=True, embedder=embedder, unlocated=plan.restated, under=plan.headings) if checked else None
     answer = reviewed.answer if reviewed else answer
     citations = reviewed.citations if reviewed else tuple(citations_of(answer, context))

@@ -6,9 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..answers.review import claim_spans
+from ..citation_marks import cited_numbers
 from ..languages import language_clause
 from ..document_overview import OverviewSection
 from ..types import Source
+from ..words import MARK, is_number, meaningful
 
 OVERVIEW_SYSTEM = (
     "You describe the user's documents from their outline and numbered key sentences. "
@@ -21,6 +24,19 @@ INSTRUCTIONS = {
     "part": "Summarize {part} of {name} in 3 to 5 sentences, citing the key sentences like [1].",
     "compare": "Compare {name} and {other} in 3 to 5 sentences: what each covers and how they differ, citing the key sentences like [1].",
 }
+
+
+# The instructions' own words: a sentence of nothing else that cites several key sentences is the small model echoing
+# being told to cite them ("The key sentences are [1], [2], ..."), citing all and saying nothing. (In the
+# instructions' language: a reply in another says it in other words, and stays.)
+INSTRUCTION_WORDS = frozenset(w for w in meaningful(MARK.sub(" ", " ".join((OVERVIEW_SYSTEM, *INSTRUCTIONS.values()))).casefold()) if not is_number(w))
+
+
+def without_instruction_echoes(answer: str) -> str:
+    spans = [(start, end) for start, end in claim_spans(answer) if len(cited_numbers(answer[start:end])) >= 2 and set(meaningful(MARK.sub(" ", answer[start:end]))) <= INSTRUCTION_WORDS]
+    for start, end in reversed(spans):
+        answer = answer[:start].rstrip(" \t") + answer[end:]
+    return answer.strip()
 
 
 def outline_lines(sections: Sequence[OverviewSection], unit: str = "p.") -> str:
