@@ -169,7 +169,8 @@ class ChatView(QTextBrowser):
                     links = " &nbsp; ".join(source_link(i, c) for c in cites)
                     meta += f"<div class='meta'>Sources: {links}</div>"
                 total = entry.result.timings.total
-                mode = MODE_NAMES.get(entry.result.mode, entry.result.mode)
+                # A whole-document answer searched nothing: the mode asked for did not make it (its notice says what did).
+                mode = "Whole document" if entry.result.answered_from else MODE_NAMES.get(entry.result.mode, entry.result.mode)
                 if total:
                     meta += f"<div class='meta'>{mode} &middot; {total:.1f} s</div>"
             for notice in entry.notices:

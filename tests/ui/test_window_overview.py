@@ -48,6 +48,8 @@ def test_the_overview_is_built_shown_and_answers_whole_document_questions(make_w
     assert "Answered from the outline of moths.pdf" in window.fusion_panel.searched_as.text()
     generator.hold.set()
     qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
+    shown = window.chat_panel.view.toPlainText()
+    assert "Whole document \u00b7" in shown and "RAG-Fusion \u00b7" not in shown  # no search, so no search mode made it
     said = window.fusion_panel.searched_as
     assert said.isVisible() and "Answered from the outline of moths.pdf, 2 Life cycle" in said.text()
     result = window.chat_panel.view.entries[-1].result
