@@ -35,15 +35,16 @@ def given_marks(answer: str, given: int) -> tuple[str, list[str]]:
     beyond: list[int] = []
 
     def kept(run: re.Match) -> str:  # the run as written, or its given marks only, or nothing
-        numbers = [int(n) for n in re.findall(r"\d+", run.group(2))]
+        numbers = cited_numbers(run.group(2))
         if not (outside := [n for n in numbers if not 1 <= n <= given]):
             return run.group(0)
         beyond.extend(outside)
-        inside = [n for n in dict.fromkeys(numbers) if 1 <= n <= given]
+        inside = [n for n in numbers if 1 <= n <= given]
         return run.group(1) + "".join(f"[{n}]" for n in inside) if inside else ""
 
     out = re.sub(r"[\s,;]*\[\d*$", "", re.sub(rf"(\s*)(?<![\w)`])({MARK_RUN})", kept, answer))  # not code's "x[10]"
-    shown = ", ".join(f"[{n}]" for n in dict.fromkeys(beyond[:6])) + ", \u2026" * (len(set(beyond)) > 6)
+    beyond = list(dict.fromkeys(beyond))
+    shown = ", ".join(f"[{n}]" for n in beyond[:6]) + ", \u2026" * (len(beyond) > 6)
     return out, [f"The answer cited {shown}, but it was given {given} passage{'s' * (given != 1)}: those marks were taken out."] * bool(beyond)
 
 

@@ -41,8 +41,11 @@ class SourcesRanked:
     lists: tuple[RankedList, ...]
     sources: tuple[Source, ...]
     context: tuple[Source, ...]
-    searched: bool = True  # False: a whole document's passages, read from its overview, with no search and no score
-    answered_from: str = ""  # then what they were read from ("Answered from the overview of X"), shown while the answer streams
+    answered_from: str = ""  # a whole document's passages: what they were read from ("Answered from the overview of X"), not searched
+
+    @property
+    def searched(self) -> bool:  # False: read from a document's overview, with no search and no score
+        return not self.answered_from
 
 
 @dataclass(frozen=True)

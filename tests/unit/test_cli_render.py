@@ -257,7 +257,7 @@ def test_a_whole_documents_answer_lists_the_passages_it_read_without_scores(caps
     # "Fused passages (RRF):" with "0.0000 ... ranks: " on every row).
     result = AskResult(QUESTION, "fusion", (), (), (), 60.0, CONTEXT, CONTEXT, "- 1 Speeds (p. 2) [1]", (), True,
                        Timings(total=0.1, first_token=0.1), answered_from="Answered from the outline of blender manual.pdf")
-    TextRenderer().render([SourcesRanked((), CONTEXT, CONTEXT, searched=False), Token("- 1 Speeds (p. 2) [1]"), AnswerDone(result)])
+    TextRenderer().render([SourcesRanked((), CONTEXT, CONTEXT, answered_from=result.answered_from), Token("- 1 Speeds (p. 2) [1]"), AnswerDone(result)])
     out = capsys.readouterr().out
     assert "Passages read (not searched):" in out and "RRF" not in out and "ranks" not in out and "queries" not in out
     assert "  1. blender manual.pdf p.2" in out and "  2. blender manual.pdf p.3" in out

@@ -137,11 +137,13 @@ def plan_answer(
     # The kept abstract is in the instructions' language: a question whose prompt asks for its own (the same clause
     # overview_messages adds) gets one written in it, which is not kept in its place.
     in_default_language = not language_clause(question, [block])
-    checked = {"abstract_of": overview.document_id if in_default_language else None, "restated": Restated(_file_names(overview)), "headings": _headings(overview, picked)}
+    abstract_of = overview.document_id if in_default_language else None
+    # A kept abstract is read by the same check as a fresh one (answer_from_overviews), so it needs the same context.
+    check_with = {"abstract_of": abstract_of, "restated": Restated(_file_names(overview)), "headings": _headings(overview, picked)}
     if overview.abstract and in_default_language:
-        return Plan(tuple(context), None, f"Answered from the abstract of {name} (written earlier from its overview)", ready=overview.abstract, **checked)
+        return Plan(tuple(context), None, f"Answered from the abstract of {name} (written earlier from its overview)", ready=overview.abstract, **check_with)
     instruction = prompts.INSTRUCTIONS["abstract"].format(name=name)
-    return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the overview of {name}", **checked)
+    return Plan(tuple(context), prompts.overview_messages([block], question, instruction), f"Answered from the overview of {name}", **check_with)
 
 
 def _plan_pages(store: Store, embedder: Embedder, routed: WholeDocumentQuestion, question: str, filters: QuestionFilters | None) -> Plan:
@@ -284,7 +286,7 @@ def answer_from_overviews(
     filters: QuestionFilters | None = None,
 ) -> Iterator[AskEvent]:
     context = plan.context
-    yield SourcesRanked((), context, context, searched=False, answered_from=plan.answered_from)
+    yield SourcesRanked((), context, context, answered_from=plan.answered_from)
     yield StageStarted(READING, len(context))
     answer_started = time.perf_counter()
     stopped: list[str] = []  # the notice of a reply stopped for repeating itself
