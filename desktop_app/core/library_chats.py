@@ -13,20 +13,26 @@ from .storage.store import Store
 from .types import AskResult
 
 
+def _filter_phrases(result_json: str | None) -> tuple[str, ...]:
+    """The phrases of the filters a stored answer's search applied (none for an answer stopped before it finished)."""
+    filters = json.loads(result_json).get("filters") if result_json else None
+    return tuple(part["phrase"] for part in filters["parts"]) if filters else ()
+
+
 class LibraryChats:
     """Mixed into Library (library.py), which provides `store` and `ask`."""
 
     store: Store
 
     def chat_history(self, chat_id: int) -> list[Turn]:
-        """The chat's question/answer pairs, oldest first."""
+        """The chat's question/answer pairs, oldest first, each with the phrases of the filters its search applied."""
         turns: list[Turn] = []
         pending: str | None = None
-        for _, role, content, _ in self.store.messages(chat_id):
+        for _, role, content, result in self.store.messages(chat_id):
             if role == "user":
                 pending = content
             elif pending is not None:
-                turns.append(Turn(pending, content))
+                turns.append(Turn(pending, content, _filter_phrases(result)))
                 pending = None
         return turns
 

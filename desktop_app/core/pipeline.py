@@ -54,7 +54,7 @@ from .retrieval.query_styles import DEFAULT_QUERY_STYLE, query_messages
 from .retrieval.query_writing import GeneratedQueries, write_queries
 from . import languages, spelled_numbers
 from .languages import LANGUAGE_NAMES, MOST_TRANSLATIONS, detect_language, notable, other_languages
-from .retrieval.question_filters import WithoutFilters, no_match_answer, read_filters
+from .retrieval.question_filters import WithoutFilters, no_match_answer, read_filters, with_earlier
 from .retrieval.translation import in_language, translation_messages
 from .retrieval.scope import Scope
 from .retrieval.search import Searcher
@@ -270,6 +270,8 @@ class Pipeline:
             question = rewrite_followup(self._generator(), history, question)
             yield QuestionRewritten(asked, question)
             filters = self.read_filters(question, ignored_filters)
+            if question != asked:  # read with the chat, it is asked where the chat was (the rewrite often drops "in X.pdf")
+                filters = with_earlier(filters, history[-1].filters, self.store.document_names())
             documents = self._filtered_documents(filters, allowed_documents)
         standalone = question if question != asked else ""  # a follow-up's rewrite: what a whole-document answer says it read
         scope = Scope.of(documents, filters.pages)

@@ -51,6 +51,51 @@ def test_the_first_question_of_a_chat_is_not_rewritten(library, generator):
     assert len(generator.prompts) == 2  # queries and answer, no rewrite
 
 
+def _searched_files(result):
+    return {s.passage.file.rsplit("/", 1)[-1] for s in result.sources}
+
+
+def test_a_follow_up_is_asked_of_the_file_its_chat_named(library, generator):
+    chat = library.store.create_chat("Notes")
+    generator.enqueue("cooling tower", "It was installed in 2011 [1].")
+    first = result_of(library.ask_in_chat(chat, "When was the cooling tower installed, in notes.txt?", "fusion"))
+    assert _searched_files(first) == {"notes.txt"}
+    # The model's rewrite drops the file's name, as the bundled model did in the window.
+    generator.enqueue("When was the cooling tower of the Harbour Plant installed?", "cooling tower year", "In 2011 [1].")
+    follow_up = result_of(library.ask_in_chat(chat, "and when was it put in?", "fusion"))
+    assert [p.label for p in follow_up.filters.parts] == ["notes.txt"]  # the chip shows it, for the person to remove
+    assert _searched_files(follow_up) == {"notes.txt"}
+    # Kept from turn to turn, and joined by the kind of filter the next follow-up states itself.
+    generator.enqueue("What does page 1 of the notes say about the Harbour Plant?", "Harbour Plant", "Its notes [1].")
+    paged = result_of(library.ask_in_chat(chat, "and what does page 1 say about it?", "fusion"))
+    assert sorted(p.label for p in paged.filters.parts) == ["notes.txt", "page 1"]
+    assert _searched_files(paged) == {"notes.txt"}
+
+
+def test_a_question_needing_no_rewrite_or_naming_its_own_file_is_not_held_to_the_chats(library, generator):
+    chat = library.store.create_chat("Notes")
+    generator.enqueue("cooling tower", "It was installed in 2011 [1].")
+    result_of(library.ask_in_chat(chat, "When was the cooling tower installed, in notes.txt?", "fusion"))
+    # The model gives the question back unchanged: it stands alone, and is asked of the whole library.
+    generator.enqueue("What voltage does the PX-40 pump need?", "PX-40 voltage", "24 V DC [1].")
+    alone = result_of(library.ask_in_chat(chat, "What voltage does the PX-40 pump need?", "fusion"))
+    assert alone.filters is None and "px40.pdf" in _searched_files(alone)
+    generator.enqueue("cooling tower", "It was installed in 2011 [1].")
+    result_of(library.ask_in_chat(chat, "When was the cooling tower installed, in notes.txt?", "fusion"))
+    generator.enqueue("What voltage does the PX-40 in px40.pdf need?", "PX-40 voltage", "24 V DC [1].")
+    named = result_of(library.ask_in_chat(chat, "and the voltage of the PX-40 in px40.pdf?", "fusion"))
+    assert [p.label for p in named.filters.parts] == ["px40.pdf"] and _searched_files(named) == {"px40.pdf"}
+
+
+def test_a_follow_ups_kept_filter_the_person_removed_stays_out(library, generator):
+    chat = library.store.create_chat("Notes")
+    generator.enqueue("cooling tower", "It was installed in 2011 [1].")
+    result_of(library.ask_in_chat(chat, "When was the cooling tower installed, in notes.txt?", "fusion"))
+    generator.enqueue("What voltage does the cooling tower need?", "cooling tower voltage", "24 V DC [1].")
+    result = result_of(library.ask_in_chat(chat, "and its voltage?", "fusion", ignored_filters=("notes.txt",)))
+    assert result.filters is None and "px40.pdf" in _searched_files(result)
+
+
 def test_rewrite_parsing_keeps_the_question_when_the_model_rambles():
     assert parse_rewrite('"What is the IP rating of the PX-40?"', "and its rating?") == "What is the IP rating of the PX-40?"
     assert parse_rewrite("", "and its rating?") == "and its rating?"

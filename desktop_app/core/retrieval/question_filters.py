@@ -250,6 +250,15 @@ def read_filters(text: str, library: Sequence[DocumentName], ignored: Sequence[s
     return QuestionFilters(text, searched, tuple(part for _, _, part in spans), tuple(ignored))
 
 
+def with_earlier(filters: QuestionFilters, earlier: Sequence[str], library: Sequence[DocumentName], now: datetime | None = None) -> QuestionFilters:
+    """A follow-up's filters with those of the chat's turn before it (`earlier`: their phrases) of each kind it states none of:
+    "and what about ODBC?" after a question "in R-data.pdf" is asked of that file, "and on pages 30-32?" of those pages of it.
+    The phrases are read again against today's library (a file removed since says so); one the person removed stays out."""
+    kinds = {part.kind for part in filters.parts}
+    kept = tuple(part for part in read_filters("; ".join(earlier), library, filters.ignored, now).parts if part.kind not in kinds) if earlier else ()
+    return QuestionFilters(filters.text, filters.searched, (*filters.parts, *kept), filters.ignored) if kept else filters
+
+
 def no_match_answer(filters: QuestionFilters, library: Sequence[DocumentName], allowed_chunks: set[int] | None) -> str | None:
     """What to answer when the filters leave nothing to search, instead of searching everything: a named file
     the library does not have (with the names closest to it), or filters no passage meets. None: search."""
