@@ -65,6 +65,10 @@ def test_a_follow_up_is_asked_of_the_file_its_chat_named(library, generator):
     follow_up = result_of(library.ask_in_chat(chat, "and when was it put in?", "fusion"))
     assert [p.label for p in follow_up.filters.parts] == ["notes.txt"]  # the chip shows it, for the person to remove
     assert _searched_files(follow_up) == {"notes.txt"}
+    # The panel's re-run asks the text the filters were read from, without the chat: it is still limited to the file.
+    generator.enqueue("cooling tower year", "In 2011 [1].")
+    rerun = result_of(library.ask(follow_up.filters.text, "fusion"))
+    assert _searched_files(rerun) == {"notes.txt"} and rerun.filters.searched == follow_up.filters.searched
     # Kept from turn to turn, and joined by the kind of filter the next follow-up states itself.
     generator.enqueue("What does page 1 of the notes say about the Harbour Plant?", "Harbour Plant", "Its notes [1].")
     paged = result_of(library.ask_in_chat(chat, "and what does page 1 say about it?", "fusion"))

@@ -81,6 +81,9 @@ def write_pdf(path, pages: list[str]):
         ("本周添加的文档里提到价格吗？", "文档里提到价格吗？", [ADDED], "added this week"),
         ("過去7日間に追加したファイル", "ファイル", [ADDED], "added in the last 7 days"),
         ("이번 주에 추가된 문서에서 가격은?", "문서에서 가격은?", [ADDED], "added this week"),
+        # Brackets holding nothing but the filters go with them (a follow-up's kept filters are written so).
+        ("How do I import a CSV file? (in R-data.pdf; pages 3-4)", "How do I import a CSV file?", [FILE, PAGES], "R-data.pdf"),
+        ("如何导入CSV文件？（R-data.pdf）", "如何导入CSV文件？", [FILE], "R-data.pdf"),
     ],
 )
 def test_the_grammar_reads_files_pages_types_and_dates_and_leaves_them_out_of_the_searched_text(question, searched, kinds, label):

@@ -236,6 +236,7 @@ def _cut(text: str, spans: Sequence[tuple[int, int, FilterPart]]) -> str:
     out = re.sub(r"\s+([,.;:?!])", r"\1", " ".join(out.split()))
     out = re.sub(rf"(?<=[{SPACELESS}]) (?=[{SPACELESS}])", "", out)  # "请问R-data.pdf中如何" -> "请问如何", unspaced as written
     out = re.sub(r"([,;:])(?=[,.;:?!]|$)", "", out)  # a comma left before the end or another mark
+    out = re.sub(r"\s*[(\[\uff08][\s,;:\u3001]*[)\]\uff09]", "", out)  # brackets left holding nothing: "X? (in a.pdf)" -> "X?"
     return out.strip(" ,;:")
 
 
@@ -253,10 +254,12 @@ def read_filters(text: str, library: Sequence[DocumentName], ignored: Sequence[s
 def with_earlier(filters: QuestionFilters, earlier: Sequence[str], library: Sequence[DocumentName], now: datetime | None = None) -> QuestionFilters:
     """A follow-up's filters with those of the chat's turn before it (`earlier`: their phrases) of each kind it states none of:
     "and what about ODBC?" after a question "in R-data.pdf" is asked of that file, "and on pages 30-32?" of those pages of it.
-    The phrases are read again against today's library (a file removed since says so); one the person removed stays out."""
+    The phrases are read again against today's library (a file removed since says so); one the person removed stays out.
+    They are added to the text the filters were read from, in brackets, so a re-run or a removed chip reads them as written."""
     kinds = {part.kind for part in filters.parts}
     kept = tuple(part for part in read_filters("; ".join(earlier), library, filters.ignored, now).parts if part.kind not in kinds) if earlier else ()
-    return QuestionFilters(filters.text, filters.searched, (*filters.parts, *kept), filters.ignored) if kept else filters
+    text = f"{filters.text} ({'; '.join(part.phrase for part in kept)})"
+    return QuestionFilters(text, filters.searched, (*filters.parts, *kept), filters.ignored) if kept else filters
 
 
 def no_match_answer(filters: QuestionFilters, library: Sequence[DocumentName], allowed_chunks: set[int] | None) -> str | None:
