@@ -254,9 +254,10 @@ def read_filters(text: str, library: Sequence[DocumentName], ignored: Sequence[s
 def with_earlier(filters: QuestionFilters, earlier: Sequence[str], library: Sequence[DocumentName], now: datetime | None = None) -> QuestionFilters:
     """A follow-up's filters with those of the chat's turn before it (`earlier`: their phrases) of each kind it states none of:
     "and what about ODBC?" after a question "in R-data.pdf" is asked of that file, "and on pages 30-32?" of those pages of it.
-    The phrases are read again against today's library (a file removed since says so); one the person removed stays out.
-    They are added to the text the filters were read from, in brackets, so a re-run or a removed chip reads them as written."""
-    kinds = {part.kind for part in filters.parts}
+    Pages go with their file: a follow-up naming another file is asked of all of it. The phrases are read again against
+    today's library (a file removed since says so); one the person removed stays out. They are added to the text the
+    filters were read from, in brackets, so a re-run or a removed chip reads them as written."""
+    kinds = {part.kind for part in filters.parts} | ({PAGES} if any(part.kind == FILE for part in filters.parts) else set())  # pages were another file's
     kept = tuple(part for part in read_filters("; ".join(earlier), library, filters.ignored, now).parts if part.kind not in kinds) if earlier else ()
     text = f"{filters.text} ({'; '.join(part.phrase for part in kept)})"
     return QuestionFilters(text, filters.searched, (*filters.parts, *kept), filters.ignored) if kept else filters
