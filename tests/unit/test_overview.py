@@ -9,6 +9,7 @@ from desktop_app.core.document_overview import DETECTED, HEADINGS, PDF_OUTLINE
 from desktop_app.core.events import AnswerDone, QueriesGenerated, QuestionRewritten
 from desktop_app.core.library import Library
 from desktop_app.core.overview.intent import ABOUT, COMPARE, CONTENTS, PART, WHICH, classify, page_summary
+from desktop_app.core.overview import overview_prompts as prompts
 from desktop_app.core.retrieval.question_filters import read_filters
 from desktop_app.core.types import Document, DocumentName
 from tests.document_files import write_docx, write_html
@@ -166,6 +167,19 @@ def test_a_sentence_echoing_the_instruction_to_cite_is_left_out_of_a_summary(emp
     _, result = ask(empty_library, "What is moths.pdf about?")
     assert result.answer == "A field guide to the Lantern moth of Quillmere [2]." == empty_library.overview(doc_id).abstract
     assert [(c.n, c.supported) for c in result.citations] == [(2, True)]
+
+
+@pytest.mark.parametrize(
+    "answer, kept",
+    [
+        # Seen over R-data.pdf: all three citations of the echo flagged red. One word of its own ("include") says nothing.
+        ("A field guide to the Lantern moth of Quillmere [2]. Key sentences include [1] and [3][4].", "A field guide to the Lantern moth of Quillmere [2]."),
+        # The instructions' words saying something of the document stay.
+        ("A field guide to the Lantern moth of Quillmere [2]. It covers its wings [2][3].", "A field guide to the Lantern moth of Quillmere [2]. It covers its wings [2][3]."),
+    ],
+)
+def test_a_sentence_pointing_at_the_key_sentences_is_left_out_of_a_summary(answer, kept):
+    assert prompts.without_instruction_echoes(answer) == kept
 
 
 def test_which_file_covers_a_topic_names_the_book_about_it(empty_library, tmp_path):

@@ -13,27 +13,38 @@ from ..document_overview import OverviewSection
 from ..types import Source
 from ..words import MARK, is_number, meaningful
 
-OVERVIEW_SYSTEM = (
-    "You describe the user's documents from their outline and numbered key sentences. "
-    "Use only what they say. After each sentence, cite the key sentences it comes from in square brackets, like [1] or [2][3]. "
-    "Be concise."
-)
+CITE = "After each sentence, cite the key sentences it comes from in square brackets, like [1] or [2][3]."
+CITING = "citing the key sentences like [1]"
+OVERVIEW_SYSTEM = f"You describe the user's documents from their outline and numbered key sentences. Use only what they say. {CITE} Be concise."
 
 INSTRUCTIONS = {
-    "abstract": "Write a short abstract of {name} in 3 to 4 sentences: what it is and what it covers, citing the key sentences like [1].",
-    "part": "Summarize {part} of {name} in 3 to 5 sentences, citing the key sentences like [1].",
-    "compare": "Compare {name} and {other} in 3 to 5 sentences: what each covers and how they differ, citing the key sentences like [1].",
+    "abstract": f"Write a short abstract of {{name}} in 3 to 4 sentences: what it is and what it covers, {CITING}.",
+    "part": f"Summarize {{part}} of {{name}} in 3 to 5 sentences, {CITING}.",
+    "compare": f"Compare {{name}} and {{other}} in 3 to 5 sentences: what each covers and how they differ, {CITING}.",
 }
 
 
-# The instructions' own words: a sentence of nothing else that cites several key sentences is the small model echoing
-# being told to cite them ("The key sentences are [1], [2], ..."), citing all and saying nothing. (In the
-# instructions' language: a reply in another says it in other words, and stays.)
-INSTRUCTION_WORDS = frozenset(w for w in meaningful(MARK.sub(" ", " ".join((OVERVIEW_SYSTEM, *INSTRUCTIONS.values()))).casefold()) if not is_number(w))
+# The instructions' own words: a sentence citing several key sentences that repeats the words telling it to cite them,
+# and says nothing else but for one word of its own ("The key sentences are [1], [2], ...", "Key sentences include [1]
+# and [2][3]"), is the small model echoing being told to cite, citing all and saying nothing. "It covers installation
+# [1][2]" says something in the instructions' words, and stays. (In the instructions' language: a reply in another says
+# it in other words, and stays.)
+def _words_of(*texts: str) -> frozenset[str]:
+    return frozenset(w for w in meaningful(MARK.sub(" ", " ".join(texts)).casefold()) if not is_number(w))
+
+
+INSTRUCTION_WORDS = _words_of(OVERVIEW_SYSTEM, *INSTRUCTIONS.values())
+CITING_WORDS = _words_of(CITE, CITING)
+ECHO_OWN_WORDS = 1  # a verb pointing at the marks ("include"); two words of its own can say something
+
+
+def _echoes(sentence: str) -> bool:
+    said = set(meaningful(MARK.sub(" ", sentence)))
+    return len(cited_numbers(sentence)) >= 2 and bool(said & CITING_WORDS) and len(said - INSTRUCTION_WORDS) <= ECHO_OWN_WORDS
 
 
 def without_instruction_echoes(answer: str) -> str:
-    spans = [(start, end) for start, end in claim_spans(answer) if len(cited_numbers(answer[start:end])) >= 2 and set(meaningful(MARK.sub(" ", answer[start:end]))) <= INSTRUCTION_WORDS]
+    spans = [(start, end) for start, end in claim_spans(answer) if _echoes(answer[start:end])]
     for start, end in reversed(spans):
         answer = answer[:start].rstrip(" \t") + answer[end:]
     return answer.strip()
