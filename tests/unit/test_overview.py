@@ -174,6 +174,8 @@ def test_a_sentence_echoing_the_instruction_to_cite_is_left_out_of_a_summary(emp
     [
         # Seen over R-data.pdf: all three citations of the echo flagged red. One word of its own ("include") says nothing.
         ("A field guide to the Lantern moth of Quillmere [2]. Key sentences include [1] and [3][4].", "A field guide to the Lantern moth of Quillmere [2]."),
+        # After a sentence citing none, the echo's marks say where that one came from: they move there, to be checked.
+        ("A field guide to the Lantern moth of Quillmere. Key sentences include [1] and [2][3].", "A field guide to the Lantern moth of Quillmere [1] [2] [3]."),
         # The instructions' words saying something of the document stay.
         ("A field guide to the Lantern moth of Quillmere [2]. It covers its wings [2][3].", "A field guide to the Lantern moth of Quillmere [2]. It covers its wings [2][3]."),
     ],

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..answers.review import claim_spans
-from ..citation_marks import cited_numbers
+from ..citation_marks import cited_numbers, with_marks
 from ..languages import language_clause
 from ..document_overview import OverviewSection
 from ..types import Source
@@ -44,9 +44,16 @@ def _echoes(sentence: str) -> bool:
 
 
 def without_instruction_echoes(answer: str) -> str:
-    spans = [(start, end) for start, end in claim_spans(answer) if _echoes(answer[start:end])]
-    for start, end in reversed(spans):
+    """The answer without its echoes. An echo's marks say where the sentence before it came from when that one cites
+    nothing ("A guide to X. Key sentences include [1] and [2][3]."): they move there, for the check to judge."""
+    spans = claim_spans(answer)
+    for k in reversed(range(len(spans))):
+        start, end = spans[k]
+        if not _echoes(echo := answer[start:end]):
+            continue
         answer = answer[:start].rstrip(" \t") + answer[end:]
+        if k and not cited_numbers(answer[(before := spans[k - 1])[0] : before[1]]):
+            answer = answer[: before[0]] + with_marks(answer[before[0] : before[1]], cited_numbers(echo)) + answer[before[1] :]
     return answer.strip()
 
 
