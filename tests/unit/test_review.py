@@ -135,6 +135,19 @@ def test_an_uncited_claim_gets_the_passage_that_states_it_unless_the_closing_cit
     assert closing.answer == "The lighthouse flashes green. It flashes every 9 seconds [1]."
 
 
+def test_an_uncited_sentence_joining_three_passages_facts_cites_them_and_one_no_passages_state_is_not_found():
+    # Seen over R-intro: a right answer citing nothing, one sentence joining what three passages say, was refused as
+    # "did not come from your documents": an uncited claim was looked for in one passage at a time.
+    keeper = "Orla Venn kept the lighthouse for forty winters."
+    answer = "The Quillmoor lighthouse flashes green every 9 seconds, was built in 1887 by Edda Tarrow, and Orla Venn kept it for forty winters."
+    reviewed = review(answer, "Tell me about the lighthouse.", context(LIGHT, EXPORT, BUILT, keeper))
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True), (3, True), (4, True)]
+    assert "it now cites [1], [3], [4], which say it" in reviewed.notices[0]
+    # Joined, the passages still hold no number they do not state.
+    made_up = review(answer.replace("forty", "twelve"), "Tell me about the lighthouse.", context(LIGHT, EXPORT, BUILT, keeper))
+    assert not made_up.found
+
+
 def test_an_uncited_sentence_rests_on_the_next_citation_of_its_line_as_the_page_highlights_it():
     # "A. B [1]. C [2].": the page highlights A under [1] (pipeline.said_by_citation); judged against [1] and [2]
     # together it passed on [2]'s words with no mark of its own. Now it is judged as highlighted, and gets [2].
@@ -919,7 +932,7 @@ def test_a_claim_citing_a_number_beyond_the_passages_is_reviewed_without_failing
     # The model cited [7] of five passages; pointing the claim elsewhere looked that passage up and the answer failed.
     places = context("Velmora is the capital of the Isle of Ardent.", "Velmora has around five million people.")
     reviewed = review("Velmora is the capital of the Isle of Ardent and has around five million people [7].", "What is Velmora?", places)
-    assert not reviewed.found  # no passage states it alone, and it cites none to complete
+    assert reviewed.found and [c.n for c in reviewed.citations] == [1, 2]  # the mark taken out, it cites the two passages stating it together
 
 
 def test_an_answer_resting_on_a_passage_without_a_sentence_to_read_is_reviewed_without_failing():

@@ -39,6 +39,7 @@ _MARKS_INSIDE = re.compile(rf"\s*(?>{MARK_RUN})(?=\s*[,;]?\s*[^\s\[.!?,;])")  # 
 MAX_REREADS = 2  # claims of one answer the model rereads (model_check.py): each costs 0.3-0.5 s
 _CLAUSE_ENDS = (",", "\uff0c", "\u3001")  # before commas (Chinese and Japanese ones too) is not yet a claim
 CLAIM_WORDS = 2  # a piece of a sentence naming no more, and no number, before a mark inside it is its subject or a reference, not a claim
+JOINED = 3  # passages an uncited claim is completed from at most: each added one must add words, and numbers stay exact
 DOUBTED = 3  # grounded claims' sentences the question check reads at most, when the first ones do not answer
 _SENTENCE = re.compile(r"(?:(?>`[^`\n]*`)|[^.!?\u3002\uff01\uff1f\n]|[.!?](?=\w)|[!?](?![\s\[\])\"'\u201d\u2019\u00bb]|$))+(?:[.!?\u3002\uff01\uff1f]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*|$)")  # "。！？" end Chinese and Japanese ones; none ends in `code ...`
 
@@ -210,13 +211,27 @@ class ReadPassages:
     def stating(self, claim: str, cited: Sequence[int]) -> list[int] | None:
         """The passages that state the claim: the one passage that states it best; else those it cites and the one
         more that completes it best, with a word of the claim they lack (a claim joining two passages' facts, citing one); None when none do.
+        A claim citing nothing is completed so from the passage holding most of it, up to JOINED passages: the model's uncited
+        sentence may join what several passages say ("A matrix is ..., while a data frame is ..."), each one adding words.
         A passage of another document than those cited must name what the claim is about (`subject`) to be pointed at; citing none, it cites no document."""
         cited = [m for m in cited if 1 <= m <= len(self.texts)]  # a mark beyond the passages read cites nothing
         files, subject = {self.pages[m - 1][0] for m in cited}, self.subject(claim, cited)
         about = [not subject or not cited or self.pages[m][0] in files or any(map(v.holds, subject)) or self.apart(claim, self.texts[m]) for m, v in enumerate(self.each)]
-        tries = ([[n] for n in range(1, len(self.texts) + 1)], [[*cited, n] for n in range(1, len(self.texts) + 1) if cited and n not in cited])
-        verdicts = ([(g.score, -n[-1], n) for n in tried if all(about[m - 1] for m in n) and (g := self.judge(claim, n)).grounded and self.needed(claim, n) == n] for tried in tries)
-        return next((max(found)[2] for found in verdicts if found), None)
+        every = range(1, len(self.texts) + 1)
+
+        def best(tried: Iterable[list[int]], grounded: bool = True) -> list[int] | None:
+            """Of these tries, the one stating the claim best (`grounded`), else holding most of it; each passage adding words."""
+            scored = [(g.score, -n[-1], n) for n in tried if all(about[m - 1] for m in n) and ((g := self.judge(claim, n)).grounded or not grounded) and self.needed(claim, n) == n]
+            return max(scored)[2] if scored else None
+
+        if found := best([n] for n in every):
+            return found
+        joined = cited or best(([n] for n in every), grounded=False) or []
+        while joined and len(joined) < (len(cited) + 1 if cited else JOINED):
+            if found := best([*joined, n] for n in every if n not in joined):
+                return found if cited else sorted(found)
+            joined = [] if cited else (best(([*joined, n] for n in every if n not in joined), grounded=False) or [])
+        return None
 
     def subject(self, claim: str, cited: Sequence[int]) -> list[str]:
         """The question's words the claim restates that its cited passages hold (else any passage read), fewest passages read holding
@@ -309,7 +324,7 @@ def review_answer(
             if numbers and not completed:  # said once for all: a model numbering its own sentences ("A [1]. B [2].") had each moved
                 moved.insert(0, (was, now))
             else:
-                notices.append(f"Citation {was} says only part of this; {added}, which says the rest, was added." if completed else f"A claim cited no passage; it now cites {now}, which says it.")
+                notices.append(f"Citation {was} says only part of this; {added}, which says the rest, was added." if completed else f"A claim cited no passage; it now cites {now}, which {'say' if len(better) > 1 else 'says'} it.")
         elif listed:  # a line naming no thing and no label ("- 612 km (380 mi)") says not found whole, not "- 612 km (380: not found"
             out = out[:start] + (f"- {head}: {NOT_FOUND_LINE}" if (head := _head(claim, names, False)) else f"- {NOT_FOUND_LINE.capitalize()}") + out[end:]
             notices.append(f"No passage states \u201c{MARK.sub('', claim).strip()[:120]}\u201d: the line now says not found.")
