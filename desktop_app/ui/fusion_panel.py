@@ -205,8 +205,9 @@ class FusionPanel(QWidget):
         self.searched_as.setText(f"Searched as: <b>{html.escape(standalone)}</b>" if standalone else "")
         self.searched_as.setVisible(bool(standalone))
 
-    def show_filters(self, filters: QuestionFilters | None) -> None:
-        """One removable chip per filter the question stated; none hides the row."""
+    def show_filters(self, filters: QuestionFilters | None, asked: str = "") -> None:
+        """One removable chip per filter the question stated, or a follow-up kept from its chat (its words are not in
+        `asked`, the question as typed); none hides the row."""
         self.filters = filters
         while self.filter_chips.count():
             item = self.filter_chips.takeAt(0)
@@ -219,7 +220,9 @@ class FusionPanel(QWidget):
             chip = QToolButton()
             chip.setObjectName("filterChip")
             chip.setText(f"{part.label}  \u2715")
-            chip.setToolTip(f"Read from \u201c{part.phrase}\u201d in the question. Click to ask again without this filter (its words are then searched).")
+            typed = not asked or part.phrase.casefold() in asked.casefold()
+            where = f"Read from \u201c{part.phrase}\u201d in the question." if typed else f"Kept from this chat\u2019s earlier question (\u201c{part.phrase}\u201d)."
+            chip.setToolTip(f"{where} Click to ask again without this filter (its words are then searched).")
             chip.setAutoRaise(False)
             chip.clicked.connect(lambda _checked=False, phrase=part.phrase: self.filter_removed.emit(self.filters, phrase))
             self.filter_chips.addWidget(chip)
@@ -257,7 +260,7 @@ class FusionPanel(QWidget):
         if update_queries:
             self.show_queries(result.question, list(result.queries), result.dropped_queries)
             self.show_searched_as(result.standalone_question)
-            self.show_filters(result.filters)
+            self.show_filters(result.filters, result.question)
         if result.answered_from:  # a whole-document question: no search, the overview's key sentences below
             self.searched_as.setText(html.escape(result.answered_from))
             self.searched_as.setVisible(True)

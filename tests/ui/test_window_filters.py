@@ -38,3 +38,26 @@ def test_a_named_file_is_a_chip_and_removing_it_searches_everything(make_window,
     assert fused_files(panel) == {"px40-datasheet.pdf", "notes.md"}  # the file's name is searched as words now
     answer = window.chat_panel.view.entries[-1]
     assert answer.result.filters is None and answer.result.question == "What is the maximum operating temperature in px40-datasheet.pdf?"
+
+
+def test_a_follow_up_keeps_its_chats_file_as_a_chip_that_says_so(make_window, data_home, sample_pdf, qtbot):
+    # The bundled model's rewrite of a follow-up dropped the file its chat named, and the follow-up searched every document.
+    (sample_pdf.parent / "notes.md").write_text(NOTES)
+    generator = ScriptedGenerator(["PX-40: maximum operating temperature", "It runs to 85 degrees Celsius [1]."])
+    library = Library(data_home, embedder=HashingEmbedder(), generator=generator)
+    list(library.import_paths([sample_pdf, sample_pdf.parent / "notes.md"]))
+    window = make_window(library)
+    window.ask_controller.ask("What is the maximum operating temperature in px40-datasheet.pdf?")
+    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
+    generator.enqueue("What is the maximum operating temperature of the pump?", "pump: maximum operating temperature", "It runs to 85 degrees Celsius [1].")
+    window.ask_controller.ask("and of the pump?")
+    qtbot.waitUntil(lambda: window.ask_controller.job is None and len(window.chat_panel.view.entries) == 4, timeout=30_000)
+    panel = window.fusion_panel
+    assert panel.chips() == ["px40-datasheet.pdf"] and fused_files(panel) == {"px40-datasheet.pdf"}
+    chip = next(b for b in panel.filter_row.findChildren(QToolButton) if b.objectName() == "filterChip")
+    assert chip.toolTip().startswith("Kept from this chat\u2019s earlier question")
+
+    generator.enqueue("pump: maximum operating temperature", "It runs to 60 degrees Celsius [1].")
+    qtbot.mouseClick(chip, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.ask_controller.job is None and len(window.chat_panel.view.entries) == 6, timeout=30_000)
+    assert panel.chips() == [] and "notes.md" in fused_files(panel)

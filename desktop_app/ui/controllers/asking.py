@@ -209,7 +209,7 @@ class AskController:
             asking.filters = event.filters
             asking.standalone = event.filters.searched if event.filters.searched != asking.question else ""
             self.fusion_panel.show_searched_as(asking.standalone)
-            self.fusion_panel.show_filters(event.filters)
+            self.fusion_panel.show_filters(event.filters, asking.question)
         elif isinstance(event, QueriesGenerated):
             asking.queries, asking.dropped = event.queries, event.dropped
             self.fusion_panel.show_queries(asking.question, list(event.queries), event.dropped)
