@@ -17,7 +17,8 @@ def fused_files(panel) -> set[str]:
     return {Path(panel.fused.source(r).passage.file).name for r in range(panel.fused.rowCount())}
 
 
-def test_a_named_file_is_a_chip_and_removing_it_searches_everything(make_window, data_home, sample_pdf, qtbot):
+def asked_of_the_datasheet(make_window, data_home, sample_pdf, qtbot):
+    """A window over the datasheet and notes.md, asked a question naming the datasheet; and its scripted model."""
     (sample_pdf.parent / "notes.md").write_text(NOTES)
     generator = ScriptedGenerator(["PX-40: maximum operating temperature", "It runs to 85 degrees Celsius [1]."])
     library = Library(data_home, embedder=HashingEmbedder(), generator=generator)
@@ -25,6 +26,11 @@ def test_a_named_file_is_a_chip_and_removing_it_searches_everything(make_window,
     window = make_window(library)
     window.ask_controller.ask("What is the maximum operating temperature in px40-datasheet.pdf?")
     qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
+    return window, generator
+
+
+def test_a_named_file_is_a_chip_and_removing_it_searches_everything(make_window, data_home, sample_pdf, qtbot):
+    window, generator = asked_of_the_datasheet(make_window, data_home, sample_pdf, qtbot)
     panel = window.fusion_panel
     assert panel.chips() == ["px40-datasheet.pdf"] and panel.filter_row.isVisible()
     assert fused_files(panel) == {"px40-datasheet.pdf"}
@@ -42,13 +48,7 @@ def test_a_named_file_is_a_chip_and_removing_it_searches_everything(make_window,
 
 def test_a_follow_up_keeps_its_chats_file_as_a_chip_that_says_so(make_window, data_home, sample_pdf, qtbot):
     # The bundled model's rewrite of a follow-up dropped the file its chat named, and the follow-up searched every document.
-    (sample_pdf.parent / "notes.md").write_text(NOTES)
-    generator = ScriptedGenerator(["PX-40: maximum operating temperature", "It runs to 85 degrees Celsius [1]."])
-    library = Library(data_home, embedder=HashingEmbedder(), generator=generator)
-    list(library.import_paths([sample_pdf, sample_pdf.parent / "notes.md"]))
-    window = make_window(library)
-    window.ask_controller.ask("What is the maximum operating temperature in px40-datasheet.pdf?")
-    qtbot.waitUntil(lambda: window.ask_controller.job is None, timeout=30_000)
+    window, generator = asked_of_the_datasheet(make_window, data_home, sample_pdf, qtbot)
     generator.enqueue("What is the maximum operating temperature of the pump?", "pump: maximum operating temperature", "It runs to 85 degrees Celsius [1].")
     window.ask_controller.ask("and of the pump?")
     qtbot.waitUntil(lambda: window.ask_controller.job is None and len(window.chat_panel.view.entries) == 4, timeout=30_000)

@@ -55,11 +55,15 @@ def _searched_files(result):
     return {s.passage.file.rsplit("/", 1)[-1] for s in result.sources}
 
 
+def _asked_of_notes(library, generator, chat):
+    """A question of the chat naming notes.txt: the chat's file, for the follow-ups after it."""
+    generator.enqueue("cooling tower", "It was installed in 2011 [1].")
+    return result_of(library.ask_in_chat(chat, "When was the cooling tower installed, in notes.txt?", "fusion"))
+
+
 def test_a_follow_up_is_asked_of_the_file_its_chat_named(library, generator):
     chat = library.store.create_chat("Notes")
-    generator.enqueue("cooling tower", "It was installed in 2011 [1].")
-    first = result_of(library.ask_in_chat(chat, "When was the cooling tower installed, in notes.txt?", "fusion"))
-    assert _searched_files(first) == {"notes.txt"}
+    assert _searched_files(_asked_of_notes(library, generator, chat)) == {"notes.txt"}
     # The model's rewrite drops the file's name, as the bundled model did in the window.
     generator.enqueue("When was the cooling tower of the Harbour Plant installed?", "cooling tower year", "In 2011 [1].")
     follow_up = result_of(library.ask_in_chat(chat, "and when was it put in?", "fusion"))
@@ -78,14 +82,12 @@ def test_a_follow_up_is_asked_of_the_file_its_chat_named(library, generator):
 
 def test_a_question_needing_no_rewrite_or_naming_its_own_file_is_not_held_to_the_chats(library, generator):
     chat = library.store.create_chat("Notes")
-    generator.enqueue("cooling tower", "It was installed in 2011 [1].")
-    result_of(library.ask_in_chat(chat, "When was the cooling tower installed, in notes.txt?", "fusion"))
+    _asked_of_notes(library, generator, chat)
     # The model gives the question back unchanged: it stands alone, and is asked of the whole library.
     generator.enqueue("What voltage does the PX-40 pump need?", "PX-40 voltage", "24 V DC [1].")
     alone = result_of(library.ask_in_chat(chat, "What voltage does the PX-40 pump need?", "fusion"))
     assert alone.filters is None and "px40.pdf" in _searched_files(alone)
-    generator.enqueue("cooling tower", "It was installed in 2011 [1].")
-    result_of(library.ask_in_chat(chat, "When was the cooling tower installed, in notes.txt?", "fusion"))
+    _asked_of_notes(library, generator, chat)
     generator.enqueue("What voltage does the PX-40 in px40.pdf need?", "PX-40 voltage", "24 V DC [1].")
     named = result_of(library.ask_in_chat(chat, "and the voltage of the PX-40 in px40.pdf?", "fusion"))
     assert [p.label for p in named.filters.parts] == ["px40.pdf"] and _searched_files(named) == {"px40.pdf"}
@@ -93,8 +95,7 @@ def test_a_question_needing_no_rewrite_or_naming_its_own_file_is_not_held_to_the
 
 def test_a_follow_ups_kept_filter_the_person_removed_stays_out(library, generator):
     chat = library.store.create_chat("Notes")
-    generator.enqueue("cooling tower", "It was installed in 2011 [1].")
-    result_of(library.ask_in_chat(chat, "When was the cooling tower installed, in notes.txt?", "fusion"))
+    _asked_of_notes(library, generator, chat)
     generator.enqueue("What voltage does the cooling tower need?", "cooling tower voltage", "24 V DC [1].")
     result = result_of(library.ask_in_chat(chat, "and its voltage?", "fusion", ignored_filters=("notes.txt",)))
     assert result.filters is None and "px40.pdf" in _searched_files(result)
