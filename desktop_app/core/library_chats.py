@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator, Sequence
 
@@ -25,15 +26,18 @@ class LibraryChats:
     store: Store
 
     def chat_history(self, chat_id: int) -> list[Turn]:
-        """The chat's question/answer pairs, oldest first, each with the phrases of the filters its search applied."""
+        """The chat's question/answer pairs, oldest first; the last with the phrases of the filters its search applied (what a
+        follow-up keeps: only that answer's stored result is read, however long the chat)."""
         turns: list[Turn] = []
-        pending: str | None = None
+        pending, last = None, None
         for _, role, content, result in self.store.messages(chat_id):
             if role == "user":
                 pending = content
             elif pending is not None:
-                turns.append(Turn(pending, content, _filter_phrases(result)))
-                pending = None
+                turns.append(Turn(pending, content))
+                pending, last = None, result
+        if turns:
+            turns[-1] = dataclasses.replace(turns[-1], filters=_filter_phrases(last))
         return turns
 
     def ask_in_chat(self, chat_id: int, question: str, mode: str | None = None, allowed_documents: Sequence[int] | None = None, **kwargs) -> Iterator[object]:

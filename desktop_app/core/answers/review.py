@@ -219,19 +219,18 @@ class ReadPassages:
         about = [not subject or not cited or self.pages[m][0] in files or any(map(v.holds, subject)) or self.apart(claim, self.texts[m]) for m, v in enumerate(self.each)]
         every = range(1, len(self.texts) + 1)
 
-        def best(tried: Iterable[list[int]], grounded: bool = True) -> list[int] | None:
-            """Of these tries, the one stating the claim best (`grounded`), else holding most of it; each passage adding words."""
-            scored = [(g.score, -n[-1], n) for n in tried if all(about[m - 1] for m in n) and ((g := self.judge(claim, n)).grounded or not grounded) and self.needed(claim, n) == n]
-            return max(scored)[2] if scored else None
+        def best(tried: Iterable[list[int]]) -> tuple[list[int] | None, list[int] | None]:
+            """Of these tries, each passage adding words, the one stating the claim best and the one holding most of it (each judged once)."""
+            scored = [(g.grounded, (g.score, -n[-1]), n) for n in tried if all(about[m - 1] for m in n) and (g := self.judge(claim, n)) and self.needed(claim, n) == n]
+            stated = max(((key, n) for grounded, key, n in scored if grounded), default=None)
+            return (stated[1] if stated else None), (max(scored, key=lambda s: s[1])[2] if scored else None)
 
-        if found := best([n] for n in every):
-            return found
-        joined = cited or best(([n] for n in every), grounded=False) or []
+        stated, most = best([n] for n in every)
+        joined = (cited or most or []) if stated is None else []
         while joined and len(joined) < (len(cited) + 1 if cited else JOINED):
-            if found := best([*joined, n] for n in every if n not in joined):
-                return found if cited else sorted(found)
-            joined = [] if cited else (best(([*joined, n] for n in every if n not in joined), grounded=False) or [])
-        return None
+            stated, most = best([*joined, n] for n in every if n not in joined)
+            joined = [] if cited or stated else (most or [])
+        return sorted(stated) if stated and not cited else stated
 
     def subject(self, claim: str, cited: Sequence[int]) -> list[str]:
         """The question's words the claim restates that its cited passages hold (else any passage read), fewest passages read holding

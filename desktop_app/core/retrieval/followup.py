@@ -31,7 +31,7 @@ _LABEL = re.compile(r"^(standalone question|rewritten question|question|rewritte
 class Turn:
     question: str
     answer: str
-    filters: tuple[str, ...] = ()  # the phrases its search was limited by ("in R-data.pdf", "pages 10-20"): a follow-up keeps them
+    filters: tuple[str, ...] = ()  # the phrases its search was limited by ("in R-data.pdf", "pages 10-20"): read for the last turn, whose filters a follow-up keeps
 
 
 def rewrite_messages(history: Sequence[Turn], question: str) -> list[dict[str, str]]:

@@ -259,8 +259,9 @@ def with_earlier(filters: QuestionFilters, earlier: Sequence[str], library: Sequ
     filters were read from, in brackets, so a re-run or a removed chip reads them as written."""
     kinds = {part.kind for part in filters.parts} | ({PAGES} if any(part.kind == FILE for part in filters.parts) else set())  # pages were another file's
     kept = tuple(part for part in read_filters("; ".join(earlier), library, filters.ignored, now).parts if part.kind not in kinds) if earlier else ()
-    text = f"{filters.text} ({'; '.join(part.phrase for part in kept)})"
-    return QuestionFilters(text, filters.searched, (*filters.parts, *kept), filters.ignored) if kept else filters
+    if not kept:
+        return filters
+    return QuestionFilters(f"{filters.text} ({'; '.join(part.phrase for part in kept)})", filters.searched, (*filters.parts, *kept), filters.ignored)
 
 
 def no_match_answer(filters: QuestionFilters, library: Sequence[DocumentName], allowed_chunks: set[int] | None) -> str | None:
