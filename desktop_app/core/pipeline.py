@@ -144,7 +144,7 @@ class Pipeline:
         generated = write_queries(self._generator, question, self.settings, styles, n)
         if (self.settings.n_queries if n is None else n) <= 0:
             return generated
-        return stay_on_question(generated, question, styles, self.store.mentioned_words)
+        return stay_on_question(generated, question, styles, self.store.mentioned_words, self.store.holds_together)
 
     def retrieve(self, texts: Sequence[str], vectors: np.ndarray, scope: Scope | None = None, weights: Sequence[float] | None = None) -> list[RankedList]:
         return self.searcher.vector_lists(texts, vectors, scope, weights)

@@ -107,7 +107,7 @@ class FusionPanel(QWidget):
         self.not_searched.setObjectName("notSearched")
         self.not_searched.setWordWrap(True)
         self.not_searched.setToolTip("Queries the model wrote that were not searched: a single letter or a number the question does not state, "
-                                     "a name from the prompt's made-up examples, or a query far from the question")
+                                     "a name from the prompt's made-up examples, a thing no passage of your documents names, or a query far from the question")
         self.not_searched.hide()
         self.add_query = tool_button(self, Pixmap.SP_FileDialogNewFolder, "Add a query", self._add_query)
         self.remove_query = tool_button(self, Pixmap.SP_TrashIcon, "Remove the selected query", self._remove_query)

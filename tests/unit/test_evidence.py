@@ -61,6 +61,22 @@ def test_a_name_the_model_brought_that_no_document_mentions_gets_no_not_found_li
     assert named.missing == ("Heron Lite",)
 
 
+def test_a_name_the_model_brought_is_a_line_of_the_answer_only_where_a_passage_names_most_of_it():
+    # Asked how to import data from one program, the model named editions of that program: each was "found" in pages
+    # naming the program alone, and the answer became a list of one line per edition, which the model could not fill.
+    import numpy as np
+
+    from desktop_app.core.retrieval.evidence import select_evidence
+    from desktop_app.core.types import Passage, Source
+
+    text = DRONES["kestrel.txt"] + " The Kestrel Nano is also sold as the Kestrel Nano Trail, with a larger battery."
+    other = "Maps of the Arctic, Polar Edition, second printing, with a larger index of place names."  # the words, of something else
+    sources = [Source(1, Passage(1, 1, "/docs/kestrel.txt", "kestrel", 1, 0, len(text), text), 1.0, {}, 0.5), Source(2, Passage(2, 2, "/docs/maps.txt", "maps", 1, 0, len(other), other), 0.5, {}, 0.2)]
+    queries = ("Kestrel Nano", "Kestrel Nano weight", "Kestrel Nano Polar Edition", "Kestrel Nano Polar Edition weight", "Kestrel Nano Trail", "Kestrel Nano Trail weight")
+    evidence = select_evidence("How much does the Kestrel Nano weigh?", np.zeros(1), queries, sources, None, budget_tokens=400, max_sentences=0)
+    assert evidence.names == ("Kestrel Nano", "Kestrel Nano Trail") and evidence.missing == ()
+
+
 def test_the_quotes_arrive_before_the_answer_and_point_at_their_sentences(drones, generator):
     events, result = ask(drones, generator)
     kinds = [(type(e), getattr(e, "preliminary", False)) for e in events]

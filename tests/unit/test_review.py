@@ -459,8 +459,9 @@ def test_a_quote_is_labelled_with_a_name_only_when_the_document_states_it():
     sources = [
         Source(1, Passage(1, 1, "/orchard.txt", "Orchard notes", 1, 0, 60, "It is not currently shipped by the Pomfret company."), 0.1, {}, 0.5),
         Source(2, Passage(2, 1, "/orchard.txt", "Orchard notes", 1, 0, 60, "Vellmarsh grows 312 crystal pear trees in its orchard."), 0.1, {}, 0.5),
+        Source(3, Passage(3, 1, "/orchard.txt", "Orchard notes", 1, 0, 60, "Harrowgate grows 40 plum trees beside the river."), 0.1, {}, 0.5),
     ]
-    queries = ("Crystal Pomfret Trees", "Crystal Pomfret Trees origin", "Vellmarsh", "Vellmarsh trees")
+    queries = ("Crystal Pomfret Trees", "Crystal Pomfret Trees origin", "Vellmarsh", "Vellmarsh trees", "Harrowgate", "Harrowgate trees")
     evidence = select_evidence("Where do the trees grow?", np.zeros(1), queries, sources, None, budget_tokens=400, max_sentences=0)
     labels = {q.citation.text: q.name for q in evidence.quotes}
     assert labels["Vellmarsh grows 312 crystal pear trees in its orchard."] == "Vellmarsh"

@@ -49,6 +49,9 @@ class MentionsEverything:
     def mentioned_words(self, words):
         return set(words)
 
+    def holds_together(self, words, least, anchors=()):
+        return True
+
 
 def test_pipeline_stops_generating_queries_once_enough_are_written():
     reply = "pump flow rate\nmaximum pressure\nmotor power\nimpeller size\nmore\nand more\nand more text\n"

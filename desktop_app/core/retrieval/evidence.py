@@ -113,11 +113,17 @@ def options_named(text: str) -> set[str]:
     return {m.group(0) for m in OPTION.finditer(text)} | set(_LONG_OPTION.findall(text))
 
 
-def mentions(name: str, source: Source) -> bool:
-    """The passage (or its file's title) names it: any distinctive word of the name, so "Edda Tarrow" is
-    found in a passage saying "Tarrow" (lenient: a false "not found" line is worse than a weak sentence)."""
+def mentions(name: str, source: Source, asked: set[str] | frozenset[str] = frozenset()) -> bool:
+    """The passage (or its file's title) names it. A name the question states (`asked`: its words): any distinctive word of
+    it, so "Edda Tarrow" is found in a passage saying "Tarrow" (lenient: a false "not found" line is worse than a weak
+    sentence). A name the model brought: most of its own words (those the question lacks), with one of its others if it
+    has any. So "Tarrow Works Ltd" is found where "Tarrow Works" is; "SAS Cloud Edition", asked about SAS, is found
+    neither in a page about SAS alone nor in references saying "Cloud ... Edition". A thing the model guessed gets a
+    line of a list answer only where a passage names it (retrieval/on_question.py reads names the same way)."""
     wanted = words(name)
-    return bool(wanted) and bool(wanted & (words(source.passage.text) | words(source.passage.title)))
+    held = wanted & (words(source.passage.text) | words(source.passage.title))
+    own, anchors = wanted - asked, wanted & asked
+    return bool(held) if not own else 2 * len(own & held) > len(own) and (not anchors or bool(anchors & held))
 
 
 def split_sentences(source: Source) -> list[_Sentence]:
@@ -208,10 +214,11 @@ def select_evidence(
     (lexical_vectors) among the best 48 of the prefilter."""
     pool = list(sources[:candidates])
     names = names_of(queries)
-    found_names = [n for n in names if any(mentions(n, s) for s in pool)]
+    asked = words(question)
+    found_names = [n for n in names if any(mentions(n, s, asked) for s in pool)]
     budget_tokens = round(budget_tokens * max(1.0, len(found_names) / NAMES_PER_BUDGET))  # room for each named thing's sentence
     # Only a name the question states gets its "not found" line: one the model brought itself is its guess, not the person's.
-    missing = tuple(n for n in names if n not in found_names and words(n) <= words(question))
+    missing = tuple(n for n in names if n not in found_names and words(n) <= asked)
     sentences = _distinct([s for source in pool for s in split_sentences(source)])
     sentences = _prefilter(sentences, [question, *queries], found_names, max_sentences if max_sentences > 0 else LEXICAL_POOL)
     if not sentences:
@@ -249,7 +256,7 @@ def select_evidence(
         # Scored against the name WITH its fact ("Tarrow Works founder"): the name alone is closest to headings.
         columns = [i for i, q in enumerate(queries) if extends(q, name)]
         best = max(
-            (i for i, s in enumerate(sentences) if i not in chosen and mentions(name, s.source)),
+            (i for i, s in enumerate(sentences) if i not in chosen and mentions(name, s.source, asked)),
             key=lambda i: float(to_queries[i, columns].max()) if columns else float(overall[i]),
             default=None,
         )

@@ -4,6 +4,14 @@
   query prompt's examples (a drone range, a wine cooperative) into its queries for an unrelated question. A query
   holding a word of those names that neither the question nor the library mentions searches for the example,
   not for the question. A name the library does mention is kept: a person may own a document about it.
+- A thing the model names that no passage names is dropped with its fact ("Quillon Office" and "Quillon Office save
+  plot" for a question about saving a plot, over manuals that never name it). The named-things format makes a small
+  model name something even for a question about none: a product, a distribution, an edition. Keyword search finds no
+  word of such a name; meaning search, whatever is nearest to it; and as a name it would get a line of a list answer.
+  A passage names it when it holds most of the name's own words (those the question does not state), and one of its
+  others if it has any, as evidence.py's `mentions` reads a list line's name: "Tarrow Works Ltd" where a page says
+  "Tarrow Works"; not "Adobe Acrobat" where one page says "Adobe" of a font, nor "SAS Cloud Edition" asked about SAS
+  where a list of references says "Cloud ... Edition". A name whose words all are the question's is the person's, kept.
 - A query that says nothing (a single letter, or a number the question does not state) is dropped too.
 - A query naming one of the question's terms in other spelling ("ASN.1 DER Coding" for "asn1_der_coding", "Foo Bar" for
   "FooBar") names it as the question spells it: a function, file or option is written one way in a manual, and keyword
@@ -19,6 +27,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 
+from ..name_facts import extends, names_of
 from ..storage.chunks import content_words
 from .query_parsing import normalize
 from .query_styles import QueryStyle, query_style
@@ -26,7 +35,12 @@ from .query_writing import NO_QUERIES, GeneratedQueries
 
 # words -> those of them the library's text holds (Store.mentioned_words)
 Mentioned = Callable[[Iterable[str]], set[str]]
+# (words, least, anchors) -> some passage holds at least `least` of the words and one of the anchors (Store.holds_together)
+HeldTogether = Callable[[Sequence[str], int, Sequence[str]], bool]
 KEY_TERMS = "searched the question and its key terms"
+# A name's own words read by invented_names, at most: the index is asked once per choice of most of them (15 at 6 words);
+# a name written as a long phrase is read by its first words.
+NAME_WORDS = 6
 QUESTION_ALONE = "searched the question alone"
 
 
@@ -68,6 +82,19 @@ def example_echoes(queries: Sequence[str], question: str, styles: Sequence[str],
     return {q for q, words in suspects.items() if words & unknown}
 
 
+def invented_names(queries: Sequence[str], question: str, together: HeldTogether) -> set[str]:
+    """The name-fact queries (a name alone, and the name with its fact) of things no passage names (evidence.mentions): none
+    holds most of the name's own content words (those the question does not state) with one of its others, if it has any."""
+    asked = set(content_words(question))
+    invented = []
+    for name in names_of(queries):
+        words = content_words(name)
+        own, anchors = [w for w in words if w not in asked][:NAME_WORDS], [w for w in words if w in asked]
+        if own and not together(own, len(own) // 2 + 1, anchors):
+            invented.append(name)
+    return {q for q in queries if any(q == name or extends(q, name) for name in invented)}
+
+
 def key_terms(question: str) -> str:
     """The question's content words (stop words out), or "" when they say nothing the question does not."""
     terms = " ".join(content_words(question))
@@ -99,10 +126,11 @@ def in_question_spelling(query: str, question: str) -> str:
     return query
 
 
-def stay_on_question(generated: GeneratedQueries, question: str, styles: Sequence[str], mentioned: Mentioned) -> GeneratedQueries:
-    """`generated` without echoes of the prompt's examples nor queries saying nothing, the question's terms as it spells
-    them; with no query left, the question's key terms."""
-    unusable = example_echoes(generated.queries, question, styles, mentioned) | {q for q in generated.queries if says_nothing(q, question)}
+def stay_on_question(generated: GeneratedQueries, question: str, styles: Sequence[str], mentioned: Mentioned, together: HeldTogether) -> GeneratedQueries:
+    """`generated` without echoes of the prompt's examples, things the library cannot be about nor queries saying nothing,
+    the question's terms as it spells them; with no query left, the question's key terms."""
+    unusable = example_echoes(generated.queries, question, styles, mentioned) | invented_names(generated.queries, question, together)
+    unusable |= {q for q in generated.queries if says_nothing(q, question)}
     queries = tuple(dict.fromkeys(in_question_spelling(q, question) for q in generated.queries if q not in unusable))
     dropped = (*generated.dropped, *(q for q in generated.queries if q in unusable))
     notice = generated.notice

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -44,6 +45,13 @@ def content_words(query: str) -> list[str]:
     found = re.findall(rf"{OPTION.pattern}|\w+", spaced(plain_letters(query).translate(DASHES)).lower())
     words = [w.lstrip("-") for w in found if w.startswith("-") or w not in _STOPWORDS and (len(w) > 1 or is_spaceless(w))]
     return list(dict.fromkeys(words))
+
+
+def any_passage_holds(holds_all: Callable[[Sequence[str], Sequence[str]], bool], words: Sequence[str], least: int, anchors: Sequence[str] = ()) -> bool:
+    """Some passage holds at least `least` of `words` and, given `anchors`, one of them: `holds_all(some, anchors)` asks the
+    index about one choice of words at a time (a handful of queries for a name of a few words)."""
+    chosen = list(dict.fromkeys(words))
+    return any(holds_all(some, tuple(anchors)) for some in itertools.combinations(chosen, max(least, 1)))
 
 
 EMBEDDING_MODEL_KEY = "embedding_model"
@@ -190,6 +198,15 @@ class ChunkStore(Database):
     def mentioned_words(self, words: Iterable[str]) -> set[str]:
         """Those of `words` that some passage of the library holds (as keyword search matches them)."""
         return {w for w in words if self.conn.execute("SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1", (self.db.quote_fts(spaced(w)),)).fetchone()}
+
+    def holds_together(self, words: Sequence[str], least: int, anchors: Sequence[str] = ()) -> bool:
+        """Some passage holds at least `least` of `words` (as keyword search matches them) and, given `anchors`, one of them."""
+
+        def holds_all(some: Sequence[str], anchors: Sequence[str]) -> bool:
+            expression = " AND ".join([*(self.db.quote_fts(spaced(w)) for w in some), *([f"({' OR '.join(self.db.quote_fts(spaced(a)) for a in anchors)})"] if anchors else [])])
+            return self.conn.execute("SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1", (expression,)).fetchone() is not None
+
+        return any_passage_holds(holds_all, words, least, anchors)
 
     def keyword_search(self, query: str, limit: int, allowed: Iterable[int] | None = None, navigation: bool = True) -> list[SearchHit]:
         """FTS5 search over chunks with the query's content words OR-ed, best bm25 first.
