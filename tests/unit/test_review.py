@@ -1016,3 +1016,45 @@ def test_a_sentence_citing_nothing_gets_the_passage_stating_it_though_another_na
     states, native, twice = "To register routines with Quill, one calls quill_register_routines.", "Native routines live in the shared library.", "Register each routine once: registering twice is an error."
     reviewed = review("To register native routines, one calls quill_register_routines.", "How do I register native routines?", context(native, twice, states))
     assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(3, True)]
+
+
+class _AnsweredBy(_Asked):
+    """A question check that says a statement answers only when it holds `words`, and is sure the others do not."""
+
+    def __init__(self, words):
+        from desktop_app.core.answers.model_check import Doubt
+
+        super().__init__(Doubt.SURE)
+        self.words = words
+
+    def doubt(self, question, statement):
+        from desktop_app.core.answers.model_check import Doubt
+
+        self.shown.append((question, statement))
+        return Doubt.NONE if self.words in statement else Doubt.SURE
+
+
+def test_a_claim_restating_the_questions_condition_cites_the_passage_that_states_it_too():
+    # Asked how to install without administrator rights, the model cited the passage naming the installer, which says
+    # nothing of rights: the question check read that passage alone and refused a right answer. The passage saying the
+    # installer works without them was among those read; it is cited too, and the question check reads it.
+    without = "The setup program also lets you install Tessel without an admin account; the FAQ has the details."
+    setup = "Installation is via the setup program tessel-setup.exe. Double-click it and follow the steps on the screen."
+    texts = ("Tessel keeps its settings in a folder of your home directory.", without, setup)
+    sources = [Source(n, Passage(n, 1, "/tessel-guide.pdf", "Tessel guide", 20 + n, 0, len(t), t), 0.1, {}, 0.5) for n, t in enumerate(texts, 1)]
+    check = _AnsweredBy("admin account")
+    answer = "To install Tessel without an admin account, use the setup program tessel-setup.exe [3]."
+    reviewed = review_answer(answer, True, "How can I install Tessel without an admin account?", sources, sources, model_check=check)
+    assert reviewed.found, reviewed.notices
+    assert sorted(c.n for c in reviewed.citations) == [2, 3] and all(c.supported for c in reviewed.citations)
+    assert any("[2], which says the rest, was added" in n for n in reviewed.notices)
+
+
+def test_a_figure_of_another_document_is_not_given_the_questions_subject_by_a_passage_naming_it():
+    # A near miss: the population asked is nowhere; the model gave a neighbour's figure, citing the neighbour's page. The
+    # page naming the country asked about is in another document: joined, the claim read as stated and the answer passed.
+    sources = context("Norvale is an island country in the Sunward Sea; its capital and most populous town is Port Edda.",
+                      "Corvania covers 912,050 km2, with a population estimated at 31.8 million in 2025.")
+    check = _AnsweredBy("Norvale")
+    reviewed = review_answer("The population of Norvale is 31.8 million as of 2025 [2].", True, "What is the population of Norvale?", sources, sources, model_check=check)
+    assert not reviewed.found

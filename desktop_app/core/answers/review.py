@@ -208,16 +208,17 @@ class ReadPassages:
                     return n, sentence
         return None
 
-    def stating(self, claim: str, cited: Sequence[int]) -> list[int] | None:
+    def stating(self, claim: str, cited: Sequence[int], completing: bool = False) -> list[int] | None:
         """The passages that state the claim: the one passage that states it best; else those it cites and the one
         more that completes it best, with a word of the claim they lack (a claim joining two passages' facts, citing one); None when none do.
         A claim citing nothing is completed so from the passage holding most of it, up to JOINED passages: the model's uncited
         sentence may join what several passages say ("A matrix is ..., while a data frame is ..."), each one adding words.
-        A passage of another document than those cited must name what the claim is about (`subject`) to be pointed at; citing none, it cites no document."""
+        A passage of another document than those cited must name what the claim is about (`subject`) to be pointed at; citing none, it cites no document.
+        `completing`: the cited passages state it, lacking words it restates of the question; only a passage of their documents completing them is looked for."""
         cited = [m for m in cited if 1 <= m <= len(self.texts)]  # a mark beyond the passages read cites nothing
         files, subject = {self.pages[m - 1][0] for m in cited}, self.subject(claim, cited)
         about = [not subject or not cited or self.pages[m][0] in files or any(map(v.holds, subject)) or self.apart(claim, self.texts[m]) for m, v in enumerate(self.each)]
-        every = range(1, len(self.texts) + 1)
+        every = [m for m in range(1, len(self.texts) + 1) if not completing or self.pages[m - 1][0] in files]  # another document's page would give the claim its subject: another country's population
 
         def best(tried: Iterable[list[int]]) -> tuple[list[int] | None, list[int] | None]:
             """Of these tries, each passage adding words, the one stating the claim best and the one holding most of it (each judged once)."""
@@ -225,7 +226,7 @@ class ReadPassages:
             stated = max(((key, n) for grounded, key, n in scored if grounded), default=None)
             return (stated[1] if stated else None), (max(scored, key=lambda s: s[1])[2] if scored else None)
 
-        stated, most = best([n] for n in every)
+        stated, most = (None, None) if completing else best([n] for n in every)
         joined = (cited or most or []) if stated is None else []
         while joined and len(joined) < (len(cited) + 1 if cited else JOINED):
             stated, most = best([*joined, n] for n in every if n not in joined)
@@ -276,7 +277,7 @@ def review_answer(
     search queries, whose name-fact ones ("Edda Tarrow birthplace") ask each list line's own question."""
     if not (found and answer):
         return ReviewedAnswer(answer, found, (), ())
-    evidence, flagged, unstated, moved = ReadPassages(context, question, embedder, unlocated, under), {}, [], []  # unstated: claims citing nothing no passage states
+    evidence, flagged, unstated, moved, partial = ReadPassages(context, question, embedder, unlocated, under), {}, [], [], []  # unstated: claims citing nothing no passage states
     grounded: list[tuple[str, list[int]]] = []  # each grounded claim and the passages it ends up citing, last first
     given, notices = given_marks(answer, len(context))
     spans = claim_spans(out := (written := marks_after(LONE_MARKS.sub(" ", given))))
@@ -311,10 +312,12 @@ def review_answer(
         better = None if verdict.grounded else evidence.stating(claim, numbers)
         verdict = evidence.reread(claim, numbers, verdict, model_check) if better is None else verdict
         if verdict.grounded:
+            tail = len(out) - end  # what follows it, which no later change touches
             if len(needed := evidence.needed(claim, numbers)) < len(numbers) and not cites_inside(claim):  # cited for nothing it says (not "one of [3] or [4]")
                 out = out[:start] + with_marks(claim, needed) + out[end:]
                 notices.append(f"Citation {', '.join(f'[{n}]' for n in numbers if n not in needed)} added nothing to what its sentence says; it was dropped there.")
             grounded.append((claim, needed))
+            partial += [(len(out) - start, tail, claim, needed)] * (bool(needed) and any(map(evidence.asked.holds, content(" ".join(verdict.missing)))))  # its passages lack the question's words it restates ("without admin rights")
             continue
         if better is not None:  # completed: the passage added for the rest did not give the answer, so the model's own are asked
             grounded.append((claim, numbers if (completed := bool(numbers) and set(numbers) < set(better)) else better))
@@ -345,6 +348,11 @@ def review_answer(
         doubt = Doubt.SURE if all(d is Doubt.SURE for *_, d in doubts) else Doubt.NONE
     else:
         doubt = _least_doubt(model_check, question, (s for g in reversed(grounded) for s in evidence.statements(*g, subject=True))) if checked and grounded and model_check else Doubt.NONE
+    for back, tail, claim, cited in partial[-DOUBTED:] if doubt is Doubt.SURE else ():  # sure it does not answer: a page of the same documents holding what the claim restates of the question may
+        if (more := evidence.stating(claim, cited, completing=True)) and _least_doubt(model_check, question, evidence.statements(claim, more, subject=True)) is Doubt.NONE:
+            out, doubt = out[: len(out) - back] + with_marks(out[len(out) - back : len(out) - tail], more) + out[len(out) - tail :], Doubt.NONE
+            notices.append(f"Citation {', '.join(f'[{n}]' for n in cited)} says only part of this; {', '.join(f'[{n}]' for n in more if n not in cited)}, which says the rest, was added.")
+            break
     if (checked and not grounded) or doubt is Doubt.SURE:
         why = "the passage it rests on does not answer the question" if grounded else "no passage it read states that: it did not come from your documents"
         return ReviewedAnswer(not_found_answer(sources or context), False, (), (f"The model answered \u201c{answer.strip()[:300]}\u201d, but {why}.",))
