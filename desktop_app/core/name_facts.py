@@ -13,6 +13,12 @@ def extends(query: str, name: str) -> bool:
     return bool(name) and query.lower().startswith(name.lower() + " ")
 
 
+def most(count: int) -> int:
+    """How many of a name's own words (those the question does not state) a passage holds to name it: more than half, so
+    "Tarrow Works Ltd" is named where "Tarrow Works" is (retrieval/evidence.mentions and on_question.invented_names)."""
+    return count // 2 + 1
+
+
 def names_of(queries: Sequence[str]) -> list[str]:
     """The names of name-fact queries: a query that another query extends ("Tarrow Works" and "Tarrow Works founder").
 

@@ -194,6 +194,7 @@ def test_a_word_inside_chinese_text_is_found_by_keyword_in_new_and_upgraded_post
     assert found("保修期是多久？") == [new_text]
     assert store.mentioned_words(["流量", "扬程"]) == {"流量"}
     assert store.holds_together(["保修期", "两年"], 2) and not store.holds_together(["保修期", "流量"], 2) and store.holds_together(["保修期", "流量"], 1)
+    assert store.holds_together(["两年"], 1, ["保修期", "扬程"]) and not store.holds_together(["两年"], 1, ["流量"])  # with one of the anchors
     store.close()
 
 

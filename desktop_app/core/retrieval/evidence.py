@@ -31,7 +31,7 @@ import numpy as np
 
 from ..ingest.chunking import reading_spans
 from ..models.embedder import Embedder
-from ..name_facts import extends, names_of
+from ..name_facts import extends, most, names_of
 from ..stopwords import FUNCTION_WORDS
 from ..types import Citation, Quote, Source
 from ..word_pieces import is_spaceless, spaced, word_count
@@ -123,7 +123,7 @@ def mentions(name: str, source: Source, asked: set[str] | frozenset[str] = froze
     wanted = words(name)
     held = wanted & (words(source.passage.text) | words(source.passage.title))
     own, anchors = wanted - asked, wanted & asked
-    return bool(held) if not own else 2 * len(own & held) > len(own) and (not anchors or bool(anchors & held))
+    return bool(held) if not own else len(own & held) >= most(len(own)) and (not anchors or bool(anchors & held))
 
 
 def split_sentences(source: Source) -> list[_Sentence]:

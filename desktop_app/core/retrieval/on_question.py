@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 
-from ..name_facts import extends, names_of
+from ..name_facts import extends, most, names_of
 from ..storage.chunks import content_words
 from .query_parsing import normalize
 from .query_styles import QueryStyle, query_style
@@ -90,7 +90,7 @@ def invented_names(queries: Sequence[str], question: str, together: HeldTogether
     for name in names_of(queries):
         words = content_words(name)
         own, anchors = [w for w in words if w not in asked][:NAME_WORDS], [w for w in words if w in asked]
-        if own and not together(own, len(own) // 2 + 1, anchors):
+        if own and not together(own, most(len(own)), anchors):
             invented.append(name)
     return {q for q in queries if any(q == name or extends(q, name) for name in invented)}
 

@@ -47,11 +47,10 @@ def content_words(query: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
-def any_passage_holds(holds_all: Callable[[Sequence[str], Sequence[str]], bool], words: Sequence[str], least: int, anchors: Sequence[str] = ()) -> bool:
-    """Some passage holds at least `least` of `words` and, given `anchors`, one of them: `holds_all(some, anchors)` asks the
-    index about one choice of words at a time (a handful of queries for a name of a few words)."""
-    chosen = list(dict.fromkeys(words))
-    return any(holds_all(some, tuple(anchors)) for some in itertools.combinations(chosen, max(least, 1)))
+def any_passage_holds(holds_all: Callable[[Sequence[str]], bool], words: Sequence[str], least: int) -> bool:
+    """Some passage holds at least `least` of `words`: `holds_all(some)` asks the index about one choice of them at a time
+    (a handful of queries for a name of a few words)."""
+    return any(holds_all(some) for some in itertools.combinations(dict.fromkeys(words), max(least, 1)))
 
 
 EMBEDDING_MODEL_KEY = "embedding_model"
@@ -197,16 +196,17 @@ class ChunkStore(Database):
     # -- keyword search ------------------------------------------------------------------------
     def mentioned_words(self, words: Iterable[str]) -> set[str]:
         """Those of `words` that some passage of the library holds (as keyword search matches them)."""
-        return {w for w in words if self.conn.execute("SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1", (self.db.quote_fts(spaced(w)),)).fetchone()}
+        return {w for w in words if self.holds_together([w], 1)}
 
     def holds_together(self, words: Sequence[str], least: int, anchors: Sequence[str] = ()) -> bool:
         """Some passage holds at least `least` of `words` (as keyword search matches them) and, given `anchors`, one of them."""
+        either = [f"({' OR '.join(self.db.quote_fts(spaced(a)) for a in anchors)})"] if anchors else []
 
-        def holds_all(some: Sequence[str], anchors: Sequence[str]) -> bool:
-            expression = " AND ".join([*(self.db.quote_fts(spaced(w)) for w in some), *([f"({' OR '.join(self.db.quote_fts(spaced(a)) for a in anchors)})"] if anchors else [])])
+        def holds_all(some: Sequence[str]) -> bool:
+            expression = " AND ".join([*(self.db.quote_fts(spaced(w)) for w in some), *either])
             return self.conn.execute("SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1", (expression,)).fetchone() is not None
 
-        return any_passage_holds(holds_all, words, least, anchors)
+        return any_passage_holds(holds_all, words, least)
 
     def keyword_search(self, query: str, limit: int, allowed: Iterable[int] | None = None, navigation: bool = True) -> list[SearchHit]:
         """FTS5 search over chunks with the query's content words OR-ed, best bm25 first.

@@ -165,17 +165,17 @@ class PgChunkStore(PgDatabase):
     # -- keyword search ------------------------------------------------------------------------
     def mentioned_words(self, words: Iterable[str]) -> set[str]:
         """Those of `words` that some passage of the library holds (as keyword search matches them)."""
-        return {w for w in words if self.rows("SELECT 1 FROM chunks WHERE words @@ plainto_tsquery('simple', %s) LIMIT 1", (spaced(w),))}
+        return {w for w in words if self.holds_together([w], 1)}
 
     def holds_together(self, words: Sequence[str], least: int, anchors: Sequence[str] = ()) -> bool:
         """Some passage holds at least `least` of `words` and, given `anchors`, one of them (plainto_tsquery ANDs words)."""
+        either = " AND words @@ (" + " || ".join(["plainto_tsquery('simple', %s)"] * len(anchors)) + ")" if anchors else ""
 
-        def holds_all(some: Sequence[str], anchors: Sequence[str]) -> bool:
-            either = " || ".join(["plainto_tsquery('simple', %s)"] * len(anchors))
-            sql = "SELECT 1 FROM chunks WHERE words @@ plainto_tsquery('simple', %s)" + (f" AND words @@ ({either})" if anchors else "") + " LIMIT 1"
+        def holds_all(some: Sequence[str]) -> bool:
+            sql = "SELECT 1 FROM chunks WHERE words @@ plainto_tsquery('simple', %s)" + either + " LIMIT 1"
             return bool(self.rows(sql, [" ".join(spaced(w) for w in some), *(spaced(a) for a in anchors)]))
 
-        return any_passage_holds(holds_all, words, least, anchors)
+        return any_passage_holds(holds_all, words, least)
 
     def keyword_search(self, query: str, limit: int, allowed: Iterable[int] | None = None, navigation: bool = True) -> list[SearchHit]:
         """Full-text search with the query's content words OR-ed, best ts_rank_cd first.
