@@ -1054,7 +1054,7 @@ def test_a_figure_of_another_document_is_not_given_the_questions_subject_by_a_pa
     # A near miss: the population asked is nowhere; the model gave a neighbour's figure, citing the neighbour's page. The
     # page naming the country asked about is in another document: joined, the claim read as stated and the answer passed.
     sources = context("Norvale is an island country in the Sunward Sea; its capital and most populous town is Port Edda.",
-                      "Corvania covers 912,050 km2, with a population estimated at 31.8 million in 2025.")
+                      "Corvania covers 48,300 km2, with a population estimated at 6.4 million in 2024.")
     check = _AnsweredBy("Norvale")
-    reviewed = review_answer("The population of Norvale is 31.8 million as of 2025 [2].", True, "What is the population of Norvale?", sources, sources, model_check=check)
+    reviewed = review_answer("The population of Norvale is 6.4 million as of 2024 [2].", True, "What is the population of Norvale?", sources, sources, model_check=check)
     assert not reviewed.found
