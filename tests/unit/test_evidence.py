@@ -292,6 +292,27 @@ def test_each_line_of_a_label_and_value_list_is_read_as_one_sentence(lines):
     assert not any(lines[1] in r and lines[2] in r for r in read)
 
 
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "Function: void pump_start (struct pump *p, unsigned speed): Starts the pump at the given speed and opens the valve.",
+        "Fonction : int pompe_arret (struct pompe *p) : Arrête la pompe et ferme la vanne.",
+    ],
+)
+def test_a_definition_whose_name_ends_in_a_colon_is_read_with_what_it_does(entry):
+    # Seen over a library's HTML manual: "Function: void sha256_digest (...):" was read and quoted apart from
+    # "Performs final processing ...": the label took the signature and the signature, itself leading in, took nothing,
+    # so the model's right answer cited a bare signature, which the question check doubted.
+    from desktop_app.core.retrieval.evidence import split_sentences
+    from desktop_app.core.types import Passage, Source
+
+    text = f"Context struct: struct pump\n\n{entry} The speed is in revolutions a minute.\n\nPower: 1450 W\nVoltage: 230 V"
+    source = Source(1, Passage(1, 1, "/docs/pump.html", "pump", 1, 0, len(text), text), 1.0, {}, 0.5)
+    read = [s.text for s in split_sentences(source)]
+    assert entry in read, read
+    assert "Power: 1450 W" in read and "Voltage: 230 V" in read
+
+
 def test_the_page_highlights_the_spec_line_the_answer_took_with_its_label():
     # Seen in the window: "The water tank holds 1.8 litres [1]" highlighted "1,8 litre / Capacité du bac à grains :",
     # the value with the next line's label.

@@ -115,6 +115,8 @@ def reading_spans(text: str) -> list[tuple[int, int, bool]]:
             out[-1] = (out[-1][0], value, labelled)
             if label is not None:
                 pieces.append((label, end))
+            elif (joined := text[start:value].rstrip(_CLOSING)) and joined[-1] in _COLONS:
+                joining = True  # a value that itself leads in ("Function: f (x):" and what f does): it takes the next piece too
             continue
         out.append((start, end, False))
         piece = text[start:end].rstrip(_CLOSING)
