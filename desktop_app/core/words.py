@@ -44,6 +44,9 @@ MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")  # a citation mark, "[2]" or "[1, 3
 # letter too short to count ("-k" is not "-c", nor "-v" "-V"; "x-axis", "- item" and the initials "G.-F." hold none).
 OPTION = re.compile(r"(?<![\w.-])--?[^\W\d_](?![\w-])")
 _TOKEN = re.compile(rf"\d+(?:\.\d+)*|{OPTION.pattern}|[^\W\d_]{{2}}\w*(?:\.[^\W\d_]{{2}}\w*)+|\w+")
+# A programming name joining letters and digits with underscores ("sha256_digest", "SHA3_256_DIGEST_SIZE") is one code:
+# its digits are no number of their own ("sha256_digest" is not "sha3_256_digest"). `tokens` then gives its parts too.
+_IDENTIFIER = re.compile(r"(?<!\w)(?=[^\W_]+_)(?=\w*\d)(?=\w*[^\W\d_])\w+")
 DASHES = str.maketrans("\u2010\u2011\u2212", "---")  # a hyphen and a minus sign as typeset (a man page's "\u2212k") are "-"
 
 
@@ -61,8 +64,11 @@ def _number(match: re.Match) -> str:
 def _fold(text: str) -> str:
     """Casefolded, accents dropped ("Malmö" = "malmo"), numbers in one spelling (Chinese and Japanese ones too: "两年" is "2 年");
     an option as written ("-v" is not "-V")."""
-    pieces = re.split(f"({OPTION.pattern})", text.translate(DASHES))  # text, option, text, ...
-    return "".join(piece if odd else _NUMBER.sub(lambda m: f" {_number(m)} ", cjk_numerals(fold_letters(piece))) for odd, piece in zip(itertools.cycle((False, True)), pieces))
+    pieces = re.split(f"({OPTION.pattern}|{_IDENTIFIER.pattern})", text.translate(DASHES))  # text, option or name, text, ...
+    return "".join(
+        (piece if piece.startswith("-") else fold_letters(piece)) if odd else _NUMBER.sub(lambda m: f" {_number(m)} ", cjk_numerals(fold_letters(piece)))
+        for odd, piece in zip(itertools.cycle((False, True)), pieces)
+    )
 
 
 @functools.lru_cache(maxsize=4096)

@@ -179,6 +179,18 @@ def test_a_dotted_name_is_one_word_that_must_be_in_the_page():
     assert judge_claim("The function reads a table, e.g. a data frame [1].", [page]).grounded
 
 
+def test_a_name_joined_by_underscores_keeps_its_digits():
+    # Seen in the window over a crypto library's manual: "use the sha256_digest function [1]" cited the section of
+    # sha3_256_digest with no flag. Its digits were read as numbers of their own, "sha 256 _digest", every one of them
+    # on the other function's page. A name joined by underscores is one code, held only as written.
+    other = "Function: void sha3_256_digest (struct sha3_256_ctx *ctx): Performs final processing and extracts the digest."
+    right = "Function: void sha256_digest (struct sha256_ctx *ctx): Performs final processing and extracts the digest."
+    claim = "Call the sha256_digest function to extract the digest [1]."
+    assert not judge_claim(claim, [other]).grounded
+    assert judge_claim(claim, [right]).grounded
+    assert judge_claim("SHA3_256_DIGEST_SIZE is the size of the digest [1].", ["Constant: SHA3_256_DIGEST_SIZE: The size of a SHA3_256 digest, i.e., 32."]).grounded
+
+
 @pytest.mark.parametrize(
     "claim, passage",
     [
