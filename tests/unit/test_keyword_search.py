@@ -96,3 +96,21 @@ def test_a_word_typeset_with_a_ligature_or_in_full_width_is_found_by_its_plain_l
     assert store.mentioned_words(["filter", "flow", "window"]) == {"filter", "flow"}
     assert plain and store.integrity_problems() == []
     store.close()
+
+
+def test_a_code_written_with_or_without_a_hyphen_is_found_either_way(tmp_path):
+    # A manual writes "SHA256" and "RS-485" where a person types "SHA-256" and "RS485": the index holds "sha256" as one
+    # word and "rs-485" as two, so keyword search found neither section and ranked its neighbours (SHA3-256, a passage
+    # naming "SHA" and "256" apart) above it.
+    store = Store(tmp_path / "library.sqlite")
+    joined = add_document(store, "crypto.html", ["SHA256 outputs hash values of 32 octets."])
+    apart = add_document(store, "datasheet.pdf", ["The bus is RS-485 at up to 115200 baud."])
+    add_document(store, "other.html", ["SHA3 with a 256-bit output is the most useful of its family."])
+    add_document(store, "cable.pdf", ["The cable is 485 mm long; its bus carries the RS signal."])
+
+    def first(query):
+        return store.keyword_search(query, 5)[0].chunk_id
+
+    assert first("What does SHA-256 output?") in store.chunk_ids_of_documents([joined])
+    assert first("Which RS485 bus?") in store.chunk_ids_of_documents([apart])
+    store.close()

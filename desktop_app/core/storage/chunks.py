@@ -47,6 +47,29 @@ def content_words(query: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
+# A compound of letters and digits joined by hyphens ("SHA-256", "RS-485", "e-mail"), and a word that runs letters and
+# digits together ("SHA256", "IP67", "utf8"): a manual writes one way what a question writes the other.
+_HYPHENED = re.compile(r"\w+(?:-\w+)+")
+_LETTERS_OR_DIGITS = re.compile(r"[^\W\d_]+|\d+")
+
+
+def other_spellings(query: str) -> list[str]:
+    """The query's compounds as a passage may write them instead, for keyword search beside its words: a hyphened
+    compound joined ("SHA-256" -> "sha256"), a word running letters and digits together as the phrase of its parts
+    ("SHA256" -> "sha 256", which the index holds for "SHA-256" and "SHA 256"). Not for scripts written without spaces,
+    whose pieces are pairs of characters."""
+    text = plain_letters(query).translate(DASHES).lower()
+    found: list[str] = []
+    for compound in _HYPHENED.findall(text):
+        if not is_spaceless(compound) and re.search(r"[^\W\d_]", compound):
+            found.append(compound.replace("-", ""))
+    for word in re.findall(r"\w+", text):
+        parts = _LETTERS_OR_DIGITS.findall(word)
+        if 1 < len(parts) <= 4 and not parts[0][0].isdigit() and "_" not in word and not is_spaceless(word):
+            found.append(" ".join(parts))
+    return [spelling for spelling in dict.fromkeys(found) if spelling not in _STOPWORDS]
+
+
 def any_passage_holds(holds_all: Callable[[Sequence[str]], bool], words: Sequence[str], least: int) -> bool:
     """Some passage holds at least `least` of `words`: `holds_all(some)` asks the index about one choice of them at a time
     (a handful of queries for a name of a few words)."""
@@ -219,7 +242,8 @@ class ChunkStore(Database):
         if not words:
             return []
         # sqlite-utils' quoting makes every word a plain term ("or", "not", "near" are no operators).
-        expression = " OR ".join(self.db.quote_fts(w) for w in words)
+        # A spelling of several words is one phrase: in double quotes, which quote_fts keeps as they are.
+        expression = " OR ".join([*(self.db.quote_fts(w) for w in words), *(self.db.quote_fts(f'"{s}"') for s in other_spellings(query))])
         # Raw SQL, not sqlite-utils' Table.search: its detect_fts looks for content="chunks" in double
         # quotes, and this table (migration 0002) says content='chunks'; the FTS index alone also has the
         # rowid and bm25 this needs, without joining every match back to the chunks table.

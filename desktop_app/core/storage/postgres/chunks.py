@@ -12,7 +12,7 @@ import numpy as np
 
 from ...types import Passage, SearchHit
 from ...word_pieces import spaced
-from ..chunks import DROP_VECTORS, EMBEDDING_MODEL_KEY, REQUEUE_DOCUMENTS, _bbox_value, any_passage_holds, content_words
+from ..chunks import DROP_VECTORS, EMBEDDING_MODEL_KEY, REQUEUE_DOCUMENTS, _bbox_value, any_passage_holds, content_words, other_spellings
 from .database import PgDatabase
 
 # The graph of the laptop's hnswlib index (../vector_index.py: M 16, ef_construction 200), not pgvector's default
@@ -185,9 +185,10 @@ class PgChunkStore(PgDatabase):
         words = content_words(query)
         if not words:
             return []
-        terms = " || ".join(["plainto_tsquery('simple', %s)"] * len(words))
+        spellings = other_spellings(query)  # a spelling of several words is a phrase
+        terms = " || ".join(["plainto_tsquery('simple', %s)"] * len(words) + ["phraseto_tsquery('simple', %s)"] * len(spellings))
         sql = f"SELECT id, ts_rank_cd(words, q) FROM chunks, ({'SELECT ' + terms}) AS t(q) WHERE words @@ q"
-        args: list[object] = list(words)
+        args: list[object] = [*words, *spellings]
         if allowed is not None:
             condition, value = scope_filter(allowed)
             sql += " AND " + condition
