@@ -292,6 +292,14 @@ def test_each_line_of_a_label_and_value_list_is_read_as_one_sentence(lines):
     assert not any(lines[1] in r and lines[2] in r for r in read)
 
 
+def sentences_read(text: str) -> list[str]:
+    """The sentences the evidence reads of a one-passage page holding `text`."""
+    from desktop_app.core.retrieval.evidence import split_sentences
+    from desktop_app.core.types import Passage, Source
+
+    return [s.text for s in split_sentences(Source(1, Passage(1, 1, "/docs/pump.pdf", "pump", 1, 0, len(text), text), 1.0, {}, 0.5))]
+
+
 @pytest.mark.parametrize(
     "entry",
     [
@@ -303,12 +311,7 @@ def test_a_definition_whose_name_ends_in_a_colon_is_read_with_what_it_does(entry
     # Seen over a library's HTML manual: "Function: void sha256_digest (...):" was read and quoted apart from
     # "Performs final processing ...": the label took the signature and the signature, itself leading in, took nothing,
     # so the model's right answer cited a bare signature, which the question check doubted.
-    from desktop_app.core.retrieval.evidence import split_sentences
-    from desktop_app.core.types import Passage, Source
-
-    text = f"Context struct: struct pump\n\n{entry} The speed is in revolutions a minute.\n\nPower: 1450 W\nVoltage: 230 V"
-    source = Source(1, Passage(1, 1, "/docs/pump.html", "pump", 1, 0, len(text), text), 1.0, {}, 0.5)
-    read = [s.text for s in split_sentences(source)]
+    read = sentences_read(f"Context struct: struct pump\n\n{entry} The speed is in revolutions a minute.\n\nPower: 1450 W\nVoltage: 230 V")
     assert entry in read, read
     assert "Power: 1450 W" in read and "Voltage: 230 V" in read
 
@@ -453,12 +456,7 @@ def test_a_sentence_whose_clauses_a_semicolon_joins_is_read_whole(sentence):
     # good starting value;", the model read that half alone ("for radiators, 1.0." embeds as nothing and was left out)
     # and answered 0.4 for radiators. A semicolon joins clauses of one sentence; the second often leaves out what the
     # first says.
-    from desktop_app.core.retrieval.evidence import split_sentences
-    from desktop_app.core.types import Passage, Source
-
-    text = f"Set the heating curve on the controller. {sentence} The pump starts after a short delay."
-    source = Source(1, Passage(1, 1, "/docs/pump.pdf", "pump", 1, 0, len(text), text), 1.0, {}, 0.5)
-    read = [s.text for s in split_sentences(source)]
+    read = sentences_read(f"Set the heating curve on the controller. {sentence} The pump starts after a short delay.")
     assert " ".join(sentence.split()) in read, read
 
 
