@@ -70,6 +70,12 @@ def other_spellings(query: str) -> list[str]:
     return [spelling for spelling in dict.fromkeys(found) if spelling not in _STOPWORDS]
 
 
+def hyphened(query: str) -> list[str]:
+    """The query's hyphened compounds as written ("sha-256"): PostgreSQL's parser reads "SHA-256" as "sha" and the signed
+    number "-256", so the query's "256" alone never matches it; the compound, parsed the same way, does."""
+    return list(dict.fromkeys(c for c in _HYPHENED.findall(plain_letters(query).translate(DASHES).lower()) if not is_spaceless(c)))
+
+
 def any_passage_holds(holds_all: Callable[[Sequence[str]], bool], words: Sequence[str], least: int) -> bool:
     """Some passage holds at least `least` of `words`: `holds_all(some)` asks the index about one choice of them at a time
     (a handful of queries for a name of a few words)."""

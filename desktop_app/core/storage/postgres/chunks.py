@@ -12,7 +12,7 @@ import numpy as np
 
 from ...types import Passage, SearchHit
 from ...word_pieces import spaced
-from ..chunks import DROP_VECTORS, EMBEDDING_MODEL_KEY, REQUEUE_DOCUMENTS, _bbox_value, any_passage_holds, content_words, other_spellings
+from ..chunks import DROP_VECTORS, EMBEDDING_MODEL_KEY, REQUEUE_DOCUMENTS, _bbox_value, any_passage_holds, content_words, hyphened, other_spellings
 from .database import PgDatabase
 
 # The graph of the laptop's hnswlib index (../vector_index.py: M 16, ef_construction 200), not pgvector's default
@@ -185,7 +185,9 @@ class PgChunkStore(PgDatabase):
         words = content_words(query)
         if not words:
             return []
-        spellings = other_spellings(query)  # a spelling of several words is a phrase
+        # Each spelling is a phrase. The parser reads "RS-485" as "rs" and the signed number "-485": a phrase of a code's
+        # parts is looked for both with a space and with a hyphen, and the query's own hyphened compounds as written.
+        spellings = list(dict.fromkeys([*(p for s in other_spellings(query) for p in (s, s.replace(" ", "-"))), *hyphened(query)]))
         terms = " || ".join(["plainto_tsquery('simple', %s)"] * len(words) + ["phraseto_tsquery('simple', %s)"] * len(spellings))
         sql = f"SELECT id, ts_rank_cd(words, q) FROM chunks, ({'SELECT ' + terms}) AS t(q) WHERE words @@ q"
         args: list[object] = [*words, *spellings]
