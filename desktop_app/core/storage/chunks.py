@@ -53,27 +53,24 @@ _HYPHENED = re.compile(r"\w+(?:-\w+)+")
 _LETTERS_OR_DIGITS = re.compile(r"[^\W\d_]+|\d+")
 
 
+def hyphened(query: str) -> list[str]:
+    """The query's hyphened compounds as written ("sha-256"): PostgreSQL's parser reads "SHA-256" as "sha" and the signed
+    number "-256", so the query's "256" alone never matches it; the compound, parsed the same way, does."""
+    found = _HYPHENED.findall(plain_letters(query).translate(DASHES).lower())
+    return [compound for compound in dict.fromkeys(found) if not is_spaceless(compound)]
+
+
 def other_spellings(query: str) -> list[str]:
     """The query's compounds as a passage may write them instead, for keyword search beside its words: a hyphened
     compound joined ("SHA-256" -> "sha256"), a word running letters and digits together as the phrase of its parts
     ("SHA256" -> "sha 256", which the index holds for "SHA-256" and "SHA 256"). Not for scripts written without spaces,
     whose pieces are pairs of characters."""
-    text = plain_letters(query).translate(DASHES).lower()
-    found: list[str] = []
-    for compound in _HYPHENED.findall(text):
-        if not is_spaceless(compound) and re.search(r"[^\W\d_]", compound):
-            found.append(compound.replace("-", ""))
-    for word in re.findall(r"\w+", text):
+    found = [compound.replace("-", "") for compound in hyphened(query) if re.search(r"[^\W\d_]", compound)]
+    for word in re.findall(r"\w+", plain_letters(query).lower()):
         parts = _LETTERS_OR_DIGITS.findall(word)
         if 1 < len(parts) <= 4 and not parts[0][0].isdigit() and "_" not in word and not is_spaceless(word):
             found.append(" ".join(parts))
     return [spelling for spelling in dict.fromkeys(found) if spelling not in _STOPWORDS]
-
-
-def hyphened(query: str) -> list[str]:
-    """The query's hyphened compounds as written ("sha-256"): PostgreSQL's parser reads "SHA-256" as "sha" and the signed
-    number "-256", so the query's "256" alone never matches it; the compound, parsed the same way, does."""
-    return list(dict.fromkeys(c for c in _HYPHENED.findall(plain_letters(query).translate(DASHES).lower()) if not is_spaceless(c)))
 
 
 def any_passage_holds(holds_all: Callable[[Sequence[str]], bool], words: Sequence[str], least: int) -> bool:
