@@ -316,6 +316,18 @@ def test_a_definition_whose_name_ends_in_a_colon_is_read_with_what_it_does(entry
     assert "Power: 1450 W" in read and "Voltage: 230 V" in read
 
 
+@pytest.mark.parametrize("mark", ["- ", "\u2022 ", "3. "])
+def test_a_short_list_item_is_read_whole(mark):
+    # Seen over an API reference (HTML): "Default: 1024 * 1024." closes its option's item and was read as a sentence of
+    # its own, so the model read a default with no option, and the answer citing it was doubted. An item's later
+    # sentences are about what its first names; a long item is still read sentence by sentence.
+    item = f"{mark}speed <number> Revolutions a minute of the impeller. If exceeded, the pump stops. Default: 1450."
+    long_item = f"{mark}flow <number> Litres a minute through the outlet. " + "It is measured at the valve. " * 14 + "Default: 12."
+    read = sentences_read(f"These are the options of pump_start.\n\n{item}\n\n{long_item}\n\nThe pump starts after a short delay. It stops on a fault.")
+    assert item in read, read
+    assert "Default: 12." in read and "The pump starts after a short delay." in read, read
+
+
 def test_the_page_highlights_the_spec_line_the_answer_took_with_its_label():
     # Seen in the window: "The water tank holds 1.8 litres [1]" highlighted "1,8 litre / Capacité du bac à grains :",
     # the value with the next line's label.
