@@ -1058,3 +1058,15 @@ def test_a_figure_of_another_document_is_not_given_the_questions_subject_by_a_pa
     check = _AnsweredBy("Norvale")
     reviewed = review_answer("The population of Norvale is 6.4 million as of 2024 [2].", True, "What is the population of Norvale?", sources, sources, model_check=check)
     assert not reviewed.found
+
+
+def test_the_question_check_reads_a_passage_under_its_sections_heading():
+    # An API reference (HTML) lists each function's options under the function's heading: "Default: 1450." is the
+    # default of the function the section names. Read without its heading, the line named no function, and the check
+    # was sure a right answer did not answer the question: the answer became "Not found".
+    check = _AnswersIn("spin")
+    item = "- speed <number> Revolutions a minute of the impeller. If exceeded, the pump stops. Default: 1450."
+    sources = [Source(1, Passage(1, 1, "/docs/pumps.html", "Pump library reference", 3, 0, len(item), item, section="spin(options)"), 0.1, {}, 0.5)]
+    reviewed = review_answer("The default speed of spin is 1450 [1].", True, "What is the default speed of spin?", sources, sources, model_check=check)
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)], (reviewed.answer, check.shown)
+    assert check.shown == ["Pump library reference / spin(options): " + item]

@@ -96,7 +96,8 @@ class ReadPassages:
     def __init__(self, context: Sequence[Source], question: str, embedder: Embedder | None = None, unlocated: Callable[[str], str] | None = None, under: Sequence[str] = ()):
         self.unlocated, named = unlocated or (lambda claim: claim), named_files(question, (s.passage.file for s in context))
         self.texts = [f"{Path(s.passage.file).name if any(d.path == s.passage.file for d in named) else ''}\n{s.passage.title}\n{heading}\n{s.passage.text}" for s, heading in itertools.zip_longest(context, under[: len(context)], fillvalue="")]
-        self.titles, self.embedder, self.asked, self.asked_words = [s.passage.title for s in context], embedder, Vocabulary([without_names(question, named)]), content(question)
+        self.titles, self.headed = [s.passage.title for s in context], [" / ".join(filter(None, (s.passage.title, s.passage.section))) for s in context]  # headed: the question check reads a sentence under its section's heading (Word, HTML) too: "Default: 0" is its function's
+        self.embedder, self.asked, self.asked_words = embedder, Vocabulary([without_names(question, named)]), content(question)
         self.required = frozenset(t for d in named for t in content(Path(d.path).stem))  # a claim naming the file must rest on it
         self.pages, self.plain_numbers = [(s.passage.file, s.passage.page) for s in context], set(tokens(re.sub(r"\w*[^\W\d_]\w*", " ", question)))  # "4", not "K7"
         self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
@@ -138,12 +139,12 @@ class ReadPassages:
             nearest.setdefault(self._sentences[indices[k]][0], indices[k])
         read = [(n, self._sentences[j][1].strip()) for n, ks in most.items() for j in dict.fromkeys((*(indices[k] for k in ks), nearest.get(n, indices[ks[0]])))]
         read = [(n, self._led(n, sentence, said) if subject else sentence) for n, sentence in read]  # `subject`: for the question check
-        return [f"{self.titles[n - 1]}: {sentence}" if self.titles[n - 1] else sentence for n, sentence in read]
+        return [f"{titles[n - 1]}: {sentence}" if (titles := self.headed if subject else self.titles)[n - 1] else sentence for n, sentence in read]
 
     def _led(self, n: int, sentence: str, said: list[str]) -> str:
         """After the sentence of its page naming most of what claim and question name that it (and its title) lack: its own
         passage's first, else another passage read of the same page (a chunk can start below the line naming its subject)."""
-        lacking = [t for t in set(said) & set(self.asked_words) if not Vocabulary([self.titles[n - 1], sentence]).holds(t)]  # built once, not per word
+        lacking = [t for t in set(said) & set(self.asked_words) if not Vocabulary([self.headed[n - 1], sentence]).holds(t)]  # built once, not per word
         if not lacking:  # it names all they name: no sentence of its page is read for a lead
             return sentence
         page = self.pages[n - 1]
