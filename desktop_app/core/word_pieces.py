@@ -78,9 +78,18 @@ def plain_letters(text: str) -> str:
     return text.translate(_compatibility_letters())
 
 
-def keyword_text(text: str) -> str | None:
+def keyword_text(text: str, heading: str | None = None) -> str | None:
     """What the keyword index holds for a passage in place of its text, when that differs: its letters written plainly,
     and `spaced`, so a word inside a spaceless run is a token (FTS5's unicode61 and PostgreSQL's parser read a whole run
-    as one). None: the text is indexed as it is."""
+    as one). None: the text is indexed as it is.
+
+    `heading`: the heading of the section the passage is in (Word, HTML, EPUB), indexed with it where the passage does
+    not begin with it. In a reference every function lists the same options, and only the heading says whose they are
+    ("timeout ... Default: undefined." under "execSync(command[, options])"), so a search naming the function and the
+    option finds its own item first."""
+    heading = (heading or "").strip()
+    if heading and not text.lstrip().startswith(heading):
+        text = f"{heading}\n{text}"
+        return keyword_text(text) or text
     plain = plain_letters(text)
     return spaced(plain) if is_spaceless(plain) else plain if plain != text else None

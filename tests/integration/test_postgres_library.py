@@ -163,8 +163,9 @@ def test_a_shared_library_builds_each_documents_overview_and_answers_which_file_
     other.close()
 
 
-def upgraded_postgresql_library(database: str, version: int, text: str) -> PgStore:
-    """A library as the app made it at schema `version`, holding one passage, `text`, opened by today's app."""
+def upgraded_postgresql_library(database: str, version: int, text: str, section: str | None = None) -> PgStore:
+    """A library as the app made it at schema `version`, holding one passage, `text` (on a page under `section`, a
+    Word or HTML file's heading, when given), opened by today's app."""
     import psycopg
 
     with psycopg.connect(database, autocommit=True) as conn:
@@ -175,6 +176,8 @@ def upgraded_postgresql_library(database: str, version: int, text: str) -> PgSto
             conn.execute("INSERT INTO schema_migrations(version, name) VALUES (%s, %s)", (number, name))
         conn.execute("INSERT INTO documents(path, title, content_hash, status) VALUES ('/d/pump.txt', 'Pump', 'h', 'ready')")
         conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (1, 1, 0, %s, %s)', (len(text), text))
+        if section is not None:
+            conn.execute("INSERT INTO pages(document_id, number, text, section) VALUES (1, 1, %s, %s)", (f"{section}\n\n{text}", section))
     return PgStore(database)
 
 
@@ -222,4 +225,22 @@ def test_a_code_written_with_or_without_a_hyphen_is_found_by_keyword_in_postgres
 
     assert texts[0] in found("What does SHA-256 output?")  # ts_rank_cd weighs no word by its rarity: found, not first
     assert found("Which RS485 bus?")[0] == texts[2]  # the parser reads "RS-485" as "rs" and "-485"
+    store.close()
+
+
+def test_a_sections_passage_is_found_by_its_heading_in_new_and_upgraded_postgresql_libraries(database):
+    from desktop_app.core.types import ChunkDraft, PageText
+
+    # As in SQLite (tests/unit/test_keyword_search.py): two functions of a reference list the same option, and only
+    # their sections' headings say whose item is whose. One was stored before headings were indexed (schema 8).
+    item = "- retries <number> How often a failed step is tried again. Default: {}."
+    store = upgraded_postgresql_library(database, 8, item.format(3), section="fetch_all(options)")
+    text = item.format(0)
+    store.save_document("/d/ref.html", "Reference", "h2", [PageText(1, f"fetch_one(options)\n\n{text}", section="fetch_one(options)")], 1, [ChunkDraft(1, 0, len(text), text)], None)
+
+    def found(query):
+        return [store.passages([h.chunk_id])[h.chunk_id].text for h in store.keyword_search(query, 5)]
+
+    assert found("fetch_one") == [item.format(0)] and found("fetch_all") == [item.format(3)]
+    assert found("What is the default of retries for fetch_all?")[0] == item.format(3)
     store.close()

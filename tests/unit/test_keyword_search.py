@@ -114,3 +114,29 @@ def test_a_code_written_with_or_without_a_hyphen_is_found_either_way(tmp_path):
     assert first("What does SHA-256 output?") in store.chunk_ids_of_documents([joined])
     assert first("Which RS485 bus?") in store.chunk_ids_of_documents([apart])
     store.close()
+
+
+def reference(store: Store) -> dict[str, int]:
+    """An HTML reference's sections, stored as the importer stores them: each function lists the same option, and only
+    the section's heading (its first passage's first line) says whose item a later passage is."""
+    sections = {"brew_pot(options)": "0 (no limit)", "brew_cup(options)": "30 seconds", "pour_cup(options)": "5 seconds"}
+    pages, drafts = [], []
+    for number, (heading, default) in enumerate(sections.items(), start=1):
+        intro = f"{heading}\n\nStarts the machine and returns at once. Options are listed below."
+        item = f"- timeout <number> The longest the machine may run. Default: {default}."
+        pages.append(PageText(number, f"{intro}\n\n{item}", section=heading))
+        drafts += [ChunkDraft(number, 0, len(intro), intro), ChunkDraft(number, len(intro) + 2, len(intro) + 2 + len(item), item)]
+    store.save_document("/docs/reference.html", "Reference", "h", pages, len(pages), drafts, None)
+    return {store.passages([h.chunk_id])[h.chunk_id].text: h.chunk_id for h in store.keyword_search("timeout", 10)}
+
+
+def test_a_sections_item_is_found_by_its_sections_heading_first(tmp_path):
+    store = Store(tmp_path / "library.sqlite")
+    items = reference(store)
+
+    hits = store.keyword_search("What is the default timeout of brew_cup?", 5)
+
+    first = store.passages([hits[0].chunk_id])[hits[0].chunk_id]
+    assert first.text == "- timeout <number> The longest the machine may run. Default: 30 seconds."  # not another function's
+    assert first.text in items and first.section == "brew_cup(options)"  # the passage keeps its own text
+    store.close()

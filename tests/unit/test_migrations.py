@@ -200,3 +200,23 @@ def test_an_upgraded_library_finds_a_word_its_pdf_typeset_with_a_ligature(tmp_pa
     assert [h.chunk_id for h in store.keyword_search("impeller speed", 5)] == [1]  # other chunks indexed as before
     assert store.passages([3])[3].text == text  # the passage keeps its text: its offsets on the page stay right
     store.close()
+
+
+def test_an_upgraded_library_finds_a_sections_passage_by_its_heading(tmp_path):
+    # Made before a section's passages were indexed with its heading: an HTML reference whose two functions list the
+    # same option, stored as sections 2 and 3; each item names no function.
+    old_library(tmp_path / "library.sqlite", version=17)
+    conn = sqlite3.connect(tmp_path / "library.sqlite", isolation_level=None)
+    conn.execute("INSERT INTO documents(path, title, content_hash, pages, chunks, status) VALUES ('/d/ref.html', 'Reference', 'h2', 2, 2, 'ready')")
+    item = "- retries <number> How often a failed step is tried again. Default: {}."
+    for number, (heading, default) in enumerate((("fetch_all(options)", 3), ("fetch_one(options)", 0)), start=2):
+        text = item.format(default)
+        conn.execute("INSERT INTO pages(document_id, number, text, section) VALUES (2, ?, ?, ?)", (number, f"{heading}\n\n{text}", heading))
+        conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (2, ?, 0, ?, ?)', (number, len(text), text))
+    conn.close()
+    store = Store(tmp_path / "library.sqlite")
+    assert [h.chunk_id for h in store.keyword_search("fetch_one", 5)] == [4]
+    assert [h.chunk_id for h in store.keyword_search("fetch_one retries", 5)] == [4, 3]  # its own item first
+    assert [h.chunk_id for h in store.keyword_search("impeller speed", 5)] == [1]  # a PDF's page has no heading: as before
+    assert store.passages([4])[4].text == item.format(0) and store.integrity_problems() == []
+    store.close()

@@ -87,10 +87,11 @@ class DocumentStore(Database):
                 [(document_id, p.number, p.text, int(p.ocr), p.section) for p in pages],
             )
             # One INSERT per chunk: each new id is needed (it is the chunk's vector-index label).
+            headings = {p.number: p.section for p in pages}  # a section's passages are found by its heading too
             chunk_ids = [
                 conn.execute(
                     'INSERT INTO chunks(document_id, page, start, "end", text, keyword_text, embedding, kind, bbox, navigation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-                    (document_id, draft.page, draft.start, draft.end, draft.text, keyword_text(draft.text), vector, draft.kind, bbox_text(draft.bbox), int(draft.navigation)),
+                    (document_id, draft.page, draft.start, draft.end, draft.text, keyword_text(draft.text, headings.get(draft.page)), vector, draft.kind, bbox_text(draft.bbox), int(draft.navigation)),
                 ).lastrowid
                 for draft, vector in zip(chunks, vectors)
             ]

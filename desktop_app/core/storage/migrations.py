@@ -284,6 +284,15 @@ MIGRATIONS: list[tuple[str, str]] = [
         SELECT 1;
         """,
     ),
+    (
+        "0018_section_heading_keyword_text",
+        """
+        -- In a reference every function lists the same options, and only its section's heading says whose they are: a
+        -- passage of a Word, HTML or EPUB section is now indexed with its heading (word_pieces.keyword_text). Existing
+        -- chunks' keyword text is written again by `space_keyword_text` below; the update trigger re-indexes each.
+        SELECT 1;
+        """,
+    ),
 ]
 
 
@@ -306,15 +315,21 @@ def mark_boilerplate_chunks(conn: sqlite3.Connection) -> None:
         conn.executemany("UPDATE chunks SET navigation = 1 WHERE id = ?", [(c[0],) for c, flag in zip(chunks, flags) if flag])
 
 
-def keyword_text_updates(rows: Iterable[tuple[int, str]]) -> list[tuple[str, int]]:
-    """(keyword text, chunk id) for each (chunk id, text) whose keyword text is not the text itself: the chunks of a
-    library, SQLite or PostgreSQL, that were indexed before words written without spaces, or ligatures, counted."""
-    return [(spaced, chunk_id) for chunk_id, text in rows if (spaced := keyword_text(text)) is not None]
+# Each chunk with the section heading of its page (NULL on a PDF's pages), for `keyword_text_updates`.
+CHUNKS_UNDER_HEADINGS = "SELECT c.id, c.text, p.section FROM chunks c LEFT JOIN pages p ON p.document_id = c.document_id AND p.number = c.page"
+
+
+def keyword_text_updates(rows: Iterable[tuple[int, str, str | None]]) -> list[tuple[str, int]]:
+    """(keyword text, chunk id) for each (chunk id, text, section heading) whose keyword text is not the text itself: the
+    chunks of a library, SQLite or PostgreSQL, indexed before words written without spaces, ligatures, or the headings
+    of the sections they are in counted."""
+    return [(spaced, chunk_id) for chunk_id, text, heading in rows if (spaced := keyword_text(text, heading)) is not None]
 
 
 def space_keyword_text(conn: sqlite3.Connection) -> None:
-    """Give the chunks a library already holds in Chinese, Japanese or Thai, or with ligatures, their keyword text (imports give their own)."""
-    conn.executemany("UPDATE chunks SET keyword_text = ? WHERE id = ?", keyword_text_updates(conn.execute("SELECT id, text FROM chunks")))
+    """Give the chunks a library already holds in Chinese, Japanese or Thai, with ligatures, or in a section of a Word,
+    HTML or EPUB file, their keyword text (imports give their own)."""
+    conn.executemany("UPDATE chunks SET keyword_text = ? WHERE id = ?", keyword_text_updates(conn.execute(CHUNKS_UNDER_HEADINGS)))
 
 
 # Python that completes a migration's SQL (what SQL alone cannot judge), by migration name.
@@ -323,6 +338,7 @@ COMPLETIONS: dict[str, Callable[[sqlite3.Connection], None]] = {
     "0013_chunk_boilerplate": mark_boilerplate_chunks,
     "0014_chunk_keyword_text": space_keyword_text,
     "0017_plain_letters_keyword_text": space_keyword_text,
+    "0018_section_heading_keyword_text": space_keyword_text,
 }
 
 

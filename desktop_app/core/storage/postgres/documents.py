@@ -97,10 +97,12 @@ class PgDocumentStore(PgDatabase):
                     "INSERT INTO pages(document_id, number, text, ocr, section) VALUES (%s, %s, %s, %s, %s)",
                     [(document_id, p.number, p.text, bool(p.ocr), p.section) for p in pages],
                 )
-                # One statement for all the chunks, their ids back in order (they are the passages' names).
+                # One statement for all the chunks, their ids back in order (they are the passages' names); a section's
+                # passages are found by its heading too (word_pieces.keyword_text).
+                headings = {p.number: p.section for p in pages}
                 cur.executemany(
                     'INSERT INTO chunks(document_id, page, start, "end", text, keyword_text, embedding, kind, bbox, navigation) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id',
-                    [(document_id, d.page, d.start, d.end, d.text, keyword_text(d.text), v, d.kind, bbox_text(d.bbox), bool(d.navigation)) for d, v in zip(chunks, vectors)],
+                    [(document_id, d.page, d.start, d.end, d.text, keyword_text(d.text, headings.get(d.page)), v, d.kind, bbox_text(d.bbox), bool(d.navigation)) for d, v in zip(chunks, vectors)],
                     returning=True,
                 )
                 chunk_ids = []

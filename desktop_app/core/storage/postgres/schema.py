@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..migrations import keyword_text_updates
+from ..migrations import CHUNKS_UNDER_HEADINGS, keyword_text_updates
 
 if TYPE_CHECKING:
     import psycopg
@@ -183,15 +183,24 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         SELECT 1;
         """,
     ),
+    (
+        9,
+        "section_heading_keyword_text",
+        # As SQLite's 0018: a passage of a Word, HTML or EPUB section is indexed with its section's heading; existing
+        # chunks' keyword text is written again by `space_keyword_text` below.
+        """
+        SELECT 1;
+        """,
+    ),
 ]
 
 
 def space_keyword_text(conn: psycopg.Connection) -> None:
-    """As SQLite's: the chunks a library already holds in Chinese, Japanese or Thai, or with ligatures, get their keyword text."""
-    updates = keyword_text_updates(conn.execute("SELECT id, text FROM chunks").fetchall())
+    """As SQLite's: the chunks a library already holds in Chinese, Japanese or Thai, with ligatures, or in a section, get their keyword text."""
+    updates = keyword_text_updates(conn.execute(CHUNKS_UNDER_HEADINGS).fetchall())
     if updates:
         conn.cursor().executemany("UPDATE chunks SET keyword_text = %s WHERE id = %s", updates)
 
 
 # Python that completes a migration's SQL (what SQL alone cannot do), by migration number.
-COMPLETIONS: dict[int, Callable[[psycopg.Connection], None]] = {5: space_keyword_text, 8: space_keyword_text}
+COMPLETIONS: dict[int, Callable[[psycopg.Connection], None]] = {5: space_keyword_text, 8: space_keyword_text, 9: space_keyword_text}
