@@ -88,8 +88,7 @@ def keyword_text(text: str, heading: str | None = None) -> str | None:
     ("timeout ... Default: undefined." under "execSync(command[, options])"), so a search naming the function and the
     option finds its own item first."""
     heading = (heading or "").strip()
-    if heading and not text.lstrip().startswith(heading):
-        text = f"{heading}\n{text}"
-        return keyword_text(text) or text
-    plain = plain_letters(text)
-    return spaced(plain) if is_spaceless(plain) else plain if plain != text else None
+    indexed = f"{heading}\n{text}" if heading and not text.lstrip().startswith(heading) else text
+    plain = plain_letters(indexed)
+    indexed = spaced(plain) if is_spaceless(plain) else plain
+    return indexed if indexed != text else None
