@@ -493,7 +493,10 @@ class Pipeline:
             lists += self.retrieve(generated.queries, vectors, scope, [1.0] * len(generated.queries))
         keyword = mode.adds_keyword_lists(self.settings)
         if keyword:
-            lists += [self.searcher.keyword_list(text, scope) for text in mode.keyword_texts(question, generated.queries)]
+            lists += [
+                self.searcher.question_keyword_list(text, scope) if text == question else self.searcher.keyword_list(text, scope)
+                for text in mode.keyword_texts(question, generated.queries)
+            ]
             if (named := self.searcher.named_document_list(question, scope)) is not None:  # searched inside the files it names
                 lists.append(named)
         if self.store.pending_count():

@@ -86,6 +86,24 @@ def is_number(token: str) -> bool:
     return any(c.isdigit() for c in token) or _is_name(token) or token.startswith("-")
 
 
+_WRITTEN = re.compile(r"\w+(?:[._]\w+)*")  # a run of word characters, dots and underscores inside it (a sentence's end is no part)
+_DOTTED = re.compile(r"[^\W\d_]{2}\w*(?:\.[^\W\d_]{2}\w*)+")  # parts of two letters or more: "e.g." and "U.S." are no names
+
+
+def code_names(text: str) -> list[str]:
+    """The terms of a text written as code, as a programmer or a datasheet writes them: a dotted name ("fs.readFile"), a
+    name joined by underscores ("read_csv"), a word whose capital follows a small letter ("execSync"), a word that starts
+    with a letter and holds a digit ("RS485", "sha256"; not "1990s" or "4th"). By case and character class, so in any
+    script with cases. An embedder reads such a term as pieces of other words; keyword search finds it as written."""
+    def is_code(term: str) -> bool:
+        if _DOTTED.fullmatch(term) or "_" in term.strip("_"):
+            return True
+        camel = term[0].islower() and any(c.isupper() for c in term[1:])
+        return camel or (term[0].isalpha() and any(c.isdecimal() for c in term))  # "m²" is a unit
+
+    return [term for term in _WRITTEN.findall(text) if is_code(term)]
+
+
 def content(text: str, spelled: bool = False) -> list[str]:
     """The claim's words that say something: numbers, codes, words of MIN_LETTERS letters or more (a function word that long, "with", "было",
     is in most passages: it barely counts), a spaceless script's character pairs. `spelled`: a number word as its digits ("three": "3")."""

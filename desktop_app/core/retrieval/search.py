@@ -20,6 +20,7 @@ from ..storage.chunks import content_words
 from ..storage.store import Store
 from ..storage.vector_index import VectorIndex
 from ..types import FusedHit, RankedList, Source
+from ..words import code_names
 from .duplicates import merge_duplicates
 from .scope import Scope
 
@@ -50,6 +51,16 @@ class Searcher:
         allowed = self.allowed_chunks(scope)
         hits = self.store.keyword_search(text, self.settings.list_depth, allowed, navigation=self.settings.navigation_pages)
         return RankedList(query=text, kind="keyword", hits=tuple(hits), weight=self.settings.keyword_weight if weight is None else weight)
+
+    def question_keyword_list(self, question: str, scope: Scope | None = None) -> RankedList:
+        """The question's own keyword list. It weighs as the question's own list (question_weight) when the question names
+        a term written as code that the library holds (words.code_names: "execSync", "fs.readFile", "RS485"), and as any
+        keyword list otherwise. The embedder reads such a term as pieces of other words, so the vector lists find every
+        function's "timeout" item alike, and the queries the model writes often leave the term out; only the question's
+        keyword list finds the item of the function it names. A question in plain words is ranked as before."""
+        codes = code_names(question)
+        weight = self.settings.question_weight if codes and self.store.mentioned_words(codes) else None
+        return self.keyword_list(question, scope, weight)
 
     def named_document_list(self, question: str, scope: Scope | None = None) -> RankedList | None:
         """The question's words searched inside the files it names (by file name, with or without extension), the names
