@@ -85,7 +85,7 @@ def keyword_text(text: str, heading: str | None = None) -> str | None:
 
     `heading`: the heading of the section the passage is in (Word, HTML, EPUB), indexed with it where the passage does
     not begin with it. In a reference every function lists the same options, and only the heading says whose they are
-    ("timeout ... Default: undefined." under "execSync(command[, options])"), so a search naming the function and the
+    ("timeout ... Default: 0." under "tessFold(path[, options])"), so a search naming the function and the
     option finds its own item first."""
     heading = (heading or "").strip()
     indexed = f"{heading}\n{text}" if heading and not text.lstrip().startswith(heading) else text

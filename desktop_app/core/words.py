@@ -91,8 +91,8 @@ _DOTTED = re.compile(r"[^\W\d_]{2}\w*(?:\.[^\W\d_]{2}\w*)+")  # parts of two let
 
 
 def code_names(text: str) -> list[str]:
-    """The terms of a text written as code, as a programmer or a datasheet writes them: a dotted name ("fs.readFile"), a
-    name joined by underscores ("read_csv"), a word whose capital follows a small letter ("execSync"), a word that starts
+    """The terms of a text written as code, as a programmer or a datasheet writes them: a dotted name ("io.readBlock"), a
+    name joined by underscores ("read_csv"), a word whose capital follows a small letter ("tessFold"), a word that starts
     with a letter and holds a digit ("RS485", "sha256"; not "1990s" or "4th"). By case and character class, so in any
     script with cases. An embedder reads such a term as pieces of other words; keyword search finds it as written."""
     def is_code(term: str) -> bool:

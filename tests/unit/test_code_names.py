@@ -1,4 +1,4 @@
-"""A question naming a term written as code ("tessFold", "fs.readFile", "RS485"): its own keyword list weighs as the
+"""A question naming a term written as code ("tessFold", "io.readBlock", "PX40"): its own keyword list weighs as the
 question does. In an API reference every function lists the same options, the embedder reads "tessFold" as pieces of
 other words, and the model's queries often leave the name out, so only the question's keyword list (which reads the
 section's heading) tells the named function's item from its siblings'. Made-up reference, real SQLite and HTML import."""
@@ -64,7 +64,7 @@ def test_a_question_in_plain_words_keeps_the_usual_keyword_weight(empty_library,
 
 
 def test_terms_written_as_code_in_any_script():
-    assert code_names("What does child_process.execSync use, and fs.readFile?") == ["child_process.execSync", "fs.readFile"]
+    assert code_names("What does proc_util.runSync use, and io.readBlock?") == ["proc_util.runSync", "io.readBlock"]
     assert code_names("Is the RS485 port or sha256_digest faster than iPhone apps?") == ["RS485", "sha256_digest", "iPhone"]
     assert code_names("Что делает функция readФайл и модуль ПО2?") == ["readФайл", "ПО2"]
     # Plain words, numbers with a suffix, abbreviations, units and names with capitals are not code.

@@ -54,7 +54,7 @@ class Searcher:
 
     def question_keyword_list(self, question: str, scope: Scope | None = None) -> RankedList:
         """The question's own keyword list. It weighs as the question's own list (question_weight) when the question names
-        a term written as code that the library holds (words.code_names: "execSync", "fs.readFile", "RS485"), and as any
+        a term written as code that the library holds (words.code_names: "tessFold", "io.readBlock", "PX40"), and as any
         keyword list otherwise. The embedder reads such a term as pieces of other words, so the vector lists find every
         function's "timeout" item alike, and the queries the model writes often leave the term out; only the question's
         keyword list finds the item of the function it names. A question in plain words is ranked as before."""
