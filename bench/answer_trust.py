@@ -15,6 +15,8 @@ prints for every mode:
 - multi-hop cited recall on the dev set's FanOutQA questions (--multihop-sample of them);
 - questions naming a command-line option over made-up manuals (bench/build_option_set.py): of options the manual
   has (option-hit) refused, flagged, accurate; of options it lacks (option-miss) refused;
+- the same over a real HTML API reference (Node.js's, bench/section_options.py, built into OUT/api): the default of
+  an option a function has (api-hit), and of one only a sibling function has (api-miss: refusing is right);
 - how many replies repeat a sentence; the check's time as a share of the answer's;
 and, needing no model, (c): per language, the share of right citations the grounding check flags and of wrong
 citations it passes. Differences (fusion - rag, checks on - off, German - English) are paired per question with
@@ -44,7 +46,7 @@ from .answer_cache import AnswerCache, NotReviewed, Recorded, ask_recorded, reju
 from .common import table
 from .paired_difference import bootstrap_interval
 
-SETS = ("near-miss", "near-hit", "german", "chinese", "english", "mixed", "multihop", "option-hit", "option-miss")
+SETS = ("near-miss", "near-hit", "german", "chinese", "english", "mixed", "multihop", "option-hit", "option-miss", "api-hit", "api-miss")
 # The sets asking each question in its documents' language and in English: set -> that language.
 BILINGUAL = {"german": "de", "chinese": "zh", "english": "de"}  # "english": German questions over English documents
 # "mixed": the German set's English questions over its 6 German PDFs among the first 200 English articles of the
@@ -53,6 +55,8 @@ MIXED = "mixed"
 MIXED_ENGLISH = 200
 # Questions naming a command-line option, over made-up manuals (bench/build_option_set.py): set -> the label it asks.
 OPTIONS = {"option-hit": "hit", "option-miss": "miss"}
+# Questions about a function's option in a real API reference (bench/section_options.py): set -> the label it asks.
+APIS = {"api-hit": "hit", "api-miss": "miss"}
 
 
 @dataclass(frozen=True)
@@ -90,11 +94,11 @@ def items_of(set_name: str, folder: Path, n: int | None) -> list[Item]:
     qrels = read_qrels(folder / "qrels.tsv")
     out = []
     records = read_jsonl(folder / "queries.jsonl")
-    if set_name in OPTIONS:
-        records = [q for q in records if q["label"] == OPTIONS[set_name]]
+    if set_name in OPTIONS or set_name in APIS:
+        records = [q for q in records if q["label"] == {**OPTIONS, **APIS}[set_name]]
     for q in sampled(records, n):
         qid = str(q["_id"])
-        gold, relevant = tuple(q.get("answers") or ()), tuple(qrels.get(qid, ()))
+        gold, relevant = tuple(q.get("answers") or ([q["default"]] if q.get("default") else ())), tuple(qrels.get(qid, ()))  # "default": the API set's
         if set_name in BILINGUAL:
             out.append(Item(set_name, qid, q["text"], gold, relevant, BILINGUAL[set_name]))
             out.append(Item(set_name, qid + "-en", q["text_en"], gold, relevant, "en"))
@@ -127,7 +131,7 @@ class Libraries:
     generator: object = None
 
     def of(self, set_name: str):
-        kind = {"near-miss": "wiki", "near-hit": "wiki", "multihop": "devset", **dict.fromkeys(OPTIONS, "options")}.get(set_name, set_name)
+        kind = {"near-miss": "wiki", "near-hit": "wiki", "multihop": "devset", **dict.fromkeys(OPTIONS, "options"), **dict.fromkeys(APIS, "api")}.get(set_name, set_name)
         if kind not in self.opened:
             self.opened[kind] = self._open(kind)
         return self.opened[kind]
@@ -142,6 +146,12 @@ class Libraries:
         if self.generator is None:
             self.generator = library.generator()  # one model for every library
         started = time.perf_counter()
+        if kind == "api":
+            from .section_options import DOCS, PAGES
+
+            for event in library.import_paths([DOCS / f"{page}.html" for page in PAGES if (DOCS / f"{page}.html").is_file()]):
+                if event.stage == "failed":
+                    print(f"import failed: {event.file}: {event.message}", file=sys.stderr)
         if kind in BILINGUAL or kind in (MIXED, "options"):
             pdfs = self.out / "options" / "docs" if kind == "options" else self.out / ("german" if kind == MIXED else kind) / "pdfs"
             for event in library.import_paths([pdfs]):
@@ -151,7 +161,7 @@ class Libraries:
             source = self.out / "wiki-library.jsonl"
             corpus = {str(r["_id"]): (r.get("title", ""), r["text"]) for r in read_jsonl(source)[:MIXED_ENGLISH]}
             import_corpus(library, source.with_suffix(""), BeirSet(corpus, [], {}))
-        elif kind not in BILINGUAL and kind != "options":
+        elif kind not in BILINGUAL and kind not in ("options", "api"):
             source = self.out / "wiki-library.jsonl" if kind == "wiki" else self.devset / "corpus.jsonl"
             corpus = {str(r["_id"]): (r.get("title", ""), r["text"]) for r in read_jsonl(source)}
             # One fixed folder per library, whichever half asks (the dev set's root, as the answer eval names it,
@@ -341,6 +351,16 @@ def report_lines(rows: list[dict], modes: list[str]) -> list[list[object]]:
         ("option-hit", "accuracy, checks on", "accuracy", ""),
         ("option-hit", "accuracy, checks off", "accuracy_unchecked", ""),
         ("option-hit", "wrong answer shown with no flag", "wrong_unflagged", ""),
+        ("api-miss", "refused (the function lacks the option)", "refused", ""),
+        ("api-miss", "refused, checks off", "refused_unchecked", ""),
+        ("api-miss", "answered with no citation flagged", "unwarned", ""),
+        ("api-hit", "refused (the function has it)", "refused", ""),
+        ("api-hit", "  of the model's right replies", "right_refused", ""),
+        ("api-hit", "  of its wrong replies", "wrong_refused", ""),
+        ("api-hit", "answered with a citation flagged", "warned", ""),
+        ("api-hit", "accuracy, checks on", "accuracy", ""),
+        ("api-hit", "accuracy, checks off", "accuracy_unchecked", ""),
+        ("api-hit", "wrong answer shown with no flag", "wrong_unflagged", ""),
     ]
     lines = []
     for set_name, label, metric, variant in measures:
@@ -352,6 +372,7 @@ def report_lines(rows: list[dict], modes: list[str]) -> list[list[object]]:
     for set_name, label, on, off, variant_on, variant_off in (
         ("near-hit", "accuracy: checks on - off", "accuracy", "accuracy_unchecked", "", ""),
         ("option-hit", "accuracy: checks on - off", "accuracy", "accuracy_unchecked", "", ""),
+        ("api-hit", "accuracy: checks on - off", "accuracy", "accuracy_unchecked", "", ""),
         ("german", "accuracy: German - English", "accuracy", "accuracy", "de", "en"),
         ("chinese", "accuracy: Chinese - English", "accuracy", "accuracy", "zh", "en"),
         ("english", "accuracy: German - English", "accuracy", "accuracy", "de", "en"),
@@ -406,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
     embedder = open_embedder()  # the bundled default, as a new library's pipeline passes it to the check
     groups = []
     for set_name in wanted:
-        folder = Path(args.devset) / args.half if set_name == "multihop" else out / {MIXED: "german", **dict.fromkeys(OPTIONS, "options")}.get(set_name, set_name) / args.half
+        folder = Path(args.devset) / args.half if set_name == "multihop" else out / {MIXED: "german", **dict.fromkeys(OPTIONS, "options"), **dict.fromkeys(APIS, "api")}.get(set_name, set_name) / args.half
         groups.append(items_of(set_name, folder, args.multihop_sample if set_name == "multihop" else args.sample))
     items = interleaved(groups)
 
