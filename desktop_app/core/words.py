@@ -43,7 +43,8 @@ MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")  # a citation mark, "[2]" or "[1, 3
 # A letter written as a command-line option ("-k") is one word, a code's: the option a manual's line is about, not a
 # letter too short to count ("-k" is not "-c", nor "-v" "-V"; "x-axis", "- item" and the initials "G.-F." hold none).
 OPTION = re.compile(r"(?<![\w.-])--?[^\W\d_](?![\w-])")
-_TOKEN = re.compile(rf"\d+(?:\.\d+)*|{OPTION.pattern}|[^\W\d_]{{2}}\w*(?:\.[^\W\d_]{{2}}\w*)+|\w+")
+_DOTTED = re.compile(r"[^\W\d_]{2}\w*(?:\.[^\W\d_]{2}\w*)+")  # parts of two letters or more: "e.g." and "U.S." are no names
+_TOKEN = re.compile(rf"\d+(?:\.\d+)*|{OPTION.pattern}|{_DOTTED.pattern}|\w+")
 # A programming name joining letters and digits with underscores ("sha256_digest", "SHA3_256_DIGEST_SIZE") is one code:
 # its digits are no number of their own ("sha256_digest" is not "sha3_256_digest"). `tokens` then gives its parts too.
 _IDENTIFIER = re.compile(r"(?<!\w)(?=[^\W_]+_)(?=\w*\d)(?=\w*[^\W\d_])\w+")
@@ -87,7 +88,6 @@ def is_number(token: str) -> bool:
 
 
 _WRITTEN = re.compile(r"\w+(?:[._]\w+)*")  # a run of word characters, dots and underscores inside it (a sentence's end is no part)
-_DOTTED = re.compile(r"[^\W\d_]{2}\w*(?:\.[^\W\d_]{2}\w*)+")  # parts of two letters or more: "e.g." and "U.S." are no names
 
 
 def code_names(text: str) -> list[str]:
