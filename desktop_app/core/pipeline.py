@@ -46,7 +46,7 @@ from .models.rerank import rerank, reranker_named
 from .modes import Mode, Round, mode_named
 from .overview.answering import NotFromOverview, answer_from_overviews, plan_answer, whole_document_question
 from .overview.intent import WholeDocumentQuestion, page_summary
-from .retrieval.evidence import Evidence, closest_with_words, on_the_page, select_evidence
+from .retrieval.evidence import Evidence, closest_with_words, headed, on_the_page, select_evidence
 from .retrieval.followup import Turn, rewrite_followup
 from .retrieval.fusion import reciprocal_rank_fusion
 from .retrieval.on_question import stay_on_question, with_translations
@@ -65,7 +65,7 @@ from .storage.table_store import TableStore
 from .storage.vector_index import VectorIndex
 from .types import AskResult, FusedHit, QuestionFilters, Quote, RankedList, Source, Timings
 from .word_pieces import word_count
-from .words import meaningful
+from .words import code_names, meaningful, tokens
 
 log = logging.getLogger(__name__)
 # Shown when the answer check itself fails (a fault of the app): the answer stays, unchecked.
@@ -155,16 +155,33 @@ class Pipeline:
     def sources(self, fused: Sequence[FusedHit], question_vector: np.ndarray) -> list[Source]:
         return self.searcher.sources(fused, question_vector)
 
-    def own_passage(self, question: str, question_list: RankedList) -> int | None:
-        """The question's own passage among its own search's first top_k: by cosine plus shared words, as the quotes on
-        screen are ordered (evidence.closest_with_words). By cosine alone the bundled embedder, which reads English
-        best, put a passage about something else first for a question in another language."""
-        hits = question_list.hits[: self.settings.top_k] if question_list.kind == "vector" else ()
+    def own_passage(self, question: str, lists: Sequence[RankedList]) -> int | None:
+        """The question's own passage (fusion puts it first for a question about one thing; None: no pick).
+
+        A question naming a code the library holds ("io.readBlock"; its keyword list then weighs as the question,
+        Searcher.question_keyword_list): the first passage of that keyword list, among its first top_k, that writes the
+        code. The embedder reads such a name as pieces of words, so the vector search ranks a sibling function's item
+        as close as the named one's; the keyword list, which also weighs the question's other words, ranks the named
+        function's item for the asked option first (bench/section_options.py, docs/evaluation.md).
+        Any other question: the passage of its vector search's first top_k with the best cosine plus shared words, as
+        the quotes on screen are ordered (evidence.closest_with_words), read under its title and heading. By cosine
+        alone the bundled embedder, which reads English best, put a passage about something else first for a question
+        in another language."""
+        if not lists or lists[0].kind != "vector":
+            return None
+        asked = next((r for r in lists if r.kind == "keyword" and r.query == question and r.weight >= self.settings.question_weight), None)
+        if asked is not None and (codes := {tokens(code)[0] for code in code_names(question)}):
+            head = asked.hits[: self.settings.top_k]
+            written = self.store.passages([h.chunk_id for h in head])
+            holding = [h.chunk_id for h in head if h.chunk_id in written and codes & set(tokens(headed(written[h.chunk_id])))]
+            if holding:
+                return holding[0]
+        hits = lists[0].hits[: self.settings.top_k]
         passages = self.store.passages([h.chunk_id for h in hits])
         hits = [h for h in hits if h.chunk_id in passages]
         if not hits:
             return None
-        return hits[closest_with_words(question, [passages[h.chunk_id].text for h in hits], [h.score for h in hits])].chunk_id
+        return hits[closest_with_words(question, [headed(passages[h.chunk_id]) for h in hits], [h.score for h in hits])].chunk_id
 
     def select_context(self, sources: Sequence[Source], top_k: int | None = None) -> list[Source]:
         return list(sources[: self.settings.top_k if top_k is None else top_k])
@@ -435,7 +452,7 @@ class Pipeline:
         with clock.stage("retrieval"):
             lists += self._more_lists(mode, question, generated, query_vectors, scope, notices)
         with clock.stage("fusion"):
-            sources = self.sources(mode.merge.fuse(lists, self.settings, self.own_passage(question, lists[0])), asked_vectors)
+            sources = self.sources(mode.merge.fuse(lists, self.settings, self.own_passage(question, lists)), asked_vectors)
         found = Round(question, asked_vectors, scope, generated, tuple(lists), tuple(sources), typed is not None)
         found = mode.second_round(self, found, clock)
         evidence = None

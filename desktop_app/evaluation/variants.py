@@ -113,7 +113,7 @@ class ResearchMode(Mode):
         with clock.stage("retrieval"):
             lists = (*found.lists, *pipeline.retrieve(named, vectors, found.scope, [1.0] * len(named)))
         with clock.stage("fusion"):
-            sources = tuple(pipeline.sources(self.merge.fuse(lists, pipeline.settings, pipeline.own_passage(found.question, lists[0])), found.question_vector))
+            sources = tuple(pipeline.sources(self.merge.fuse(lists, pipeline.settings, pipeline.own_passage(found.question, lists)), found.question_vector))
         generated = dataclasses.replace(found.generated, queries=found.generated.queries + tuple(named))
         return dataclasses.replace(found, lists=lists, sources=sources, generated=generated)
 

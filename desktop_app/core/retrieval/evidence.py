@@ -33,7 +33,7 @@ from ..ingest.chunking import reading_spans
 from ..models.embedder import Embedder
 from ..name_facts import extends, most, names_of
 from ..stopwords import FUNCTION_WORDS
-from ..types import Citation, Quote, Source
+from ..types import Citation, Passage, Quote, Source
 from ..word_pieces import is_spaceless, spaced, word_count
 from ..words import DASHES, MARK, OPTION, Vocabulary, content, is_number, telling
 
@@ -89,8 +89,13 @@ class _Sentence:
     def scored(self) -> str:
         """The sentence as it is scored: under its document's title and heading, so "It opens at 9 a.m. on weekdays"
         is about its page's subject, which the sentence itself names only by "it" (as a reader takes it)."""
-        passage = self.source.passage
-        return f"{' / '.join(filter(None, (passage.title, passage.section)))}: {self.text}" if passage.title or passage.section else self.text
+        return headed(self.source.passage, self.text)
+
+
+def headed(passage: Passage, text: str | None = None) -> str:
+    """`text` (the passage's own when None) under its document's title and its section's heading, as a reader takes it."""
+    text = passage.text if text is None else text
+    return f"{' / '.join(filter(None, (passage.title, passage.section)))}: {text}" if passage.title or passage.section else text
 
 
 def file_line_tokens(file: str) -> int:
