@@ -215,3 +215,16 @@ def test_a_number_the_claim_spells_is_a_number_it_states():
     assert not verdict.grounded and verdict.numbers == ("5",) and "five" in verdict.reason
     # A section's or a version's number is one: its last part is not a number of its own.
     assert not judge_claim("The result has 3 components [1].", ["5.7.3 Eigenvalues. The result is a list of two components."]).grounded
+
+
+def test_a_term_written_as_code_must_be_in_the_passage_as_written():
+    # A reference lists each function's options; the model named an option its cited item does not have. "readMode" is a
+    # code (a capital after a small letter), so the item must hold it, as it must hold a number; before, it was one word
+    # among many, and the item's other words ("default", "false") carried the claim.
+    item = "tessFold(path[, options]) - bigint <boolean> Whether the sizes in the returned object are bigint. Default: false."
+    wrong = judge_claim(
+        "The default readMode of tessFold is false: whether the sizes in the returned object are bigint.", [item], "What is the default readMode of tessFold?"
+    )
+    assert not wrong.grounded and "readMode" in wrong.reason
+    right = judge_claim("The default value of the bigint option in tessFold is false.", [item], "What is the default bigint of tessFold?")
+    assert right.grounded

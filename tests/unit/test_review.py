@@ -1070,3 +1070,19 @@ def test_the_question_check_reads_a_passage_under_its_sections_heading():
     reviewed = review_answer("The default speed of spin is 1450 [1].", True, "What is the default speed of spin?", sources, sources, model_check=check)
     assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)], (reviewed.answer, check.shown)
     assert check.shown == ["Pump library reference / spin(options): " + item]
+
+
+def test_a_claim_naming_the_function_its_sections_heading_names_rests_on_its_item():
+    # In an API reference the item "- blockSize ... Default: 8." names no function; the heading over it, "stretchKey(...)"
+    # written as code, does. A claim naming the function must find that code in what it cites (a code is checked as
+    # written, as a number is), so a right answer read without the heading's code was "Not found in your documents".
+    item = "- blockSize <number> Block size parameter. Default: 8."
+    def under(heading):
+        return [Source(1, Passage(1, 1, "/docs/keys.html", "Keys reference", 3, 0, len(item), item, section=heading), 0.1, {}, 0.5)]
+
+    right = review_answer("The default blockSize of keys.stretchKey is 8 [1].", True, "What is the default blockSize of keys.stretchKey?", under("keys.stretchKey(password, salt[, options])"), under("keys.stretchKey(password, salt[, options])"))
+    assert right.found and [(c.n, c.supported) for c in right.citations] == [(1, True)], right.answer
+
+    # The same item under a sibling's heading does not state the named function's default.
+    sibling = review_answer("The default blockSize of keys.stretchKey is 8 [1].", True, "What is the default blockSize of keys.stretchKey?", under("keys.stretchKeySync(password, salt[, options])"), under("keys.stretchKeySync(password, salt[, options])"))
+    assert not sibling.found or not all(c.supported for c in sibling.citations), sibling.answer

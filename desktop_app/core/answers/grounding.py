@@ -2,8 +2,8 @@
 
 A claim (a sentence or a list line) is compared with the passages it cites, together, by their words (core/words.py): Unicode word tokens (`\\w+`; Chinese
 and Japanese: pairs of characters), casefolded, accents dropped, numbers in one spelling ("2,000", "2 000", "2000"; "1,5" is 1.5).
-1. Every number of the claim must be in the passages (a changed figure is a wrong fact): as digits, or spelled ("drei" in a German text: spelled_numbers.py)
-   in a passage holding another of the claim's words too (a number word is often another thing's number).
+1. Every number and term written as code ("tessFold", "io.readBlock": words.code_names) of the claim must be in the passages as written (another figure
+   or name is a wrong fact); a number as digits or spelled ("drei": spelled_numbers.py), in a passage holding another claim word (a number word may be another thing's).
 2. score = the weighted share of the claim's content words (MIN_LETTERS letters or more, no word list) the passages hold. A word matches one of the same
    stem: equal, or sharing all but the last few letters (`_same_word`: "Москва"/"Москве", "Bäume"/"Baum"). Words the claim adds to the question count
    NEW_WEIGHT, words it repeats 1 (core/words.py's `telling`; a page says "formed in" for "origin"); each weight times the word's rarity among the passages
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ..spelled_numbers import number_words
 from ..word_pieces import spaced
-from ..words import MARK, Vocabulary, content, is_number, telling, tokens
+from ..words import MARK, Vocabulary, code_names, content, is_number, telling, tokens
 
 # Tune half of tests/data/citation_support.jsonl (claims alone; bench/citation_check_quality.py): 0.7 flags 2 of 35 right, passes 18 of 35 wrong.
 THRESHOLD = 0.7
@@ -63,7 +63,9 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
     asked = question if isinstance(question, Vocabulary) else Vocabulary([question]) if question else None
     among = tuple(among)
     weights = [telling(t, asked) * _rarity(t, among) for t in said]
-    held = [t in vocabulary.written or vocabulary.spells(t, [w for w in said if w != t]) if is_number(t) else vocabulary.holds(t) for t in said]
+    codes = {t for code in code_names(claim) for t in tokens(code)[:1]}  # "tessFold" is checked as written, as a number is: folded, its case is lost
+    as_written = [is_number(t) or t in codes for t in said]
+    held = [t in vocabulary.written or vocabulary.spells(t, [w for w in said if w != t]) if w else vocabulary.holds(t) for t, w in zip(said, as_written)]
     if agrees:  # its own wording (no passage read, nor the question, holds it) is held when its answer is the passages'
         known = [h or any(v.holds(t) for v in among) for t, h in zip(said, held)]
         added = [k and (asked is None or not asked.holds(t)) for t, k in zip(said, known)]  # what it adds that they know
@@ -74,7 +76,7 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
     spelled = number_words(tokens(claim), claim)  # "three": "3", shown as the claim writes it
     written = {spelled.get(t := next(iter(tokens(w)), ""), t): w for w in re.findall(r"\w+", spaced(claim))} if not all(held) else {}
     missing = tuple(dict.fromkeys(written.get(t, t) for t, h in zip(said, held) if not h))
-    numbers = [t for t, h in zip(said, held) if not h and is_number(t)]
+    numbers = [t for t, h, w in zip(said, held, as_written) if not h and w]
     grounded = not numbers and score >= THRESHOLD and not (exact and not all(held))
     lack = f"contain {', '.join(dict.fromkeys(written.get(t, t) for t in numbers))}" if numbers else f"say {', '.join(missing[:6])}"
     return Grounding(grounded, round(score, 3), "the cited passages state it" if grounded else f"the cited passages do not {lack}", missing, tuple(numbers))

@@ -54,9 +54,7 @@ def list_instruction(names: Sequence[str]) -> str:
     )
 
 
-def answer_messages(
-    question: str, context: Sequence[Source], general_knowledge: bool = False, names: Sequence[str] = (), asked: str = "", pages_asked: bool = False
-) -> list[dict[str, str]]:
+def answer_messages(question: str, context: Sequence[Source], general_knowledge: bool = False, names: Sequence[str] = (), asked: str = "", pages_asked: bool = False) -> list[dict[str, str]]:
     """`names`: a list answer's things, a line each (two or more); `asked`: the question as written, whose language counts;
     `pages_asked`: the question names the pages it is about, which each file's line then says."""
     blocks = []

@@ -26,7 +26,7 @@ from ..models.embedder import Embedder
 from ..name_facts import fact_of
 from ..ingest.chunking import passage_sentences
 from ..types import Citation, Source
-from ..words import Vocabulary, content, is_number, meaningful, telling, tokens
+from ..words import Vocabulary, code_names, content, is_number, meaningful, telling, tokens
 from .grounding import MARK, Grounding, judge_claim
 from .model_check import MAX_CHARS, Doubt, ModelCheck
 from .prompts import NOT_FOUND_MARK
@@ -95,7 +95,8 @@ class ReadPassages:
 
     def __init__(self, context: Sequence[Source], question: str, embedder: Embedder | None = None, unlocated: Callable[[str], str] | None = None, under: Sequence[str] = ()):
         self.unlocated, named = unlocated or (lambda claim: claim), named_files(question, (s.passage.file for s in context))
-        self.texts = [f"{Path(s.passage.file).name if any(d.path == s.passage.file for d in named) else ''}\n{s.passage.title}\n{heading}\n{s.passage.text}" for s, heading in itertools.zip_longest(context, under[: len(context)], fillvalue="")]
+        # With the terms written as code in its section's heading (words.code_names): "Default: 0" under "tessFold(path[, options])" is tessFold's. Only those: "Options" names nothing a claim could be wrong about.
+        self.texts = [f"{Path(s.passage.file).name if any(d.path == s.passage.file for d in named) else ''}\n{s.passage.title}\n{heading}\n{' '.join(code_names(s.passage.section or ''))}\n{s.passage.text}" for s, heading in itertools.zip_longest(context, under[: len(context)], fillvalue="")]
         self.titles, self.headed = [s.passage.title for s in context], [" / ".join(filter(None, (s.passage.title, s.passage.section))) for s in context]  # headed: the question check reads a sentence under its section's heading (Word, HTML) too: "Default: 0" is its function's
         self.embedder, self.asked, self.asked_words = embedder, Vocabulary([without_names(question, named)]), content(question)
         self.required = frozenset(t for d in named for t in content(Path(d.path).stem))  # a claim naming the file must rest on it

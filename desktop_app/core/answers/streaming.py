@@ -72,9 +72,7 @@ class RepeatWatch:
         return None
 
 
-def stream_answer(
-    pieces: Iterable[str], refusal: Callable[[], str], cancel: threading.Event | None = None, notices: list[str] | None = None
-) -> Generator[Token, None, Streamed]:
+def stream_answer(pieces: Iterable[str], refusal: Callable[[], str], cancel: threading.Event | None = None, notices: list[str] | None = None) -> Generator[Token, None, Streamed]:
     """Yields the model's tokens, the first few held back to catch a NOT FOUND reply (`refusal` gives the answer that
     replaces it, or an empty reply); a reply that repeats itself is stopped, with REPEAT_NOTICE in `notices`."""
     pending, text, decided, watch = "", "", False, RepeatWatch()
