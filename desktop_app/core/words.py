@@ -104,6 +104,11 @@ def code_names(text: str) -> list[str]:
     return [term for term in _WRITTEN.findall(text) if is_code(term)]
 
 
+def code_terms(text: str) -> set[str]:
+    """The text's terms written as code (`code_names`) as `tokens` gives each whole, folded ("tessFold": "tessfold")."""
+    return {t for code in code_names(text) for t in tokens(code)[:1]}
+
+
 def content(text: str, spelled: bool = False) -> list[str]:
     """The claim's words that say something: numbers, codes, words of MIN_LETTERS letters or more (a function word that long, "with", "было",
     is in most passages: it barely counts), a spaceless script's character pairs. `spelled`: a number word as its digits ("three": "3")."""

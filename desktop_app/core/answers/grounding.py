@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ..spelled_numbers import number_words
 from ..word_pieces import spaced
-from ..words import MARK, Vocabulary, code_names, content, is_number, telling, tokens
+from ..words import MARK, Vocabulary, code_terms, content, is_number, telling, tokens
 
 # Tune half of tests/data/citation_support.jsonl (claims alone; bench/citation_check_quality.py): 0.7 flags 2 of 35 right, passes 18 of 35 wrong.
 THRESHOLD = 0.7
@@ -63,7 +63,7 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
     asked = question if isinstance(question, Vocabulary) else Vocabulary([question]) if question else None
     among = tuple(among)
     weights = [telling(t, asked) * _rarity(t, among) for t in said]
-    codes = {t for code in code_names(claim) for t in tokens(code)[:1]}  # "tessFold" is checked as written, as a number is: folded, its case is lost
+    codes = code_terms(claim)  # "tessFold" is checked as written, as a number is: folded, its case is lost
     as_written = [is_number(t) or t in codes for t in said]
     held = [t in vocabulary.written or vocabulary.spells(t, [w for w in said if w != t]) if w else vocabulary.holds(t) for t, w in zip(said, as_written)]
     if agrees:  # its own wording (no passage read, nor the question, holds it) is held when its answer is the passages'
