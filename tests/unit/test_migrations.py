@@ -220,3 +220,24 @@ def test_an_upgraded_library_finds_a_sections_passage_by_its_heading(tmp_path):
     assert [h.chunk_id for h in store.keyword_search("impeller speed", 5)] == [1]  # a PDF's page has no heading: as before
     assert store.passages([4])[4].text == item.format(0) and store.integrity_problems() == []
     store.close()
+
+
+def test_an_upgraded_library_keeps_out_a_heading_alone_and_searches_again_an_item_named_with_a_number(tmp_path):
+    # Made before a heading with only a label was told apart: an HTML reference whose sections open with a "History"
+    # label above a table (the table's own chunk is left out here), and whose items told apart by a number in their
+    # names ("tile8", "tile16") the old rules took for one repeated line and marked.
+    old_library(tmp_path / "library.sqlite", version=18)
+    conn = sqlite3.connect(tmp_path / "library.sqlite", isolation_level=None)
+    conn.execute("INSERT INTO documents(path, title, content_hash, pages, chunks, status) VALUES ('/d/ref.html', 'Reference', 'h2', 4, 8, 'ready')")
+    for number, bits in enumerate((8, 16, 32, 64), start=2):
+        heading = f"isTile{bits}(value)"
+        label, item = f"{heading}\n\nHistory", f"- Returns: <boolean> True when the value is a tile{bits}."
+        conn.execute("INSERT INTO pages(document_id, number, text, section) VALUES (2, ?, ?, ?)", (number, f"{label}\n\n{item}", heading))
+        conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (2, ?, 0, ?, ?)', (number, len(label), label))
+        conn.execute('INSERT INTO chunks(document_id, page, start, "end", text, navigation) VALUES (2, ?, ?, ?, ?, 1)', (number, len(label) + 2, len(label) + 2 + len(item), item))
+    conn.close()
+    store = Store(tmp_path / "library.sqlite")
+    marked = [text for text, in store.conn.execute("SELECT text FROM chunks WHERE document_id = 2 AND navigation = 1")]
+    assert marked == [f"isTile{bits}(value)\n\nHistory" for bits in (8, 16, 32, 64)]
+    assert {h.chunk_id for h in store.keyword_search("tile16", 5, navigation=False)} == {6}  # its item, found again
+    store.close()

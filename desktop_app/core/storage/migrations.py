@@ -226,7 +226,7 @@ MIGRATIONS: list[tuple[str, str]] = [
         "0013_chunk_boilerplate",
         """
         -- chunks.navigation also marks repeated boilerplate (a notice or footer block its document repeats on
-        -- many pages; core/repeated_text.py). No column changes: `mark_boilerplate_chunks` below judges the chunks
+        -- many pages; core/repeated_text.py). No column changes: `judge_boilerplate_chunks` below judges the chunks
         -- a library already holds from its pages' stored text, and the vector index drops them when the library
         -- opens (Library.sync_index keeps it to the chunks not marked).
         SELECT 1;
@@ -293,6 +293,16 @@ MIGRATIONS: list[tuple[str, str]] = [
         SELECT 1;
         """,
     ),
+    (
+        "0019_heading_only_chunks",
+        """
+        -- chunks.navigation also marks a passage that is its section's heading with only a label ("History" above a
+        -- table; core/repeated_text.py), and a number inside a name no longer makes two items' lines one. No column
+        -- changes: `judge_boilerplate_chunks` below judges the text chunks again, and the vector index follows when
+        -- the library opens (Library.sync_index keeps it to the chunks not marked).
+        SELECT 1;
+        """,
+    ),
 ]
 
 
@@ -303,16 +313,19 @@ def mark_navigation(conn: sqlite3.Connection) -> None:
     conn.executemany("UPDATE chunks SET navigation = 1 WHERE id = ?", marked)
 
 
-def mark_boilerplate_chunks(conn: sqlite3.Connection) -> None:
-    """Judge the text chunks a library already holds for repeated boilerplate, one document at a time: the
-    repetition is within a document, read from its stored pages (the text its chunks' offsets point into)."""
-    documents = [r[0] for r in conn.execute("SELECT DISTINCT document_id FROM chunks WHERE kind = 'text' AND navigation = 0")]
+def judge_boilerplate_chunks(conn: sqlite3.Connection) -> None:
+    """Judge the text chunks a library already holds for repeated boilerplate, or a heading alone, one document at a
+    time: the repetition is within a document, read from its stored pages (the text its chunks' offsets point into)
+    and their sections' headings. Each is judged anew, so one the rules no longer mark (an item told from the
+    next by a number in its name) is searched by meaning again; index and contents entries stay marked."""
+    documents = [r[0] for r in conn.execute("SELECT DISTINCT document_id FROM chunks WHERE kind = 'text'")]
     for document_id in documents:
-        pages = dict(conn.execute("SELECT number, text FROM pages WHERE document_id = ?", (document_id,)).fetchall())
-        sql = 'SELECT id, page, start, "end" FROM chunks WHERE document_id = ? AND kind = \'text\' AND navigation = 0'
+        rows = conn.execute("SELECT number, text, section FROM pages WHERE document_id = ?", (document_id,)).fetchall()
+        pages, headings = {n: text for n, text, _ in rows}, {n: section for n, _, section in rows}
+        sql = 'SELECT id, page, start, "end", text FROM chunks WHERE document_id = ? AND kind = \'text\''
         chunks = conn.execute(sql, (document_id,)).fetchall()
-        flags = boilerplate_passages(pages, [(page, start, end) for _, page, start, end in chunks])
-        conn.executemany("UPDATE chunks SET navigation = 1 WHERE id = ?", [(c[0],) for c, flag in zip(chunks, flags) if flag])
+        flags = boilerplate_passages(pages, [(page, start, end) for _, page, start, end, _ in chunks], headings)
+        conn.executemany("UPDATE chunks SET navigation = ? WHERE id = ?", [(int(flag or is_navigation(c[4])), c[0]) for c, flag in zip(chunks, flags)])
 
 
 # Each chunk with the section heading of its page (NULL on a PDF's pages), for `keyword_text_updates`.
@@ -335,10 +348,11 @@ def space_keyword_text(conn: sqlite3.Connection) -> None:
 # Python that completes a migration's SQL (what SQL alone cannot judge), by migration name.
 COMPLETIONS: dict[str, Callable[[sqlite3.Connection], None]] = {
     "0012_chunk_navigation": mark_navigation,
-    "0013_chunk_boilerplate": mark_boilerplate_chunks,
+    "0013_chunk_boilerplate": judge_boilerplate_chunks,
     "0014_chunk_keyword_text": space_keyword_text,
     "0017_plain_letters_keyword_text": space_keyword_text,
     "0018_section_heading_keyword_text": space_keyword_text,
+    "0019_heading_only_chunks": judge_boilerplate_chunks,
 }
 
 
