@@ -143,7 +143,7 @@ def boilerplate_passages(pages: Mapping[int, str], passages: Sequence[tuple[int,
     counts = _shape_counts({number: _shaped_lines(text) for number, text in pages.items()}) if headings else Counter()
     return [
         (page in lines and covered_share(pages[page], start, end, lines[page]) >= BOILERPLATE_SHARE)
-        or _heading_only(pages[page][start:end], (headings or {}).get(page), counts)
+        or _heading_only(pages.get(page, "")[start:end], (headings or {}).get(page), counts)
         for page, start, end in passages
     ]
 

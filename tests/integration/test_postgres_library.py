@@ -244,3 +244,26 @@ def test_a_sections_passage_is_found_by_its_heading_in_new_and_upgraded_postgres
     assert found("fetch_one") == [item.format(0)] and found("fetch_all") == [item.format(3)]
     assert found("What is the default of retries for fetch_all?")[0] == item.format(3)
     store.close()
+
+
+def test_an_upgraded_postgresql_library_keeps_out_a_heading_alone(database):
+    import psycopg
+
+    # As in SQLite (tests/unit/test_migrations.py): a reference stored before a heading with only a label was told
+    # apart (schema 9). Each section opens with "History" above a table (its own chunk, left out here).
+    store = upgraded_postgresql_library(database, 9, "The impeller turns at 2900 rpm.")
+    store.close()
+    with psycopg.connect(database, autocommit=True) as conn:
+        conn.execute("INSERT INTO documents(path, title, content_hash, status) VALUES ('/d/ref.html', 'Reference', 'h2', 'ready')")
+        for number, name in enumerate(("fetch_all", "fetch_one", "fetch_many"), start=1):
+            label, item = f"{name}(options)\n\nHistory", f"- retries <number> How often {name} tries a failed step again."
+            conn.execute("INSERT INTO pages(document_id, number, text, section) VALUES (2, %s, %s, %s)", (number, f"{label}\n\n{item}", f"{name}(options)"))
+            conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (2, %s, 0, %s, %s)', (number, len(label), label))
+            conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (2, %s, %s, %s, %s)', (number, len(label) + 2, len(label) + 2 + len(item), item))
+        conn.execute("DELETE FROM schema_migrations WHERE version > 9")  # as the app of schema 9 left it
+    store = PgStore(database)
+    marked = [text for text, in store.rows("SELECT text FROM chunks WHERE navigation ORDER BY id")]
+    assert marked == [f"{name}(options)\n\nHistory" for name in ("fetch_all", "fetch_one", "fetch_many")]
+    hits = store.keyword_search("fetch_one history", 5, navigation=False)
+    assert [store.passages([h.chunk_id])[h.chunk_id].text.startswith("- retries") for h in hits][:1] == [True]
+    store.close()

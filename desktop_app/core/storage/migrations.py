@@ -313,19 +313,25 @@ def mark_navigation(conn: sqlite3.Connection) -> None:
     conn.executemany("UPDATE chunks SET navigation = 1 WHERE id = ?", marked)
 
 
+def navigation_updates(pages: Iterable[tuple[int, str, str | None]], chunks: Iterable[tuple[int, int, int, int, str]]) -> list[tuple[bool, int]]:
+    """(navigation, chunk id) for each text chunk (id, page, start, end, text) of one document whose stored pages are
+    (number, text, section heading), judged anew: index and contents entries (navigation_text.py), repeated
+    boilerplate or a heading alone (repeated_text.py), read from the pages' text its offsets point into. Anew, so a
+    chunk the rules no longer mark (an item told from the next by a number in its name) is searched by meaning again."""
+    pages = list(pages)
+    chunks = list(chunks)
+    texts, headings = {n: text for n, text, _ in pages}, {n: section for n, _, section in pages}
+    flags = boilerplate_passages(texts, [(page, start, end) for _, page, start, end, _ in chunks], headings)
+    return [(flag or is_navigation(text), chunk_id) for (chunk_id, _, _, _, text), flag in zip(chunks, flags)]
+
+
 def judge_boilerplate_chunks(conn: sqlite3.Connection) -> None:
-    """Judge the text chunks a library already holds for repeated boilerplate, or a heading alone, one document at a
-    time: the repetition is within a document, read from its stored pages (the text its chunks' offsets point into)
-    and their sections' headings. Each is judged anew, so one the rules no longer mark (an item told from the
-    next by a number in its name) is searched by meaning again; index and contents entries stay marked."""
-    documents = [r[0] for r in conn.execute("SELECT DISTINCT document_id FROM chunks WHERE kind = 'text'")]
-    for document_id in documents:
-        rows = conn.execute("SELECT number, text, section FROM pages WHERE document_id = ?", (document_id,)).fetchall()
-        pages, headings = {n: text for n, text, _ in rows}, {n: section for n, _, section in rows}
-        sql = 'SELECT id, page, start, "end", text FROM chunks WHERE document_id = ? AND kind = \'text\''
-        chunks = conn.execute(sql, (document_id,)).fetchall()
-        flags = boilerplate_passages(pages, [(page, start, end) for _, page, start, end, _ in chunks], headings)
-        conn.executemany("UPDATE chunks SET navigation = ? WHERE id = ?", [(int(flag or is_navigation(c[4])), c[0]) for c, flag in zip(chunks, flags)])
+    """Judge the text chunks a library already holds again (`navigation_updates`), one document at a time: repetition
+    is within a document. The vector index follows when the library opens (Library.sync_index)."""
+    for (document_id,) in conn.execute("SELECT DISTINCT document_id FROM chunks WHERE kind = 'text'").fetchall():
+        pages = conn.execute("SELECT number, text, section FROM pages WHERE document_id = ?", (document_id,))
+        chunks = conn.execute('SELECT id, page, start, "end", text FROM chunks WHERE document_id = ? AND kind = \'text\'', (document_id,))
+        conn.executemany("UPDATE chunks SET navigation = ? WHERE id = ?", navigation_updates(pages.fetchall(), chunks.fetchall()))
 
 
 # Each chunk with the section heading of its page (NULL on a PDF's pages), for `keyword_text_updates`.

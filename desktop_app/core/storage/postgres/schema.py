@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..migrations import CHUNKS_UNDER_HEADINGS, keyword_text_updates
+from ..migrations import CHUNKS_UNDER_HEADINGS, keyword_text_updates, navigation_updates
 
 if TYPE_CHECKING:
     import psycopg
@@ -192,6 +192,15 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         SELECT 1;
         """,
     ),
+    (
+        10,
+        "heading_only_chunks",
+        # As SQLite's 0013 and 0019: repeated boilerplate, and a section's heading with only a label ("History" above a
+        # table), are found by keyword only; existing text chunks are judged again by `judge_boilerplate_chunks` below.
+        """
+        SELECT 1;
+        """,
+    ),
 ]
 
 
@@ -202,5 +211,13 @@ def space_keyword_text(conn: psycopg.Connection) -> None:
         conn.cursor().executemany("UPDATE chunks SET keyword_text = %s WHERE id = %s", updates)
 
 
+def judge_boilerplate_chunks(conn: psycopg.Connection) -> None:
+    """As SQLite's: the text chunks a library already holds are judged again, one document at a time."""
+    for (document_id,) in conn.execute("SELECT DISTINCT document_id FROM chunks WHERE kind = 'text'").fetchall():
+        pages = conn.execute("SELECT number, text, section FROM pages WHERE document_id = %s", (document_id,)).fetchall()
+        chunks = conn.execute('SELECT id, page, start, "end", text FROM chunks WHERE document_id = %s AND kind = \'text\'', (document_id,)).fetchall()
+        conn.cursor().executemany("UPDATE chunks SET navigation = %s WHERE id = %s", navigation_updates(pages, chunks))
+
+
 # Python that completes a migration's SQL (what SQL alone cannot do), by migration number.
-COMPLETIONS: dict[int, Callable[[psycopg.Connection], None]] = {5: space_keyword_text, 8: space_keyword_text, 9: space_keyword_text}
+COMPLETIONS: dict[int, Callable[[psycopg.Connection], None]] = {5: space_keyword_text, 8: space_keyword_text, 9: space_keyword_text, 10: judge_boilerplate_chunks}
