@@ -20,13 +20,6 @@ not boilerplate. Boilerplate surrounds content: in a document more than MAX_DOCU
 be boilerplate, the repetition is the document's form (a report per town on one template, the same table for
 each year), what differs is its content, and nothing is marked. A document of fewer than REPEATED_PAGES pages
 has none.
-
-A passage is also kept out when it holds nothing of its own: its section's heading and, besides, only a label the
-document repeats on REPEATED_PAGES or more pages, of at most LABEL_WORDS words ("History" over each function's
-table of changes, "Added in: v2.1"); a sentence, even one repeated, is content.
-The chunker leaves one before a table a section opens with (ingest/pdf_tables.chunk_pages_around_tables); its vector
-is its heading's, which a question naming the section matches above the passages that answer it, and every passage
-of the section is already read, and found by keyword, under that heading. Told by shape, never by words.
 """
 
 from __future__ import annotations
@@ -37,8 +30,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
-
-from .word_pieces import word_count
 
 if TYPE_CHECKING:
     from .types import ChunkDraft, PageText
@@ -57,9 +48,6 @@ BOILERPLATE_SHARE = 0.9
 # Above this share of a document's visible characters on boilerplate lines, the document is a filled-in template
 # and keeps all its passages: a notice after each chapter or a footer block on each page is a small part of a book.
 MAX_DOCUMENT_SHARE = 0.5
-# A label is a few words ("History", "Added in: v2.1", "Parameters"); a passage of more words than this beside its
-# heading says something, however often its lines repeat (a type's description shared by its options).
-LABEL_WORDS = 3
 _NUMBER = re.compile(r"\d+")
 _NUMBER_APART = re.compile(r"(?<![^\W\d_])\d+(?![^\W\d_])")  # not inside a word: "Page 3", not "Int8Array"
 _LETTER = re.compile(r"[^\W\d_]")  # a letter in any script
@@ -69,7 +57,7 @@ Spans = list[tuple[int, int]]  # (start, end) of lines in a page's text
 
 
 def line_shape(line: str) -> str:
-    """What makes two lines the same: case, spacing and the numbers in them do not."""
+    """What makes two lines the same: case, spacing and the numbers standing apart in them do not."""
     return _NUMBER_APART.sub("#", " ".join(line.casefold().split()))
 
 
@@ -95,17 +83,12 @@ def covered_share(text: str, start: int, end: int, spans: Sequence[tuple[int, in
     return sum(_visible_but_numbers(text[max(s, start) : min(e, end)]) for s, e in spans if s < end and e > start) / visible
 
 
-def _shape_counts(lines: Mapping[int, list[tuple[int, int, str]]]) -> Counter[str]:
-    """On how many pages each line shape is."""
-    return Counter(shape for page_lines in lines.values() for shape in {line[2] for line in page_lines})
-
-
 def boilerplate_lines(pages: Mapping[int, str]) -> dict[int, Spans]:
     """For each page (number: text) of one document, where its boilerplate lines are (see the module's docstring)."""
     if len(pages) < REPEATED_PAGES:
         return {}
     lines = {number: _shaped_lines(text) for number, text in pages.items()}
-    counts = _shape_counts(lines)
+    counts = Counter(shape for page_lines in lines.values() for shape in {line[2] for line in page_lines})
     widespread_pages = max(REPEATED_PAGES, math.ceil(WIDESPREAD_SHARE * sum(1 for page_lines in lines.values() if page_lines)))
     out: dict[int, Spans] = {}
     covered = 0.0
@@ -124,31 +107,14 @@ def boilerplate_lines(pages: Mapping[int, str]) -> dict[int, Spans]:
     return out
 
 
-def _heading_only(passage: str, heading: str | None, counts: Counter[str]) -> bool:
-    """Is the passage its section's heading with, besides, only a label: at most LABEL_WORDS words, on lines repeated
-    on REPEATED_PAGES pages or more?"""
-    if not heading or not heading.strip():
-        return False
-    own = line_shape(heading)
-    lines = [(passage[start:end], shape) for start, end, shape in _shaped_lines(passage)]
-    rest = [(line, shape) for line, shape in lines if shape != own]
-    return len(rest) < len(lines) and all(counts[shape] >= REPEATED_PAGES for _, shape in rest) and word_count(" ".join(line for line, _ in rest)) <= LABEL_WORDS
-
-
-def boilerplate_passages(pages: Mapping[int, str], passages: Sequence[tuple[int, int, int]], headings: Mapping[int, str | None] | None = None) -> list[bool]:
-    """For each passage (page number, start, end) of the document whose pages' texts are `pages` and whose sections'
-    headings are `headings` (page number: heading, for Word, HTML and EPUB files): is it mostly boilerplate lines,
-    or its heading with nothing of its own?"""
+def boilerplate_passages(pages: Mapping[int, str], passages: Sequence[tuple[int, int, int]]) -> list[bool]:
+    """For each passage (page number, start, end) of the document whose pages' texts are `pages`: is it
+    mostly boilerplate lines?"""
     lines = boilerplate_lines(pages)
-    counts = _shape_counts({number: _shaped_lines(text) for number, text in pages.items()}) if headings else Counter()
-    return [
-        (page in lines and covered_share(pages[page], start, end, lines[page]) >= BOILERPLATE_SHARE)
-        or _heading_only(pages.get(page, "")[start:end], (headings or {}).get(page), counts)
-        for page, start, end in passages
-    ]
+    return [page in lines and covered_share(pages[page], start, end, lines[page]) >= BOILERPLATE_SHARE for page, start, end in passages]
 
 
 def mark_boilerplate(pages: Sequence[PageText], drafts: Sequence[ChunkDraft]) -> list[ChunkDraft]:
-    """The drafts, with their text passages that are boilerplate, or a heading alone, marked so (ChunkDraft.boilerplate)."""
-    flags = boilerplate_passages({p.number: p.text for p in pages}, [(d.page, d.start, d.end) for d in drafts], {p.number: p.section for p in pages})
+    """The drafts, with their text passages that are boilerplate marked so (ChunkDraft.boilerplate)."""
+    flags = boilerplate_passages({p.number: p.text for p in pages}, [(d.page, d.start, d.end) for d in drafts])
     return [replace(d, boilerplate=True) if flag and d.kind == "text" else d for d, flag in zip(drafts, flags)]

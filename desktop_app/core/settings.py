@@ -66,9 +66,8 @@ class Settings:
     # model also writes the question in their language, searched like a query (docs/filters-and-languages.md).
     document_language_queries: bool = True
     # Index and contents passages (entries and page numbers, core/navigation_text.py) and repeated boilerplate
-    # (a notice or footer block on many pages; a section's heading with only a label, core/repeated_text.py) are
-    # never in the vector lists; True lets keyword search put them among a question's passages, for a person looking
-    # for them.
+    # (a notice or footer block on many pages, core/repeated_text.py) are never in the vector lists; True lets
+    # keyword search put them among a question's passages, for a person looking for them.
     navigation_pages: bool = False
     # Rerank the fused top passages before answering: "" (off), "llm" (the local model judges each passage),
     # or the folder of a sentence-transformers CrossEncoder model.
@@ -186,8 +185,8 @@ SETTING_HELP: dict[str, SettingHelp] = {
     "keyword_weight": advanced("How much exact-word search counts beside search by meaning (0 turns it off)."),
     "document_language_queries": advanced("When some of your documents are in another language than your question, also search your question written in theirs."),
     "navigation_pages": advanced(
-        "Let index and contents pages (entries followed by page numbers), notices repeated on many pages of a document "
-        "and headings left with no text of their own be among the passages found by their words."
+        "Let index and contents pages (entries followed by page numbers) and notices repeated on many pages of a document "
+        "be among the passages found by their words."
     ),
     "reranker": advanced("Let a judge put the best passages in order before answering: off, the local model, or a judging model in a folder."),
     "rerank_candidates": advanced("How many of the best passages the judge looks at before keeping the top ones."),

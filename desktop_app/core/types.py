@@ -31,9 +31,8 @@ class ChunkDraft:
     text: str
     kind: str = "text"  # "text" or "table" (a Markdown table from the page's ruled grid)
     bbox: tuple[float, float, float, float] | None = None  # a table's area on its page: what the viewer highlights
-    # Mostly lines its document repeats on many pages (a notice, a footer block), or its section's heading with only
-    # a label ("History" above a table; repeated_text.py): judged from the whole document, so set by the importer,
-    # not by the chunk's own text.
+    # Mostly lines its document repeats on many pages (a notice, a footer block; repeated_text.py): judged from
+    # the whole document, so set by the importer, not by the chunk's own text.
     boilerplate: bool = False
 
     @property

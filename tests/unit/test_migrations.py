@@ -222,22 +222,22 @@ def test_an_upgraded_library_finds_a_sections_passage_by_its_heading(tmp_path):
     store.close()
 
 
-def test_an_upgraded_library_keeps_out_a_heading_alone_and_searches_again_an_item_named_with_a_number(tmp_path):
-    # Made before a heading with only a label was told apart: an HTML reference whose sections open with a "History"
-    # label above a table (the table's own chunk is left out here), and whose items told apart by a number in their
-    # names ("tile8", "tile16") the old rules took for one repeated line and marked.
+
+def test_an_upgraded_library_searches_again_the_items_it_took_for_copies_by_a_number_in_their_names(tmp_path):
+    # Made when a number inside a name was one placeholder: the items of a reference told apart only by it
+    # ("isTile8", "isTile16") were one repeated line, marked as a copy and found by no search.
     old_library(tmp_path / "library.sqlite", version=18)
     conn = sqlite3.connect(tmp_path / "library.sqlite", isolation_level=None)
-    conn.execute("INSERT INTO documents(path, title, content_hash, pages, chunks, status) VALUES ('/d/ref.html', 'Reference', 'h2', 4, 8, 'ready')")
+    conn.execute("INSERT INTO documents(path, title, content_hash, pages, chunks, status) VALUES ('/d/ref.html', 'Reference', 'h2', 4, 4, 'ready')")
     for number, bits in enumerate((8, 16, 32, 64), start=2):
         heading = f"isTile{bits}(value)"
-        label, item = f"{heading}\n\nHistory", f"- Returns: <boolean> True when the value is a tile{bits}."
-        conn.execute("INSERT INTO pages(document_id, number, text, section) VALUES (2, ?, ?, ?)", (number, f"{label}\n\n{item}", heading))
-        conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (2, ?, 0, ?, ?)', (number, len(label), label))
-        conn.execute('INSERT INTO chunks(document_id, page, start, "end", text, navigation) VALUES (2, ?, ?, ?, ?, 1)', (number, len(label) + 2, len(label) + 2 + len(item), item))
+        item = f"{heading}\n\n- Returns: <boolean> True when the value is a tile{bits}."
+        conn.execute("INSERT INTO pages(document_id, number, text, section) VALUES (2, ?, ?, ?)", (number, item, heading))
+        conn.execute('INSERT INTO chunks(document_id, page, start, "end", text, navigation) VALUES (2, ?, 0, ?, ?, 1)', (number, len(item), item))
     conn.close()
     store = Store(tmp_path / "library.sqlite")
-    marked = [text for text, in store.conn.execute("SELECT text FROM chunks WHERE document_id = 2 AND navigation = 1")]
-    assert marked == [f"isTile{bits}(value)\n\nHistory" for bits in (8, 16, 32, 64)]
-    assert {h.chunk_id for h in store.keyword_search("tile16", 5, navigation=False)} == {6}  # its item, found again
+    assert store.conn.execute("SELECT count(*) FROM chunks WHERE document_id = 2 AND navigation = 1").fetchone() == (0,)
+    assert [store.passages([h.chunk_id])[h.chunk_id].text for h in store.keyword_search("tile16", 5, navigation=False)] == [
+        "isTile16(value)\n\n- Returns: <boolean> True when the value is a tile16."
+    ]
     store.close()

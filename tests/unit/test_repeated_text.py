@@ -166,32 +166,3 @@ def test_items_of_a_reference_that_differ_by_a_number_in_their_names_are_not_boi
     pages = items + [PageText(n, content_page(n)) for n in range(5, 25)]
     assert marked_pages(pages) == set()
 
-
-def _reference_html(functions: list[str]) -> str:
-    """A made-up HTML reference: each function's section opens with a "History" label over a table of changes."""
-    sections = "".join(
-        f"<h3>{name}(path[, options])</h3><p>History</p>"
-        "<table><tr><th>Version</th><th>Changes</th></tr><tr><td>v2.1</td><td>The options argument was added.</td></tr></table>"
-        f"<ul><li>path &lt;string&gt; The file {name} reads.</li><li>options &lt;Object&gt;</li></ul>"
-        f"<p>Calls back with the number of lines in the file, which {name} counts from one. The same notice applies "
-        f"to every reader of the library: a file that changes while it is read is read again.</p>"
-        for name in functions
-    )
-    return f"<html><head><title>Lumo files</title></head><body><h1>Lumo files</h1><p>Readers for the text files of a Lumo kettle log.</p>{sections}</body></html>"
-
-
-def test_a_heading_with_only_a_label_above_a_table_is_kept_out_and_the_section_s_text_is_not(tmp_path):
-    """The piece of a section before its table ("tessFold(path[, options])", "History") holds nothing but its heading:
-    its vector is the heading's, which a question naming the function matched above the passage that answers it."""
-    from desktop_app.core.ingest.extraction import extract
-    from desktop_app.core.ingest.pdf_tables import chunk_pages_around_tables
-
-    names = ["lumo.readLines", "lumo.foldLines", "lumo.countLines", "lumo.tessFold"]
-    (tmp_path / "lumo.html").write_text(_reference_html(names), encoding="utf-8")
-    extracted = extract(tmp_path / "lumo.html")
-    pages = [p for p in extracted.pages if p.text.strip()]
-    drafts = mark_boilerplate(extracted.pages, chunk_pages_around_tables(pages, extracted.tables))
-    heading_only = [d for d in drafts if d.kind == "text" and " ".join(d.text.split()).endswith("History")]
-    assert len(heading_only) == len(names) and all(d.navigation for d in heading_only)
-    content = [d for d in drafts if d.kind == "text" and "Calls back" in d.text]
-    assert len(content) == len(names) and not any(d.navigation for d in content)

@@ -294,12 +294,12 @@ MIGRATIONS: list[tuple[str, str]] = [
         """,
     ),
     (
-        "0019_heading_only_chunks",
+        "0019_judge_boilerplate_again",
         """
-        -- chunks.navigation also marks a passage that is its section's heading with only a label ("History" above a
-        -- table; core/repeated_text.py), and a number inside a name no longer makes two items' lines one. No column
-        -- changes: `judge_boilerplate_chunks` below judges the text chunks again, and the vector index follows when
-        -- the library opens (Library.sync_index keeps it to the chunks not marked).
+        -- A number inside a name no longer makes two lines one ("Int8Array", "Int16Array": core/repeated_text.py): a
+        -- reference's items told apart only by such a number were taken for a repeated copy and found by no search.
+        -- No column changes: `judge_boilerplate_chunks` below judges the text chunks again, and the vector index
+        -- follows when the library opens (Library.sync_index keeps it to the chunks not marked).
         SELECT 1;
         """,
     ),
@@ -313,15 +313,13 @@ def mark_navigation(conn: sqlite3.Connection) -> None:
     conn.executemany("UPDATE chunks SET navigation = 1 WHERE id = ?", marked)
 
 
-def navigation_updates(pages: Iterable[tuple[int, str, str | None]], chunks: Iterable[tuple[int, int, int, int, str]]) -> list[tuple[bool, int]]:
+def navigation_updates(pages: Iterable[tuple[int, str]], chunks: Iterable[tuple[int, int, int, int, str]]) -> list[tuple[bool, int]]:
     """(navigation, chunk id) for each text chunk (id, page, start, end, text) of one document whose stored pages are
-    (number, text, section heading), judged anew: index and contents entries (navigation_text.py), repeated
-    boilerplate or a heading alone (repeated_text.py), read from the pages' text its offsets point into. Anew, so a
-    chunk the rules no longer mark (an item told from the next by a number in its name) is searched by meaning again."""
-    pages = list(pages)
+    (number, text), judged anew: index and contents entries (navigation_text.py) or repeated boilerplate
+    (repeated_text.py), read from the pages' text its offsets point into. Anew, so a chunk the rules no longer mark
+    (an item told from the next by a number in its name) is searched by meaning again."""
     chunks = list(chunks)
-    texts, headings = {n: text for n, text, _ in pages}, {n: section for n, _, section in pages}
-    flags = boilerplate_passages(texts, [(page, start, end) for _, page, start, end, _ in chunks], headings)
+    flags = boilerplate_passages(dict(pages), [(page, start, end) for _, page, start, end, _ in chunks])
     return [(flag or is_navigation(text), chunk_id) for (chunk_id, _, _, _, text), flag in zip(chunks, flags)]
 
 
@@ -329,7 +327,7 @@ def judge_boilerplate_chunks(conn: sqlite3.Connection) -> None:
     """Judge the text chunks a library already holds again (`navigation_updates`), one document at a time: repetition
     is within a document. The vector index follows when the library opens (Library.sync_index)."""
     for (document_id,) in conn.execute("SELECT DISTINCT document_id FROM chunks WHERE kind = 'text'").fetchall():
-        pages = conn.execute("SELECT number, text, section FROM pages WHERE document_id = ?", (document_id,))
+        pages = conn.execute("SELECT number, text FROM pages WHERE document_id = ?", (document_id,))
         chunks = conn.execute('SELECT id, page, start, "end", text FROM chunks WHERE document_id = ? AND kind = \'text\'', (document_id,))
         conn.executemany("UPDATE chunks SET navigation = ? WHERE id = ?", navigation_updates(pages.fetchall(), chunks.fetchall()))
 
@@ -358,7 +356,7 @@ COMPLETIONS: dict[str, Callable[[sqlite3.Connection], None]] = {
     "0014_chunk_keyword_text": space_keyword_text,
     "0017_plain_letters_keyword_text": space_keyword_text,
     "0018_section_heading_keyword_text": space_keyword_text,
-    "0019_heading_only_chunks": judge_boilerplate_chunks,
+    "0019_judge_boilerplate_again": judge_boilerplate_chunks,
 }
 
 

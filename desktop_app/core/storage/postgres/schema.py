@@ -194,9 +194,10 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     ),
     (
         10,
-        "heading_only_chunks",
-        # As SQLite's 0013 and 0019: repeated boilerplate, and a section's heading with only a label ("History" above a
-        # table), are found by keyword only; existing text chunks are judged again by `judge_boilerplate_chunks` below.
+        "judge_boilerplate",
+        # As SQLite's 0013 and 0019: repeated boilerplate (a notice or footer block on many pages) is found by keyword
+        # only. A library made before this had none marked, and a number inside a name now tells two lines apart.
+        # Existing text chunks are judged by `judge_boilerplate_chunks` below.
         """
         SELECT 1;
         """,
@@ -214,7 +215,7 @@ def space_keyword_text(conn: psycopg.Connection) -> None:
 def judge_boilerplate_chunks(conn: psycopg.Connection) -> None:
     """As SQLite's: the text chunks a library already holds are judged again, one document at a time."""
     for (document_id,) in conn.execute("SELECT DISTINCT document_id FROM chunks WHERE kind = 'text'").fetchall():
-        pages = conn.execute("SELECT number, text, section FROM pages WHERE document_id = %s", (document_id,)).fetchall()
+        pages = conn.execute("SELECT number, text FROM pages WHERE document_id = %s", (document_id,)).fetchall()
         chunks = conn.execute('SELECT id, page, start, "end", text FROM chunks WHERE document_id = %s AND kind = \'text\'', (document_id,)).fetchall()
         conn.cursor().executemany("UPDATE chunks SET navigation = %s WHERE id = %s", navigation_updates(pages, chunks))
 
