@@ -1060,6 +1060,39 @@ def test_a_figure_of_another_document_is_not_given_the_questions_subject_by_a_pa
     assert not reviewed.found
 
 
+def test_another_functions_item_does_not_complete_a_claim_about_this_one():
+    # A near miss on an API reference: the function asked about has no such option; the model gave another function's
+    # default, citing the asked function's item. That other function's item, in the same file, "completed" the claim
+    # ("Citation [1] says only part of this; [2] ... was added"), as another document's figure no longer does.
+    own = "- bigint <boolean> Whether the numbers returned are bigint. Default: false. - Returns: <Stats> The stats of the path."
+    other = "- offset <integer> Where to start reading. Default: 0 - length <integer> How much to read."
+    sources = [Source(n, Passage(n, 1, "/docs/files.html", "File library reference", n + 4, 0, len(t), t, section=heading), 0.1, {}, 0.5)
+               for n, (t, heading) in enumerate(((own, "statFold(path[, options])"), (other, "readBlock(fd[, options])")), 1)]
+    reviewed = review_answer("If you don't pass offset to statFold, it defaults to 0 [1].", True, "If I don't pass offset to statFold, what value does it take?", sources, sources)
+    assert not any("which says the rest, was added" in n for n in reviewed.notices), reviewed.notices
+    assert not reviewed.found or not all(c.supported for c in reviewed.citations)
+
+
+def test_a_second_passage_of_the_same_functions_section_still_completes_a_claim():
+    first = "statFold(path[, options]) - path <string> The file to read. - bigint <boolean> Whether the numbers returned are bigint."
+    second = "- depth <integer> How many folders down statFold looks. Default: 3."
+    sources = [Source(n, Passage(n, 1, "/docs/files.html", "File library reference", 5, 0, len(t), t, section="statFold(path[, options])"), 0.1, {}, 0.5)
+               for n, t in enumerate((first, second), 1)]
+    reviewed = review_answer("statFold takes a path, and its depth defaults to 3 [1].", True, "What does statFold take, and what is its default depth?", sources, sources)
+    assert reviewed.found and sorted(c.n for c in reviewed.citations) == [1, 2] and all(c.supported for c in reviewed.citations), (reviewed.answer, reviewed.notices)
+
+
+def test_a_claim_naming_a_function_moves_to_the_item_under_its_heading():
+    # The right default, cited to another function's passage: the item under the heading naming the claim's function states
+    # it, and the citation moves there (another function's item would not be pointed at).
+    own = "- flags <string> How to open the file. Default: 'w'. - encoding <string> Default: 'utf8' - mode <integer> Default: 0o666"
+    other = "It is unsafe to use writeBlock() twice on the same file without waiting for the callback."
+    sources = [Source(n, Passage(n, 1, "/docs/files.html", "File library reference", n + 4, 0, len(t), t, section=heading), 0.1, {}, 0.5)
+               for n, (t, heading) in enumerate(((own, "files.openWriter(path[, options])"), (other, "files.writeBlock(fd, text)")), 1)]
+    reviewed = review_answer("files.openWriter uses 'utf8' by default [2].", True, "What does files.openWriter use for encoding by default?", sources, sources)
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)], (reviewed.answer, reviewed.notices)
+
+
 def test_the_question_check_reads_a_passage_under_its_sections_heading():
     # An API reference (HTML) lists each function's options under the function's heading: "Default: 1450." is the
     # default of the function the section names. Read without its heading, the line named no function, and the check

@@ -26,7 +26,7 @@ from ..models.embedder import Embedder
 from ..name_facts import fact_of
 from ..ingest.chunking import passage_sentences
 from ..types import Citation, Source
-from ..words import Vocabulary, code_names, content, is_number, meaningful, telling, tokens
+from ..words import Vocabulary, code_names, code_terms, content, is_number, meaningful, telling, tokens
 from .grounding import MARK, Grounding, judge_claim
 from .model_check import MAX_CHARS, Doubt, ModelCheck
 from .prompts import NOT_FOUND_MARK
@@ -101,6 +101,7 @@ class ReadPassages:
         self.embedder, self.asked, self.asked_words = embedder, Vocabulary([without_names(question, named)]), content(question)
         self.required = frozenset(t for d in named for t in content(Path(d.path).stem))  # a claim naming the file must rest on it
         self.pages, self.plain_numbers = [(s.passage.file, s.passage.page) for s in context], set(tokens(re.sub(r"\w*[^\W\d_]\w*", " ", question)))  # "4", not "K7"
+        self.places = [(s.passage.file, frozenset(code_terms(s.passage.section or ""))) for s in context]  # its file and its heading's codes: a reference's function (`stating`)
         self._vocabularies: dict[tuple[int, ...], Vocabulary] = {(n,): Vocabulary([t]) for n, t in enumerate(self.texts, 1)}
         self.each = tuple(self._vocabularies.values())
         own = " ".join(w for w in re.findall(r"\w+", question) if not any(v.holds(t) for t in tokens(w) for v in self.each))
@@ -211,20 +212,20 @@ class ReadPassages:
         return None
 
     def stating(self, claim: str, cited: Sequence[int], completing: bool = False) -> list[int] | None:
-        """The passages that state the claim: the one passage that states it best; else those it cites and the one
-        more that completes it best, with a word of the claim they lack (a claim joining two passages' facts, citing one); None when none do.
-        A claim citing nothing is completed so from the passage holding most of it, up to JOINED passages: the model's uncited
-        sentence may join what several passages say ("A matrix is ..., while a data frame is ..."), each one adding words.
-        A passage of another document than those cited must name what the claim is about (`subject`) to be pointed at; citing none, it cites no document.
-        `completing`: the cited passages state it, lacking words it restates of the question; only a passage of their documents completing them is looked for."""
+        """The passages that state the claim: the one passage that states it best; else those it cites and the one more that completes it best, with a word of the
+        claim they lack (a claim joining two passages' facts, citing one); None when none do. A claim citing nothing is completed so from the passage holding most of it,
+        up to JOINED passages: the model's uncited sentence may join what several passages say ("A matrix is ..., while a data frame is ..."), each one adding words.
+        A passage of another place than those cited (document; in a reference, function: another's "Default: 0" says nothing of this one) must name what the claim is
+        about (`subject`; stating it alone, its heading may name the claim's code instead) to be pointed at; citing none, it cites no place. `completing`: the cited passages state it, lacking
+        words it restates of the question; only a passage of their places completing them is looked for."""
         cited = [m for m in cited if 1 <= m <= len(self.texts)]  # a mark beyond the passages read cites nothing
-        files, subject = {self.pages[m - 1][0] for m in cited}, self.subject(claim, cited)
-        about = [not subject or not cited or self.pages[m][0] in files or any(map(v.holds, subject)) or self.apart(claim, self.texts[m]) for m, v in enumerate(self.each)]
-        every = [m for m in range(1, len(self.texts) + 1) if not completing or self.pages[m - 1][0] in files]  # another document's page would give the claim its subject: another country's population
+        places, subject, named = {self.places[m - 1] for m in cited}, self.subject(claim, cited), {c.rsplit(".", 1)[-1] for c in code_terms(claim)}  # "fs.open" or "open"
+        about = [not subject or not cited or self.places[m] in places or any(map(v.holds, subject)) or self.apart(claim, self.texts[m]) for m, v in enumerate(self.each)]
+        every = [m for m in range(1, len(self.texts) + 1) if not completing or self.places[m - 1] in places]  # another document's page would give the claim its subject: another country's population
 
         def best(tried: Iterable[list[int]]) -> tuple[list[int] | None, list[int] | None]:
             """Of these tries, each passage adding words, the one stating the claim best and the one holding most of it (each judged once)."""
-            scored = [(g.grounded, (g.score, -n[-1]), n) for n in tried if all(about[m - 1] for m in n) and (g := self.judge(claim, n)) and self.needed(claim, n) == n]
+            scored = [(g.grounded, (g.score, -n[-1]), n) for n in tried if all(about[m - 1] or (len(n) == 1 and named & {c.rsplit(".", 1)[-1] for c in self.places[m - 1][1]}) for m in n) and (g := self.judge(claim, n)) and self.needed(claim, n) == n]
             stated = max(((key, n) for grounded, key, n in scored if grounded), default=None)
             return (stated[1] if stated else None), (max(scored, key=lambda s: s[1])[2] if scored else None)
 
