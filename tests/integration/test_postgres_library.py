@@ -246,31 +246,22 @@ def test_a_sections_passage_is_found_by_its_heading_in_new_and_upgraded_postgres
     store.close()
 
 
-
 def test_an_upgraded_postgresql_library_marks_its_repeated_notice_passages(database):
     import psycopg
+
+    from tests.pump_manual import NOTICE, PAGES
 
     # As in SQLite (tests/unit/test_migrations.py): a manual stored before repeated boilerplate was marked in
     # PostgreSQL (schema 9), a notice after each of its three chapters.
     store = upgraded_postgresql_library(database, 9, "The impeller turns at 2900 rpm.")
     store.close()
-    notice = "Notice\nOrvel Pumps accepts no liability for seals fitted by others.\nCopyright Orvel Pumps, Tarrin."
-    content = [
-        "The impeller turns at 2900 rpm and lifts 40 litres a second.\nIts blades are bronze.",
-        "Check the impeller for wear every spring.\nA worn blade is rough to the touch.",
-        "The seal is carbon on ceramic.\nIt runs dry for no longer than a minute.",
-        "Replace the seal when water drips from the shaft.\nKeep a spare seal with the pump.",
-        "Drain the casing before frost.\nOpen the plug under the casing and let it run empty.",
-        "Fill the casing again before starting the pump.\nA dry start ruins the seal.",
-    ]
-    texts = [t for chapter in (content[0:2], content[2:4], content[4:6]) for t in (*chapter, notice)]
     with psycopg.connect(database, autocommit=True) as conn:
         conn.execute("INSERT INTO documents(path, title, content_hash, status) VALUES ('/d/manual.pdf', 'Manual', 'h2', 'ready')")
-        for number, text in enumerate(texts, start=1):
+        for number, text in enumerate(PAGES, start=1):
             conn.execute("INSERT INTO pages(document_id, number, text) VALUES (2, %s, %s)", (number, text))
             conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (2, %s, 0, %s, %s)', (number, len(text), text))
         conn.execute("DELETE FROM schema_migrations WHERE version > 9")  # as the app of schema 9 left it
     store = PgStore(database)
-    assert [text for text, in store.rows("SELECT text FROM chunks WHERE navigation ORDER BY id")] == [notice] * 3
+    assert [text for text, in store.rows("SELECT text FROM chunks WHERE navigation ORDER BY id")] == [NOTICE] * 3
     assert not {h.chunk_id for h in store.keyword_search("liability", 10, navigation=False)}
     store.close()

@@ -3,6 +3,7 @@ import sqlite3
 from desktop_app.core.storage.migrations import MIGRATIONS, MIGRATIONS_TABLE, migrate, migration_set, schema_version
 from desktop_app.core.storage.store import Store
 from desktop_app.core.types import ChunkDraft
+from tests.pump_manual import NOTICE, PAGES
 
 
 def test_an_empty_database_gets_every_table(tmp_path):
@@ -118,24 +119,14 @@ def test_an_upgraded_library_marks_its_index_and_contents_passages(tmp_path):
 def test_an_upgraded_library_marks_its_repeated_notice_passages_from_the_stored_pages(tmp_path):
     old_library(tmp_path / "library.sqlite", version=12)
     conn = sqlite3.connect(tmp_path / "library.sqlite", isolation_level=None)
-    notice = "Notice\nOrvel Pumps accepts no liability for seals fitted by others.\nCopyright Orvel Pumps, Tarrin."
-    content = [
-        "The impeller turns at 2900 rpm and lifts 40 litres a second.\nIts blades are bronze.",
-        "Check the impeller for wear every spring.\nA worn blade is rough to the touch.",
-        "The seal is carbon on ceramic.\nIt runs dry for no longer than a minute.",
-        "Replace the seal when water drips from the shaft.\nKeep a spare seal with the pump.",
-        "Drain the casing before frost.\nOpen the plug under the casing and let it run empty.",
-        "Fill the casing again before starting the pump.\nA dry start ruins the seal.",
-    ]
-    texts = [t for chapter in (content[0:2], content[2:4], content[4:6]) for t in (*chapter, notice)]  # the notice after each chapter
     conn.execute("INSERT INTO documents(path, title, content_hash, pages, chunks, status) VALUES ('/d/manual.pdf', 'Manual', 'h2', 9, 9, 'ready')")
-    for number, text in enumerate(texts, start=1):
+    for number, text in enumerate(PAGES, start=1):  # the notice after each chapter
         conn.execute("INSERT INTO pages(document_id, number, text) VALUES (2, ?, ?)", (number, text))
         conn.execute('INSERT INTO chunks(document_id, page, start, "end", text) VALUES (2, ?, 0, ?, ?)', (number, len(text), text))
     conn.close()
     store = Store(tmp_path / "library.sqlite")
     marked = dict(store.conn.execute("SELECT id, text FROM chunks WHERE navigation = 1").fetchall())
-    assert list(marked.values()) == [notice] * 3
+    assert list(marked.values()) == [NOTICE] * 3
     assert set(marked) <= {h.chunk_id for h in store.keyword_search("liability", 10)}  # still found by their words
     assert not set(marked) & {h.chunk_id for h in store.keyword_search("liability", 10, navigation=False)}
     store.close()

@@ -1060,14 +1060,18 @@ def test_a_figure_of_another_document_is_not_given_the_questions_subject_by_a_pa
     assert not reviewed.found
 
 
+def reference(*items: tuple[str, str]) -> list[Source]:
+    """Passages of a made-up HTML reference, each (text, the heading of its function's section)."""
+    return [Source(n, Passage(n, 1, "/docs/files.html", "File library reference", n + 4, 0, len(t), t, section=heading), 0.1, {}, 0.5) for n, (t, heading) in enumerate(items, 1)]
+
+
 def test_another_functions_item_does_not_complete_a_claim_about_this_one():
     # A near miss on an API reference: the function asked about has no such option; the model gave another function's
     # default, citing the asked function's item. That other function's item, in the same file, "completed" the claim
     # ("Citation [1] says only part of this; [2] ... was added"), as another document's figure no longer does.
     own = "- bigint <boolean> Whether the numbers returned are bigint. Default: false. - Returns: <Stats> The stats of the path."
     other = "- offset <integer> Where to start reading. Default: 0 - length <integer> How much to read."
-    sources = [Source(n, Passage(n, 1, "/docs/files.html", "File library reference", n + 4, 0, len(t), t, section=heading), 0.1, {}, 0.5)
-               for n, (t, heading) in enumerate(((own, "statFold(path[, options])"), (other, "readBlock(fd[, options])")), 1)]
+    sources = reference((own, "statFold(path[, options])"), (other, "readBlock(fd[, options])"))
     reviewed = review_answer("If you don't pass offset to statFold, it defaults to 0 [1].", True, "If I don't pass offset to statFold, what value does it take?", sources, sources)
     assert not any("which says the rest, was added" in n for n in reviewed.notices), reviewed.notices
     assert not reviewed.found or not all(c.supported for c in reviewed.citations)
@@ -1076,8 +1080,7 @@ def test_another_functions_item_does_not_complete_a_claim_about_this_one():
 def test_a_second_passage_of_the_same_functions_section_still_completes_a_claim():
     first = "statFold(path[, options]) - path <string> The file to read. - bigint <boolean> Whether the numbers returned are bigint."
     second = "- depth <integer> How many folders down statFold looks. Default: 3."
-    sources = [Source(n, Passage(n, 1, "/docs/files.html", "File library reference", 5, 0, len(t), t, section="statFold(path[, options])"), 0.1, {}, 0.5)
-               for n, t in enumerate((first, second), 1)]
+    sources = reference((first, "statFold(path[, options])"), (second, "statFold(path[, options])"))
     reviewed = review_answer("statFold takes a path, and its depth defaults to 3 [1].", True, "What does statFold take, and what is its default depth?", sources, sources)
     assert reviewed.found and sorted(c.n for c in reviewed.citations) == [1, 2] and all(c.supported for c in reviewed.citations), (reviewed.answer, reviewed.notices)
 
@@ -1087,8 +1090,7 @@ def test_a_claim_naming_a_function_moves_to_the_item_under_its_heading():
     # it, and the citation moves there (another function's item would not be pointed at).
     own = "- flags <string> How to open the file. Default: 'w'. - encoding <string> Default: 'utf8' - mode <integer> Default: 0o666"
     other = "It is unsafe to use writeBlock() twice on the same file without waiting for the callback."
-    sources = [Source(n, Passage(n, 1, "/docs/files.html", "File library reference", n + 4, 0, len(t), t, section=heading), 0.1, {}, 0.5)
-               for n, (t, heading) in enumerate(((own, "files.openWriter(path[, options])"), (other, "files.writeBlock(fd, text)")), 1)]
+    sources = reference((own, "files.openWriter(path[, options])"), (other, "files.writeBlock(fd, text)"))
     reviewed = review_answer("files.openWriter uses 'utf8' by default [2].", True, "What does files.openWriter use for encoding by default?", sources, sources)
     assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)], (reviewed.answer, reviewed.notices)
 
