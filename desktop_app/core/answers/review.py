@@ -216,8 +216,8 @@ class ReadPassages:
         claim they lack (a claim joining two passages' facts, citing one); None when none do. A claim citing nothing is completed so from the passage holding most of it,
         up to JOINED passages: the model's uncited sentence may join what several passages say ("A matrix is ..., while a data frame is ..."), each one adding words.
         A passage of another place than those cited (document; in a reference, function: another's "Default: 0" says nothing of this one) must name what the claim is
-        about (`subject`; stating it alone, its heading may name the claim's code instead) to be pointed at; citing none, it cites no place. `completing`: the cited passages state it, lacking
-        words it restates of the question; only a passage of their places completing them is looked for."""
+        about (`subject`; stating it alone, its heading may name the claim's code instead) to be pointed at; citing none, it cites no place. `completing`: the cited
+        passages state it, lacking words it restates of the question; only a passage of their places completing them is looked for."""
         cited = [m for m in cited if 1 <= m <= len(self.texts)]  # a mark beyond the passages read cites nothing
         places, subject, named = {self.places[m - 1] for m in cited}, self.subject(claim, cited), {c.rsplit(".", 1)[-1] for c in code_terms(claim)}  # "fs.open" or "open"
         about = [not subject or not cited or self.places[m] in places or any(map(v.holds, subject)) or self.apart(claim, self.texts[m]) for m, v in enumerate(self.each)]
