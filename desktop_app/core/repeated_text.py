@@ -6,7 +6,7 @@ library and its keyword search, and it is kept out of the vector index and the f
 It is recognised by REPETITION INSIDE ITS DOCUMENT, never by words, so this works in any language and script.
 Two lines are the same when their shapes are (case-folded, whitespace collapsed, every number standing apart one
 placeholder, so "Page 3 of 40" and "Page 4 of 40" are one shape; a number inside a name is the name's, so the
-"Int8Array" and "Int16Array" items of a reference differ); a line with no letter (a number, a brace of code) never
+"Tile8Grid" and "Tile16Grid" items of a reference differ); a line with no letter (a number, a brace of code) never
 counts, as a column of figures repeats its shape everywhere. In Word and HTML files a "page" is a section.
 A line is boilerplate when the document repeats it widely or wholesale:
 - widely: it is on at least REPEATED_PAGES pages and at least WIDESPREAD_SHARE of them (a footer, a letterhead);
@@ -49,7 +49,7 @@ BOILERPLATE_SHARE = 0.9
 # and keeps all its passages: a notice after each chapter or a footer block on each page is a small part of a book.
 MAX_DOCUMENT_SHARE = 0.5
 _NUMBER = re.compile(r"\d+")
-_NUMBER_APART = re.compile(r"(?<![^\W\d_])\d+(?![^\W\d_])")  # not inside a word: "Page 3", not "Int8Array"
+_NUMBER_APART = re.compile(r"(?<![^\W\d_])\d+(?![^\W\d_])")  # not inside a word: "Page 3", not "Tile8Grid"
 _LETTER = re.compile(r"[^\W\d_]")  # a letter in any script
 _LINE = re.compile(r"[^\n]+")
 

@@ -15,7 +15,7 @@ import functools
 import itertools
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .languages import SAMPLE_CHARS, likeliest_among
 from .spelled_numbers import cjk_numerals, fold_letters, number_words, spelled_digits
@@ -107,6 +107,11 @@ def code_names(text: str) -> list[str]:
 def code_terms(text: str) -> set[str]:
     """The text's terms written as code (`code_names`) as `tokens` gives each whole, folded ("tessFold": "tessfold")."""
     return {t for code in code_names(text) for t in tokens(code)[:1]}
+
+
+def code_ends(codes: Iterable[str]) -> set[str]:
+    """Each code's last dotted part: "io.readblock" and "readblock" name one function."""
+    return {code.rsplit(".", 1)[-1] for code in codes}
 
 
 def content(text: str, spelled: bool = False) -> list[str]:

@@ -26,7 +26,7 @@ from ..models.embedder import Embedder
 from ..name_facts import fact_of
 from ..ingest.chunking import passage_sentences
 from ..types import Citation, Source
-from ..words import Vocabulary, code_names, code_terms, content, is_number, meaningful, telling, tokens
+from ..words import Vocabulary, code_ends, code_names, code_terms, content, is_number, meaningful, telling, tokens
 from .grounding import MARK, Grounding, judge_claim
 from .model_check import MAX_CHARS, Doubt, ModelCheck
 from .prompts import NOT_FOUND_MARK
@@ -219,13 +219,13 @@ class ReadPassages:
         about (`subject`; stating it alone, its heading may name the claim's code instead) to be pointed at; citing none, it cites no place. `completing`: the cited
         passages state it, lacking words it restates of the question; only a passage of their places completing them is looked for."""
         cited = [m for m in cited if 1 <= m <= len(self.texts)]  # a mark beyond the passages read cites nothing
-        places, subject, named = {self.places[m - 1] for m in cited}, self.subject(claim, cited), {c.rsplit(".", 1)[-1] for c in code_terms(claim)}  # "fs.open" or "open"
+        places, subject, named = {self.places[m - 1] for m in cited}, self.subject(claim, cited), code_ends(code_terms(claim))
         about = [not subject or not cited or self.places[m] in places or any(map(v.holds, subject)) or self.apart(claim, self.texts[m]) for m, v in enumerate(self.each)]
         every = [m for m in range(1, len(self.texts) + 1) if not completing or self.places[m - 1] in places]  # another document's page would give the claim its subject: another country's population
 
         def best(tried: Iterable[list[int]]) -> tuple[list[int] | None, list[int] | None]:
             """Of these tries, each passage adding words, the one stating the claim best and the one holding most of it (each judged once)."""
-            scored = [(g.grounded, (g.score, -n[-1]), n) for n in tried if all(about[m - 1] or (len(n) == 1 and named & {c.rsplit(".", 1)[-1] for c in self.places[m - 1][1]}) for m in n) and (g := self.judge(claim, n)) and self.needed(claim, n) == n]
+            scored = [(g.grounded, (g.score, -n[-1]), n) for n in tried if all(about[m - 1] or (len(n) == 1 and named & code_ends(self.places[m - 1][1])) for m in n) and (g := self.judge(claim, n)) and self.needed(claim, n) == n]
             stated = max(((key, n) for grounded, key, n in scored if grounded), default=None)
             return (stated[1] if stated else None), (max(scored, key=lambda s: s[1])[2] if scored else None)
 

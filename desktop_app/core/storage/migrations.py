@@ -296,7 +296,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     (
         "0019_judge_boilerplate_again",
         """
-        -- A number inside a name no longer makes two lines one ("Int8Array", "Int16Array": core/repeated_text.py): a
+        -- A number inside a name no longer makes two lines one ("Tile8Grid", "Tile16Grid": core/repeated_text.py): a
         -- reference's items told apart only by such a number were taken for a repeated copy and found by no search.
         -- No column changes: `judge_boilerplate_chunks` below judges the text chunks again, and the vector index
         -- follows when the library opens (Library.sync_index keeps it to the chunks not marked).
