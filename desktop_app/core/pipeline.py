@@ -65,7 +65,7 @@ from .storage.table_store import TableStore
 from .storage.vector_index import VectorIndex
 from .types import AskResult, FusedHit, QuestionFilters, Quote, RankedList, Source, Timings
 from .word_pieces import word_count
-from .words import code_terms, meaningful, tokens
+from .words import meaningful, tokens
 
 log = logging.getLogger(__name__)
 # Shown when the answer check itself fails (a fault of the app): the answer stays, unchecked.
@@ -170,7 +170,7 @@ class Pipeline:
         if not lists or lists[0].kind != "vector":
             return None
         asked = next((r for r in lists if r.kind == "keyword" and r.query == question and r.weight >= self.settings.question_weight), None)
-        if asked is not None and (codes := code_terms(question)):
+        if asked is not None and (codes := self.searcher.named_codes(question)):
             head = asked.hits[: self.settings.top_k]
             written = self.store.passages([h.chunk_id for h in head])
             holding = [h.chunk_id for h in head if h.chunk_id in written and codes & set(tokens(headed(written[h.chunk_id])))]

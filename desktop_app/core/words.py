@@ -114,6 +114,13 @@ def code_ends(codes: Iterable[str]) -> set[str]:
     return {code.rsplit(".", 1)[-1] for code in codes}
 
 
+def heading_names(words: Iterable[str], headings: Iterable[str]) -> set[str]:
+    """Those of `words` that one of the headings writes as a code's last dotted part: "drain" under "io.drain(path[, options])".
+    A reference's reader names a function as its heading does, without its module ("the retries option of drain")."""
+    ends = {end for heading in headings for end in code_ends(code_terms(heading))}
+    return {w for w in words if _fold(w) in ends}
+
+
 def content(text: str, spelled: bool = False) -> list[str]:
     """The claim's words that say something: numbers, codes, words of MIN_LETTERS letters or more (a function word that long, "with", "было",
     is in most passages: it barely counts), a spaceless script's character pairs. `spelled`: a number word as its digits ("three": "3")."""

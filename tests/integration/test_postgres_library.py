@@ -243,6 +243,10 @@ def test_a_sections_passage_is_found_by_its_heading_in_new_and_upgraded_postgres
 
     assert found("fetch_one") == [item.format(0)] and found("fetch_all") == [item.format(3)]
     assert found("What is the default of retries for fetch_all?")[0] == item.format(3)
+    # A function asked by its short name, the last part of the code its heading writes (as in SQLite: tests/unit/test_code_names.py).
+    drains = "Empties the tank."
+    store.save_document("/d/pump.html", "Pump", "h3", [PageText(1, f"pump.drain(options)\n\n{drains}", section="pump.drain(options)")], 1, [ChunkDraft(1, 0, len(drains), drains)], None)
+    assert store.heading_names(["drain", "options", "pump", "tank"]) == {"drain"}
     store.close()
 
 

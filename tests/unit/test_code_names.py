@@ -5,6 +5,9 @@ section's heading) tells the named function's item from its siblings'. Made-up r
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 from desktop_app.core.events import AnswerDone
 from desktop_app.core.words import code_names
 
@@ -28,7 +31,8 @@ INTRO = (
 )
 
 
-def reference() -> str:
+def reference(heading: Callable[[str], str] = str) -> str:
+    """Each function's section under the heading `heading` gives its name."""
     sections = []
     for name, (does, default) in FUNCTIONS.items():
         items = (
@@ -36,7 +40,7 @@ def reference() -> str:
             f"<li>timeout &lt;number&gt; The most milliseconds the work may take. Default: {default}.</li>"
             f"<li>encoding &lt;string&gt; How text is read. Default: utf8.</li>"
         )
-        sections.append(f"<h2>{name}(path[, options])</h2><p>{does.capitalize()}. {INTRO * 4}</p><ul>{items}</ul>")
+        sections.append(f"<h2>{heading(name)}(path[, options])</h2><p>{does.capitalize()}. {INTRO * 4}</p><ul>{items}</ul>")
     return f"<html><head><title>Toolkit reference</title></head><body><h1>Toolkit API</h1>{''.join(sections)}</body></html>"
 
 
@@ -63,6 +67,27 @@ def test_a_question_in_plain_words_keeps_the_usual_keyword_weight(empty_library,
     assert searcher.question_keyword_list("Which function folds long lines?").weight == empty_library.settings.keyword_weight
     # A code the library does not hold is no reason to trust the keyword list more.
     assert searcher.question_keyword_list("What is the default timeout of fooBar?").weight == empty_library.settings.keyword_weight
+
+
+def test_a_function_asked_by_its_short_name_reads_that_functions_own_item(empty_library, generator, tmp_path):
+    # Headings name each function under its module, "toolkit.tess(path[, options])"; the person asks for it by the
+    # short name alone, a plain word to the question.
+    (tmp_path / "toolkit.html").write_text(reference(lambda name: f"toolkit.{short(name)}"), encoding="utf-8")
+    list(empty_library.import_paths([tmp_path / "toolkit.html"]))
+    generator.enqueue("default timeout option\ntimeout milliseconds setting", "The default is 1200 milliseconds [1].")
+
+    [result] = [e.result for e in empty_library.ask("What is the default timeout of tess?", "fusion") if isinstance(e, AnswerDone)]
+
+    first = next(n for n, s in enumerate(result.sources, 1) if "Default: 1200" in s.passage.text)
+    assert first == 1  # 7th before: a sibling's "timeout" item, which the vector search ranked closer, came first
+    searcher = empty_library.pipeline().searcher
+    # A word of the heading that names no function keeps the usual weight.
+    assert searcher.question_keyword_list("What is the default timeout of path?").weight == empty_library.settings.keyword_weight
+
+
+def short(name: str) -> str:
+    """The function's name as a plain word: "tessFold" -> "tess"."""
+    return re.match("[a-z]+", name).group(0)
 
 
 def test_terms_written_as_code_in_any_script():

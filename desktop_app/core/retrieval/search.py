@@ -20,7 +20,7 @@ from ..storage.chunks import content_words
 from ..storage.store import Store
 from ..storage.vector_index import VectorIndex
 from ..types import FusedHit, RankedList, Source
-from ..words import code_names
+from ..words import code_names, code_terms
 from .duplicates import merge_duplicates
 from .scope import Scope
 
@@ -54,13 +54,20 @@ class Searcher:
 
     def question_keyword_list(self, question: str, scope: Scope | None = None) -> RankedList:
         """The question's own keyword list. It weighs as the question's own list (question_weight) when the question names
-        a term written as code that the library holds (words.code_names: "tessFold", "io.readBlock", "PX40"), and as any
-        keyword list otherwise. The embedder reads such a term as pieces of other words, so the vector lists find every
-        function's "timeout" item alike, and the queries the model writes often leave the term out; only the question's
-        keyword list finds the item of the function it names. A question in plain words is ranked as before."""
-        codes = code_names(question)
-        weight = self.settings.question_weight if codes and self.store.mentioned_words(codes) else None
+        code the library holds (`named_codes`), and as any keyword list otherwise. The embedder reads such a term as
+        pieces of other words, so the vector lists find every function's "timeout" item alike, and the queries the model
+        writes often leave the term out; only the question's keyword list finds the item of the function it names. A
+        question in plain words is ranked as before."""
+        weight = self.settings.question_weight if self.named_codes(question) else None
         return self.keyword_list(question, scope, weight)
+
+    def named_codes(self, question: str) -> set[str]:
+        """The question's terms, folded, that name code the library holds: written as code (words.code_names: "tessFold",
+        "io.readBlock", "PX40"), or, when none is, its words that a section heading writes as a code's last part ("drain"
+        under "io.drain(path[, options])": a reader names a reference's function as its heading does, without the module)."""
+        if codes := code_names(question):
+            return code_terms(question) if self.store.mentioned_words(codes) else set()
+        return self.store.heading_names(content_words(question))
 
     def named_document_list(self, question: str, scope: Scope | None = None) -> RankedList | None:
         """The question's words searched inside the files it names (by file name, with or without extension), the names

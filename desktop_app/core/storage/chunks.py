@@ -12,7 +12,7 @@ import numpy as np
 from ..stopwords import FUNCTION_WORDS
 from ..types import Passage, SearchHit
 from ..word_pieces import is_spaceless, plain_letters, spaced
-from ..words import DASHES, OPTION
+from ..words import DASHES, OPTION, heading_names
 from .database import Database
 
 # Besides the function words: more pronouns and auxiliaries, and the verbs of a request ("tell", "list"), which no passage needs to contain.
@@ -223,6 +223,14 @@ class ChunkStore(Database):
     def mentioned_words(self, words: Iterable[str]) -> set[str]:
         """Those of `words` that some passage of the library holds (as keyword search matches them)."""
         return {w for w in words if self.holds_together([w], 1)}
+
+    def heading_names(self, words: Iterable[str]) -> set[str]:
+        """Those of `words` that a section heading of the library writes as a code's last part (words.heading_names)."""
+        words = [w for w in words if w.isalnum()]  # a word holds none of LIKE's wildcards
+        if not words:
+            return set()
+        rows = self.conn.execute("SELECT DISTINCT section FROM pages WHERE " + " OR ".join("section LIKE ?" for _ in words), [f"%{w}%" for w in words])
+        return heading_names(words, (r[0] for r in rows))
 
     def holds_together(self, words: Sequence[str], least: int, anchors: Sequence[str] = ()) -> bool:
         """Some passage holds at least `least` of `words` (as keyword search matches them) and, given `anchors`, one of them."""

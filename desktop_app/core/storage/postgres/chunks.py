@@ -12,6 +12,7 @@ import numpy as np
 
 from ...types import Passage, SearchHit
 from ...word_pieces import spaced
+from ...words import heading_names
 from ..chunks import DROP_VECTORS, EMBEDDING_MODEL_KEY, REQUEUE_DOCUMENTS, _bbox_value, any_passage_holds, content_words, hyphened, other_spellings
 from .database import PgDatabase
 
@@ -166,6 +167,14 @@ class PgChunkStore(PgDatabase):
     def mentioned_words(self, words: Iterable[str]) -> set[str]:
         """Those of `words` that some passage of the library holds (as keyword search matches them)."""
         return {w for w in words if self.holds_together([w], 1)}
+
+    def heading_names(self, words: Iterable[str]) -> set[str]:
+        """Those of `words` that a section heading of the library writes as a code's last part (words.heading_names)."""
+        words = [w for w in words if w.isalnum()]  # a word holds none of ILIKE's wildcards
+        if not words:
+            return set()
+        rows = self.rows("SELECT DISTINCT section FROM pages WHERE " + " OR ".join("section ILIKE %s" for _ in words), [f"%{w}%" for w in words])
+        return heading_names(words, (r[0] for r in rows))
 
     def holds_together(self, words: Sequence[str], least: int, anchors: Sequence[str] = ()) -> bool:
         """Some passage holds at least `least` of `words` and, given `anchors`, one of them (plainto_tsquery ANDs words)."""
