@@ -160,9 +160,11 @@ class Pipeline:
 
         A question naming a code the library holds ("io.readBlock"; its keyword list then weighs as the question,
         Searcher.question_keyword_list): the first passage of that keyword list, among its first top_k, that writes the
-        code. The embedder reads such a name as pieces of words, so the vector search ranks a sibling function's item
-        as close as the named one's; the keyword list, which also weighs the question's other words, ranks the named
-        function's item for the asked option first (bench/section_options.py, docs/evaluation.md).
+        code, one whose section heading writes it before one that only mentions it (a guide's paragraph about a function
+        says less of it than the reference's item under its heading). The embedder reads such a name as pieces of words,
+        so the vector search ranks a sibling function's item as close as the named one's; the keyword list, which also
+        weighs the question's other words, ranks the named function's item for the asked option first
+        (bench/section_options.py, docs/evaluation.md).
         Any other question: the passage of its vector search's first top_k with the best cosine plus shared words, as
         the quotes on screen are ordered (evidence.closest_with_words), read under its title and heading. By cosine
         alone the bundled embedder, which reads English best, put a passage about something else first for a question
@@ -174,8 +176,9 @@ class Pipeline:
             head = asked.hits[: self.settings.top_k]
             written = self.store.passages([h.chunk_id for h in head])
             holding = [h.chunk_id for h in head if h.chunk_id in written and codes & set(tokens(headed(written[h.chunk_id])))]
-            if holding:
-                return holding[0]
+            under = [c for c in holding if codes & set(tokens(written[c].section or ""))]
+            if under or holding:
+                return (under or holding)[0]
         hits = lists[0].hits[: self.settings.top_k]
         passages = self.store.passages([h.chunk_id for h in hits])
         hits = [h for h in hits if h.chunk_id in passages]

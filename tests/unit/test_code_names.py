@@ -31,8 +31,8 @@ INTRO = (
 )
 
 
-def reference(heading: Callable[[str], str] = str) -> str:
-    """Each function's section under the heading `heading` gives its name."""
+def reference(heading: Callable[[str], str] = str, more: str = "") -> str:
+    """Each function's section under the heading `heading` gives its name, then the sections `more`."""
     sections = []
     for name, (does, default) in FUNCTIONS.items():
         items = (
@@ -41,7 +41,7 @@ def reference(heading: Callable[[str], str] = str) -> str:
             f"<li>encoding &lt;string&gt; How text is read. Default: utf8.</li>"
         )
         sections.append(f"<h2>{heading(name)}(path[, options])</h2><p>{does.capitalize()}. {INTRO * 4}</p><ul>{items}</ul>")
-    return f"<html><head><title>Toolkit reference</title></head><body><h1>Toolkit API</h1>{''.join(sections)}</body></html>"
+    return f"<html><head><title>Toolkit reference</title></head><body><h1>Toolkit API</h1>{''.join(sections)}{more}</body></html>"
 
 
 def test_a_question_naming_a_function_reads_that_functions_own_item(empty_library, generator, tmp_path):
@@ -83,6 +83,20 @@ def test_a_function_asked_by_its_short_name_reads_that_functions_own_item(empty_
     searcher = empty_library.pipeline().searcher
     # A word of the heading that names no function keeps the usual weight.
     assert searcher.question_keyword_list("What is the default timeout of path?").weight == empty_library.settings.keyword_weight
+
+
+def test_a_question_naming_a_function_reads_the_item_under_its_heading_before_a_passage_that_mentions_it(empty_library, generator, tmp_path):
+    # A guide section talks about tessFold's timeout at length; the reference's own item, under tessFold's heading, is
+    # what says its default.
+    guide = ("<h2>Choosing timeouts</h2><p>The default timeout of tessFold suits short files. A tessFold timeout that is too "
+             "short stops tessFold before the default width is reached, so raise the tessFold timeout for long files.</p>")
+    (tmp_path / "toolkit.html").write_text(reference(more=guide), encoding="utf-8")
+    list(empty_library.import_paths([tmp_path / "toolkit.html"]))
+    generator.enqueue("default timeout option\ntimeout milliseconds setting", "The default is 1200 milliseconds [1].")
+
+    [result] = [e.result for e in empty_library.ask("What is the default timeout of tessFold?", "fusion") if isinstance(e, AnswerDone)]
+
+    assert "Default: 1200" in result.sources[0].passage.text  # the guide's passage came first
 
 
 def short(name: str) -> str:
