@@ -115,9 +115,11 @@ def code_ends(codes: Iterable[str]) -> set[str]:
 
 
 def heading_names(words: Iterable[str], headings: Iterable[str]) -> set[str]:
-    """Those of `words` that one of the headings writes as a code's last dotted part: "drain" under "io.drain(path[, options])".
-    A reference's reader names a function as its heading does, without its module ("the retries option of drain")."""
-    ends = {end for heading in headings for end in code_ends(code_terms(heading))}
+    """Those of `words` that one of the headings writes as the last part of a dotted code: "drain" under "io.drain(path[, options])".
+    A reference's reader names a function as its heading does, without its module ("the retries option of drain"). Only
+    a dotted code's: a word a heading holds elsewhere ("path", "options") names nothing, and the stores can ask for the
+    headings holding "." and the word, few in any library, instead of every heading holding the word."""
+    ends = {code.rsplit(".", 1)[-1] for heading in headings for code in code_terms(heading) if "." in code}
     return {w for w in words if _fold(w) in ends}
 
 

@@ -229,7 +229,7 @@ class ChunkStore(Database):
         words = [w for w in words if w.isalnum()]  # a word holds none of LIKE's wildcards
         if not words:
             return set()
-        rows = self.conn.execute("SELECT DISTINCT section FROM pages WHERE " + " OR ".join("section LIKE ?" for _ in words), [f"%{w}%" for w in words])
+        rows = self.conn.execute("SELECT DISTINCT section FROM pages WHERE " + " OR ".join("section LIKE ?" for _ in words), [f"%.{w}%" for w in words])
         return heading_names(words, (r[0] for r in rows))
 
     def holds_together(self, words: Sequence[str], least: int, anchors: Sequence[str] = ()) -> bool:

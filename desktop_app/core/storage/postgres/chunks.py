@@ -173,7 +173,7 @@ class PgChunkStore(PgDatabase):
         words = [w for w in words if w.isalnum()]  # a word holds none of ILIKE's wildcards
         if not words:
             return set()
-        rows = self.rows("SELECT DISTINCT section FROM pages WHERE " + " OR ".join("section ILIKE %s" for _ in words), [f"%{w}%" for w in words])
+        rows = self.rows("SELECT DISTINCT section FROM pages WHERE " + " OR ".join("section ILIKE %s" for _ in words), [f"%.{w}%" for w in words])
         return heading_names(words, (r[0] for r in rows))
 
     def holds_together(self, words: Sequence[str], least: int, anchors: Sequence[str] = ()) -> bool:
