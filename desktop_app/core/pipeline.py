@@ -177,8 +177,9 @@ class Pipeline:
             written = self.store.passages([h.chunk_id for h in head])
             holding = [h.chunk_id for h in head if h.chunk_id in written and codes & set(tokens(headed(written[h.chunk_id])))]
             under = [c for c in holding if codes & set(tokens(written[c].section or ""))]
-            if under or holding:
-                return (under or holding)[0]
+            ranked = under or holding
+            if ranked:
+                return ranked[0]
         hits = lists[0].hits[: self.settings.top_k]
         passages = self.store.passages([h.chunk_id for h in hits])
         hits = [h for h in hits if h.chunk_id in passages]

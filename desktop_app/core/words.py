@@ -119,7 +119,7 @@ def heading_names(words: Iterable[str], headings: Iterable[str]) -> set[str]:
     A reference's reader names a function as its heading does, without its module ("the retries option of drain"). Only
     a dotted code's: a word a heading holds elsewhere ("path", "options") names nothing, and the stores can ask for the
     headings holding "." and the word, few in any library, instead of every heading holding the word."""
-    ends = {code.rsplit(".", 1)[-1] for heading in headings for code in code_terms(heading) if "." in code}
+    ends = code_ends(code for heading in headings for code in code_terms(heading) if "." in code)
     return {w for w in words if _fold(w) in ends}
 
 
