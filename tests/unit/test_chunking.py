@@ -81,3 +81,23 @@ def test_a_semicolon_ends_a_sentence_only_before_a_capital_as_a_greek_question_m
     assert [text[s:e] for s, e in sentence_spans(text)] == [
         "Use a slope of 0.4 for floors; for radiators, 1.0.", "Τι ώρα ανοίγει το μουσείο;", "Ανοίγει στις 9.",
     ]
+
+
+def test_no_chunk_starts_or_ends_inside_a_short_list_item():
+    # A reference's option list: each item names its option, then says what it does in sentences, the last giving its
+    # default. The next chunk's overlap began inside an item, at "See the note on limits. Default: 64.", so that chunk
+    # said whose default it was nowhere.
+    options = [
+        f"- option{i} <number> Largest number of jobs of kind {i} waiting in the queue. If exceeded, the oldest job is "
+        f"dropped and logged. See the note on limits. Default: {i * 8}."
+        for i in range(12)
+    ]
+    text = "Options:\n\n" + "\n\n".join(options)
+    chunks = chunk_page(PageText(1, text), max_chars=900, overlap=150)
+    assert len(chunks) > 2
+    item_starts = {text.index(option) for option in options}
+    for chunk in chunks:
+        assert chunk.start in item_starts or chunk.start == 0, chunk.text[:60]
+        assert any(chunk.text.endswith(option) for option in options), chunk.text[-60:]
+    for option in options:  # every item is whole in some chunk
+        assert any(option in chunk.text for chunk in chunks)

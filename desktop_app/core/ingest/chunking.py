@@ -132,17 +132,12 @@ def reading_spans(text: str) -> list[tuple[int, int, bool]]:
 
 def _items_whole(text: str, spans: list[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
     """The spans with each short list item's joined into one: an item's later sentences are about what its first names
-    ("- maxBuffer <number> Largest amount of data ... Default: 1024 * 1024."; "• The lid ... It opens at 60 °C."), so
-    read apart, "Default: 1024 * 1024." or "It opens at 60 °C." told no reader, and no check, whose value it is. Items are
+    ("- queueLimit <number> Largest number of jobs waiting ... Default: 64."; "• The lid ... It opens at 60 °C."), so
+    read apart, "Default: 64." or "It opens at 60 °C." told no reader, and no check, whose value it is. Items are
     told by their shape (a line's opening mark), in any language."""
-    marks = [m.start() for m in _LIST_ITEM.finditer(text)]
+    marks, items = _list_items(text)
     if not marks:  # most passages: nothing to join
         return spans
-    items = []
-    for start, stop in zip(marks, [*marks[1:], len(text)]):
-        blank = _BLANK_LINE.search(text, start, stop)
-        end = len(text[:blank.start() if blank else stop].rstrip())
-        items.append((start, end) if end - start <= ITEM_CHARS else None)
     out: list[tuple[int, int, bool]] = []
     for start, end, labelled in spans:
         item = items[bisect.bisect_right(marks, start) - 1] if start >= marks[0] else None
@@ -150,6 +145,35 @@ def _items_whole(text: str, spans: list[tuple[int, int, bool]]) -> list[tuple[in
             out[-1] = (out[-1][0], end, out[-1][2] or labelled)
         else:
             out.append((start, end, labelled))
+    return out
+
+
+def _list_items(text: str) -> tuple[list[int], list[tuple[int, int] | None]]:
+    """Where each list item starts, and its (start, end) when it is short enough to be read whole (None when longer)."""
+    marks = [m.start() for m in _LIST_ITEM.finditer(text)]
+    items: list[tuple[int, int] | None] = []
+    for start, stop in zip(marks, [*marks[1:], len(text)]):
+        blank = _BLANK_LINE.search(text, start, stop)
+        end = len(text[: blank.start() if blank else stop].rstrip())
+        items.append((start, end) if end - start <= ITEM_CHARS else None)
+    return marks, items
+
+
+def _items_as_units(text: str, units: list[tuple[int, int]], max_chars: int) -> list[tuple[int, int]]:
+    """The chunker's units with the sentences of each short list item made one: a chunk, or the overlap that starts the
+    next one, never begins or ends inside an item. Started inside one, a chunk's first sentences were an item's last
+    ("See the note on limits. Default: 64."), without the option they are about, and a reader of that chunk alone (the
+    model, a check) could not tell whose default it was."""
+    marks, items = _list_items(text)
+    if not marks:
+        return units
+    out: list[tuple[int, int]] = []
+    for start, end in units:
+        item = items[bisect.bisect_right(marks, start) - 1] if start >= marks[0] else None
+        if out and item is not None and item[1] - item[0] <= max_chars and item[0] <= out[-1][0] < start and end <= item[1]:
+            out[-1] = (out[-1][0], end)  # the unit before starts in the same item
+        else:
+            out.append((start, end))
     return out
 
 
@@ -191,6 +215,7 @@ def chunk_page(page: PageText, max_chars: int = DEFAULT_MAX_CHARS, overlap: int 
     units: list[tuple[int, int]] = []
     for s, e in bracketed_spans(text):  # a chunk never ends inside brackets: its last sentence would be half of one
         units.extend(_split_long(text, s, e, max_chars))
+    units = _items_as_units(text, units, max_chars)
     chunks: list[ChunkDraft] = []
     i = 0
     while i < len(units):
