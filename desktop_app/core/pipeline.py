@@ -161,7 +161,10 @@ class Pipeline:
         A question naming a code the library holds ("io.readBlock"; its keyword list then weighs as the question,
         Searcher.question_keyword_list): the first passage of that keyword list, among its first top_k, that writes the
         code, one whose section heading writes it before one that only mentions it (a guide's paragraph about a function
-        says less of it than the reference's item under its heading). The embedder reads such a name as pieces of words,
+        says less of it than the reference's item under its heading), and of those the one holding most of the
+        question's words (`words.meaningful`, read under its heading): by the keyword list's order alone, a section's
+        short heading passage, or a passage naming the function once, came before the item holding the option asked
+        about, as the keyword ranking favours short passages and a rare term. The embedder reads such a name as pieces of words,
         so the vector search ranks a sibling function's item as close as the named one's; the keyword list, which also
         weighs the question's other words, ranks the named function's item for the asked option first
         (bench/section_options.py, docs/evaluation.md).
@@ -178,8 +181,9 @@ class Pipeline:
             holding = [h.chunk_id for h in head if h.chunk_id in written and codes & set(tokens(headed(written[h.chunk_id])))]
             under = [c for c in holding if codes & set(tokens(written[c].section or ""))]
             ranked = under or holding
-            if ranked:
-                return ranked[0]
+            if ranked:  # the one holding most of the question's words; the keyword list's order among equals
+                asked_words = set(meaningful(question))
+                return max(ranked, key=lambda chunk_id: len(asked_words & set(tokens(headed(written[chunk_id])))))
         hits = lists[0].hits[: self.settings.top_k]
         passages = self.store.passages([h.chunk_id for h in hits])
         hits = [h for h in hits if h.chunk_id in passages]

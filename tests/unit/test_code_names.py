@@ -31,8 +31,8 @@ INTRO = (
 )
 
 
-def reference(heading: Callable[[str], str] = str, more: str = "") -> str:
-    """Each function's section under the heading `heading` gives its name, then the sections `more`."""
+def reference(heading: Callable[[str], str] = str, more: str = "", opening: str = "") -> str:
+    """Each function's section under the heading `heading` gives its name (opening with `opening`), then the sections `more`."""
     sections = []
     for name, (does, default) in FUNCTIONS.items():
         items = (
@@ -40,7 +40,7 @@ def reference(heading: Callable[[str], str] = str, more: str = "") -> str:
             f"<li>timeout &lt;number&gt; The most milliseconds the work may take. Default: {default}.</li>"
             f"<li>encoding &lt;string&gt; How text is read. Default: utf8.</li>"
         )
-        sections.append(f"<h2>{heading(name)}(path[, options])</h2><p>{does.capitalize()}. {INTRO * 4}</p><ul>{items}</ul>")
+        sections.append(f"<h2>{heading(name)}(path[, options])</h2>{opening}<p>{does.capitalize()}. {INTRO * 4}</p><ul>{items}</ul>")
     return f"<html><head><title>Toolkit reference</title></head><body><h1>Toolkit API</h1>{''.join(sections)}{more}</body></html>"
 
 
@@ -110,3 +110,18 @@ def test_terms_written_as_code_in_any_script():
     assert code_names("Что делает функция readФайл и модуль ПО2?") == ["readФайл", "ПО2"]
     # Plain words, numbers with a suffix, abbreviations, units and names with capitals are not code.
     assert code_names("In the 1990s, e.g. in the U.S., McDonald sold 4th-quarter meals of 20 m² each.") == []
+
+
+def test_a_question_naming_a_function_reads_the_item_holding_the_option_before_its_sections_other_passages(empty_library, generator, tmp_path):
+    # Each function's section opens with a history table that names the option again; the heading above the table is a
+    # passage of its own, two lines long. The keyword list ranks those short passages first; the item that says the
+    # option's default holds more of the question's words.
+    history = "<p>History</p><table><tr><th>Version</th><th>Changes</th></tr><tr><td>v2.0</td><td>The timeout option was added.</td></tr></table>"
+    (tmp_path / "toolkit.html").write_text(reference(opening=history), encoding="utf-8")
+    list(empty_library.import_paths([tmp_path / "toolkit.html"]))
+    generator.enqueue("default timeout option\ntimeout milliseconds setting", "The default is 1200 milliseconds [1].")
+
+    [result] = [e.result for e in empty_library.ask("What is the default timeout of tessFold?", "fusion") if isinstance(e, AnswerDone)]
+
+    # First before: the two-line passage "tessFold(path[, options])" / "History".
+    assert "Default: 1200" in result.sources[0].passage.text, result.sources[0].passage.text
