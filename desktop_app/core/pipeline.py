@@ -178,12 +178,13 @@ class Pipeline:
         if asked is not None and (codes := self.searcher.named_codes(question)):
             head = asked.hits[: self.settings.top_k]
             written = self.store.passages([h.chunk_id for h in head])
-            holding = [h.chunk_id for h in head if h.chunk_id in written and codes & set(tokens(headed(written[h.chunk_id])))]
+            read = {h.chunk_id: set(tokens(headed(written[h.chunk_id]))) for h in head if h.chunk_id in written}
+            holding = [chunk_id for chunk_id, words in read.items() if codes & words]
             under = [c for c in holding if codes & set(tokens(written[c].section or ""))]
             ranked = under or holding
             if ranked:  # the one holding most of the question's words; the keyword list's order among equals
                 asked_words = set(meaningful(question))
-                return max(ranked, key=lambda chunk_id: len(asked_words & set(tokens(headed(written[chunk_id])))))
+                return max(ranked, key=lambda chunk_id: len(asked_words & read[chunk_id]))
         hits = lists[0].hits[: self.settings.top_k]
         passages = self.store.passages([h.chunk_id for h in hits])
         hits = [h for h in hits if h.chunk_id in passages]

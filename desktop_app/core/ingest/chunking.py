@@ -140,7 +140,7 @@ def _items_whole(text: str, spans: list[tuple[int, int, bool]]) -> list[tuple[in
         return spans
     out: list[tuple[int, int, bool]] = []
     for start, end, labelled in spans:
-        item = items[bisect.bisect_right(marks, start) - 1] if start >= marks[0] else None
+        item = _item_at(marks, items, start)
         if out and item is not None and item[0] < out[-1][1] and end <= item[1]:  # the span before reaches into the item ("1.", cut off its line)
             out[-1] = (out[-1][0], end, out[-1][2] or labelled)
         else:
@@ -159,6 +159,11 @@ def _list_items(text: str) -> tuple[list[int], list[tuple[int, int] | None]]:
     return marks, items
 
 
+def _item_at(marks: list[int], items: list[tuple[int, int] | None], start: int) -> tuple[int, int] | None:
+    """The short item (`_list_items`) holding the position `start`, if one does."""
+    return items[bisect.bisect_right(marks, start) - 1] if start >= marks[0] else None
+
+
 def _items_as_units(text: str, units: list[tuple[int, int]], max_chars: int) -> list[tuple[int, int]]:
     """The chunker's units with the sentences of each short list item made one: a chunk, or the overlap that starts the
     next one, never begins or ends inside an item. Started inside one, a chunk's first sentences were an item's last
@@ -169,7 +174,7 @@ def _items_as_units(text: str, units: list[tuple[int, int]], max_chars: int) -> 
         return units
     out: list[tuple[int, int]] = []
     for start, end in units:
-        item = items[bisect.bisect_right(marks, start) - 1] if start >= marks[0] else None
+        item = _item_at(marks, items, start)
         if out and item is not None and item[1] - item[0] <= max_chars and item[0] <= out[-1][0] < start and end <= item[1]:
             out[-1] = (out[-1][0], end)  # the unit before starts in the same item
         else:
