@@ -130,6 +130,24 @@ def content(text: str, spelled: bool = False) -> list[str]:
     return [numbers.get(t, t) for t in tokens(text) if is_number(t) or t in numbers or len(t) >= MIN_LETTERS or is_spaceless(t)]
 
 
+# A number and the word after it ("64 * 1024 bytes"). A value a label states with no word after it ("Default: 64 * 1024",
+# "size = 8"): the key's value, its unit unsaid. Only a label's: a bare number in prose or code ("c(10, 10)") may count
+# anything, and the word a claim writes after it is then the thing counted, a fact of its own ("10 entries").
+_UNIT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)*)\s+([^\W\d_]\w*)")
+_VALUE = re.compile(r"[:=]\s*[`'\"]?\s*(\d+(?:\.\d+)*(?:\s*[-+*/^]\s*\d+(?:\.\d+)*)*)\s*[`'\"]?(?!\s*\w)")
+
+
+@functools.lru_cache(maxsize=4096)
+def bare_numbers(text: str) -> frozenset[str]:
+    """The numbers of the values the text's labels state without a unit ("Default: 64 * 1024": 64 and 1024; not "120 m")."""
+    return frozenset(n for value in _VALUE.findall(spaced(_fold(text))) for n in re.findall(r"\d+(?:\.\d+)*", value))
+
+
+def units(text: str) -> dict[str, str]:
+    """Each word written right after a number (as `tokens` gives it), and that number: "bytes" in "64 * 1024 bytes", "Meter" in "120 Meter"."""
+    return {word: number for number, word in _UNIT.findall(spaced(_fold(text)))}
+
+
 def meaningful(text: str) -> list[str]:
     """`content` less the function words: what a question asks besides its frame ("descaling" in "What does section 2 of
     X say about descaling?"; nothing in "What is in section 2 of X?")."""
@@ -144,6 +162,7 @@ class Vocabulary:
         self.spelling = [(set(digits), text) for text in texts if (digits := spelled_digits(tokens(text), text))]  # "drei" (German): 3
         self._spelled_in: dict[str, Vocabulary] = {}  # each spelling text's own words, built when a claim's number asks
         self.written = {t for text in texts for t in tokens(text)}
+        self.bare = {n for text in texts for n in bare_numbers(text)}  # stated with no unit after them ("Default: 64 * 1024")
         self.tokens = self.written | {number for digits, _ in self.spelling for number in digits}
         self._by_start: dict[str, list[str]] = {}
         self._stems: dict[str, bool] = {}

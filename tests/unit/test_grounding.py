@@ -228,3 +228,14 @@ def test_a_term_written_as_code_must_be_in_the_passage_as_written():
     assert not wrong.grounded and "readMode" in wrong.reason
     right = judge_claim("The default value of the bigint option in tessFold is false.", [item], "What is the default bigint of tessFold?")
     assert right.grounded
+
+
+def test_a_unit_the_claim_gives_a_number_stated_bare_is_the_models_reading_of_it():
+    # A reference states "Default: 64 * 1024"; the model answers "64 * 1024 bytes, as stated in [1]". The unit and the
+    # phrase leading to the mark were two words no passage holds, each counted as a new fact: a right answer failed.
+    item = "- chunkLimit <integer> Largest piece read at once. Default: 64 * 1024\n- encoding <string> Default: null"
+    assert judge_claim("64 * 1024 bytes, as specified in [1].", [item], "What is the default chunkLimit of openFeed?").grounded
+    # A passage giving the number its own unit gives another unit no such credit; in German as in English.
+    assert not judge_claim("120 feet, as specified in [1].", ["The mast rises 120 m above the quay."], "How tall is the mast?").grounded
+    assert judge_claim("Der Mast ist 120 Meter hoch, wie angegeben [1].", ["Höhe des Mastes: 120"], "Wie hoch ist der Mast?").grounded
+    assert not judge_claim("Der Mast ist 120 Fuß hoch, wie angegeben [1].", ["Der Mast ist 120 Meter hoch."], "Wie hoch ist der Mast?").grounded

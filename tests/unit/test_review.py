@@ -1121,3 +1121,14 @@ def test_a_claim_naming_the_function_its_sections_heading_names_rests_on_its_ite
     # The same item under a sibling's heading does not state the named function's default.
     sibling = review_answer("The default blockSize of keys.stretchKey is 8 [1].", True, "What is the default blockSize of keys.stretchKey?", under("keys.stretchKeySync(password, salt[, options])"), under("keys.stretchKeySync(password, salt[, options])"))
     assert not sibling.found or not all(c.supported for c in sibling.citations), sibling.answer
+
+
+def test_a_right_default_given_a_unit_moves_to_the_item_stating_it_bare():
+    # Seen in the window: "64 * 1024 bytes, as specified in [2]" for a reference whose item says "Default: 64 * 1024".
+    # The unit the model added, and its words leading to the mark, were held by no passage: nothing was grounded, the
+    # citation did not move to the item stating the default, and a right answer became "Not found".
+    own = "- chunkLimit <integer> Largest piece read at once. Default: 64 * 1024\n- encoding <string> Default: null"
+    sibling = "- flags <string> How to open the file. Default: 'r'\n- mode <integer> Default: 0o666"
+    sources = reference((own, "handle.openFeed([options])"), (sibling, "feeds.openFeed(path[, options])"))
+    reviewed = review_answer("64 * 1024 bytes, as specified in [2].", True, "What is the default chunkLimit of openFeed?", sources, sources)
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)], (reviewed.answer, reviewed.notices)
