@@ -8,8 +8,7 @@ and Japanese: pairs of characters), casefolded, accents dropped, numbers in one 
    stem: equal, or sharing all but the last few letters (`_same_word`: "Москва"/"Москве", "Bäume"/"Baum"). Words the claim adds to the question count
    NEW_WEIGHT, words it repeats 1 (core/words.py's `telling`; a page says "formed in" for "origin"); each weight times the word's rarity among the passages
    read (`_rarity`, their IDF: "write" tells a page about writing tables from one about reading them, "table" does not); a number counts NUMBER_WEIGHT times
-   a word. A word written right after a number the passages state with no word after it ("64 * 1024 bytes" of "Default: 64 * 1024")
-   is held: the unit the model reads the bare number in, not a fact of its own (a passage's "120 m" gives "120 feet" no such credit).
+   a word. A word right after a number a label states bare is held ("64 * 1024 bytes" of "Default: 64 * 1024"): its unit, as the model reads it.
 3. Meaning (`agrees`, from review.py's embedder): when the sentence nearest the claim, of all those read, is in the cited passages, the claim's own wording
    (words no passage read nor the question holds: "people live in" for "has ... inhabitants") counts as held, provided what it adds that the passages hold
    includes a number they state or outnumbers its own words. Meaning vouches for wording, not content: a colour or a name no passage holds stays missing; a
@@ -58,7 +57,7 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
     is in these passages, so its words no passage read holds count as held. `exact`: each word must be held, as each number (review.py)."""
     vocabulary = passages if isinstance(passages, Vocabulary) else Vocabulary(passages)
     claim = MARK.sub(" ", claim)
-    said = content(claim, spelled=True)  # a number the claim spells ("two", "drei") as its digits: a number like any other
+    said, unit_of = content(claim, spelled=True), units(claim)  # a number the claim spells ("two", "drei") as its digits: a number like any other
     if not said:
         return Grounding(True, 1.0, "the claim states nothing to check")
     asked = question if isinstance(question, Vocabulary) else Vocabulary([question]) if question else None
@@ -66,9 +65,7 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
     weights = [telling(t, asked) * _rarity(t, among) for t in said]
     codes = code_terms(claim)  # "tessFold" is checked as written, as a number is: folded, its case is lost
     as_written = [is_number(t) or t in codes for t in said]
-    held = [t in vocabulary.written or vocabulary.spells(t, [w for w in said if w != t]) if w else vocabulary.holds(t) for t, w in zip(said, as_written)]
-    unit_of = units(claim)  # a unit the claim gives a number the passages state bare ("64 * 1024 bytes" of "Default: 64 * 1024") is the model's reading of it
-    held = [h or (not w and unit_of.get(t) in vocabulary.bare) for t, h, w in zip(said, held, as_written)]
+    held = [t in vocabulary.written or vocabulary.spells(t, [w for w in said if w != t]) if w else vocabulary.holds(t) or unit_of.get(t) in vocabulary.bare for t, w in zip(said, as_written)]
     if agrees:  # its own wording (no passage read, nor the question, holds it) is held when its answer is the passages'
         known = [h or any(v.holds(t) for v in among) for t, h in zip(said, held)]
         added = [k and (asked is None or not asked.holds(t)) for t, k in zip(said, known)]  # what it adds that they know
