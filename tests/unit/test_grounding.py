@@ -230,7 +230,7 @@ def test_a_term_written_as_code_must_be_in_the_passage_as_written():
     assert right.grounded
 
 
-def test_a_unit_the_claim_gives_a_number_stated_bare_is_the_models_reading_of_it():
+def test_a_unit_the_claim_gives_a_value_a_label_states_bare_is_the_models_reading_of_it():
     # A reference states "Default: 64 * 1024"; the model answers "64 * 1024 bytes, as stated in [1]". The unit and the
     # phrase leading to the mark were two words no passage holds, each counted as a new fact: a right answer failed.
     item = "- chunkLimit <integer> Largest piece read at once. Default: 64 * 1024\n- encoding <string> Default: null"

@@ -1085,13 +1085,22 @@ def test_a_second_passage_of_the_same_functions_section_still_completes_a_claim(
     assert reviewed.found and sorted(c.n for c in reviewed.citations) == [1, 2] and all(c.supported for c in reviewed.citations), (reviewed.answer, reviewed.notices)
 
 
-def test_a_claim_naming_a_function_moves_to_the_item_under_its_heading():
+@pytest.mark.parametrize("own, other, answer, question", [
     # The right default, cited to another function's passage: the item under the heading naming the claim's function states
     # it, and the citation moves there (another function's item would not be pointed at).
-    own = "- flags <string> How to open the file. Default: 'w'. - encoding <string> Default: 'utf8' - mode <integer> Default: 0o666"
-    other = "It is unsafe to use writeBlock() twice on the same file without waiting for the callback."
-    sources = reference((own, "files.openWriter(path[, options])"), (other, "files.writeBlock(fd, text)"))
-    reviewed = review_answer("files.openWriter uses 'utf8' by default [2].", True, "What does files.openWriter use for encoding by default?", sources, sources)
+    (("- flags <string> How to open the file. Default: 'w'. - encoding <string> Default: 'utf8' - mode <integer> Default: 0o666", "files.openWriter(path[, options])"),
+     ("It is unsafe to use writeBlock() twice on the same file without waiting for the callback.", "files.writeBlock(fd, text)"),
+     "files.openWriter uses 'utf8' by default [2].", "What does files.openWriter use for encoding by default?"),
+    # Seen in the window: "64 * 1024 bytes, as specified in [2]" for an item saying "Default: 64 * 1024". The unit the model
+    # added, and its words leading to the mark, were held by no passage: nothing was grounded, the citation did not move to
+    # the item stating the default, and a right answer became "Not found".
+    (("- chunkLimit <integer> Largest piece read at once. Default: 64 * 1024\n- encoding <string> Default: null", "handle.openFeed([options])"),
+     ("- flags <string> How to open the file. Default: 'r'\n- mode <integer> Default: 0o666", "feeds.openFeed(path[, options])"),
+     "64 * 1024 bytes, as specified in [2].", "What is the default chunkLimit of openFeed?"),
+])
+def test_a_right_default_cited_to_a_siblings_item_moves_to_the_item_under_its_functions_heading(own, other, answer, question):
+    sources = reference(own, other)
+    reviewed = review_answer(answer, True, question, sources, sources)
     assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)], (reviewed.answer, reviewed.notices)
 
 
@@ -1121,14 +1130,3 @@ def test_a_claim_naming_the_function_its_sections_heading_names_rests_on_its_ite
     # The same item under a sibling's heading does not state the named function's default.
     sibling = review_answer("The default blockSize of keys.stretchKey is 8 [1].", True, "What is the default blockSize of keys.stretchKey?", under("keys.stretchKeySync(password, salt[, options])"), under("keys.stretchKeySync(password, salt[, options])"))
     assert not sibling.found or not all(c.supported for c in sibling.citations), sibling.answer
-
-
-def test_a_right_default_given_a_unit_moves_to_the_item_stating_it_bare():
-    # Seen in the window: "64 * 1024 bytes, as specified in [2]" for a reference whose item says "Default: 64 * 1024".
-    # The unit the model added, and its words leading to the mark, were held by no passage: nothing was grounded, the
-    # citation did not move to the item stating the default, and a right answer became "Not found".
-    own = "- chunkLimit <integer> Largest piece read at once. Default: 64 * 1024\n- encoding <string> Default: null"
-    sibling = "- flags <string> How to open the file. Default: 'r'\n- mode <integer> Default: 0o666"
-    sources = reference((own, "handle.openFeed([options])"), (sibling, "feeds.openFeed(path[, options])"))
-    reviewed = review_answer("64 * 1024 bytes, as specified in [2].", True, "What is the default chunkLimit of openFeed?", sources, sources)
-    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)], (reviewed.answer, reviewed.notices)
