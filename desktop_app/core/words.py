@@ -44,7 +44,8 @@ MARK = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")  # a citation mark, "[2]" or "[1, 3
 # letter too short to count ("-k" is not "-c", nor "-v" "-V"; "x-axis", "- item" and the initials "G.-F." hold none).
 OPTION = re.compile(r"(?<![\w.-])--?[^\W\d_](?![\w-])")
 _DOTTED = re.compile(r"[^\W\d_]{2}\w*(?:\.[^\W\d_]{2}\w*)+")  # parts of two letters or more: "e.g." and "U.S." are no names
-_TOKEN = re.compile(rf"\d+(?:\.\d+)*|{OPTION.pattern}|{_DOTTED.pattern}|\w+")
+_FOLDED_NUMBER = r"\d+(?:\.\d+)*"  # a number as _fold writes it: digits, a decimal or a dotted section's parts
+_TOKEN = re.compile(rf"{_FOLDED_NUMBER}|{OPTION.pattern}|{_DOTTED.pattern}|\w+")
 # A programming name joining letters and digits with underscores ("sha256_digest", "SHA3_256_DIGEST_SIZE") is one code:
 # its digits are no number of their own ("sha256_digest" is not "sha3_256_digest"). `tokens` then gives its parts too.
 _IDENTIFIER = re.compile(r"(?<!\w)(?=[^\W_]+_)(?=\w*\d)(?=\w*[^\W\d_])\w+")
@@ -133,14 +134,14 @@ def content(text: str, spelled: bool = False) -> list[str]:
 # A number and the word after it ("64 * 1024 bytes"). A value a label states with no word after it ("Default: 64 * 1024",
 # "size = 8"): the key's value, its unit unsaid. Only a label's: a bare number in prose or code ("c(10, 10)") may count
 # anything, and the word a claim writes after it is then the thing counted, a fact of its own ("10 entries").
-_UNIT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)*)\s+([^\W\d_]\w*)")
-_VALUE = re.compile(r"[:=]\s*[`'\"]?\s*(\d+(?:\.\d+)*(?:\s*[-+*/^]\s*\d+(?:\.\d+)*)*)\s*[`'\"]?(?!\s*\w)")
+_UNIT = re.compile(rf"(?<![\w.])({_FOLDED_NUMBER})\s+([^\W\d_]\w*)")
+_VALUE = re.compile(rf"[:=]\s*[`'\"]?\s*({_FOLDED_NUMBER}(?:\s*[-+*/^]\s*{_FOLDED_NUMBER})*)\s*[`'\"]?(?!\s*\w)")
 
 
 @functools.lru_cache(maxsize=4096)
 def bare_numbers(text: str) -> frozenset[str]:
     """The numbers of the values the text's labels state without a unit ("Default: 64 * 1024": 64 and 1024; not "120 m")."""
-    return frozenset(n for value in _VALUE.findall(spaced(_fold(text))) for n in re.findall(r"\d+(?:\.\d+)*", value))
+    return frozenset(n for value in _VALUE.findall(spaced(_fold(text))) for n in re.findall(_FOLDED_NUMBER, value))
 
 
 def units(text: str) -> dict[str, str]:
@@ -158,11 +159,10 @@ class Vocabulary:
     """The tokens of some passages, indexed by their first letters for the stem match."""
 
     def __init__(self, texts: Sequence[str]):
-        self._sample = " ".join(texts)[:SAMPLE_CHARS]
+        self._sample, self._texts = " ".join(texts)[:SAMPLE_CHARS], tuple(texts)
         self.spelling = [(set(digits), text) for text in texts if (digits := spelled_digits(tokens(text), text))]  # "drei" (German): 3
         self._spelled_in: dict[str, Vocabulary] = {}  # each spelling text's own words, built when a claim's number asks
         self.written = {t for text in texts for t in tokens(text)}
-        self.bare = {n for text in texts for n in bare_numbers(text)}  # stated with no unit after them ("Default: 64 * 1024")
         self.tokens = self.written | {number for digits, _ in self.spelling for number in digits}
         self._by_start: dict[str, list[str]] = {}
         self._stems: dict[str, bool] = {}
@@ -184,6 +184,10 @@ class Vocabulary:
         if token not in self._stems:  # a review asks about the same words many times
             self._stems[token] = any(_same_word(token, other, lambda: self.language) for other in self._by_start.get(token[:_STEM_START], ()))
         return self._stems[token]
+
+    @functools.cached_property
+    def bare(self) -> frozenset[str]:  # the numbers of values stated with no unit ("Default: 64 * 1024"), read when a claim asks
+        return frozenset(n for text in self._texts for n in bare_numbers(text))
 
     @functools.cached_property
     def language(self) -> str | None:  # read only when a stemmer must decide

@@ -57,7 +57,7 @@ def judge_claim(claim: str, passages: Sequence[str] | Vocabulary, question: str 
     is in these passages, so its words no passage read holds count as held. `exact`: each word must be held, as each number (review.py)."""
     vocabulary = passages if isinstance(passages, Vocabulary) else Vocabulary(passages)
     claim = MARK.sub(" ", claim)
-    said, unit_of = content(claim, spelled=True), units(claim)  # a number the claim spells ("two", "drei") as its digits: a number like any other
+    said, unit_of = content(claim, spelled=True), units(claim)  # a spelled number ("two", "drei") as its digits; each number's unit word
     if not said:
         return Grounding(True, 1.0, "the claim states nothing to check")
     asked = question if isinstance(question, Vocabulary) else Vocabulary([question]) if question else None
