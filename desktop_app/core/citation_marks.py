@@ -5,9 +5,9 @@ judges the claims; this module only reads and moves their marks."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from .words import MARK
+from .words import MARK, code_terms, content, is_number
 
 COLONS, STOPS = (":", "\uff1a"), ".!?\u3002\uff01\uff1f"  # colons lead in to what follows; full stops in any script
 # A run of marks, also written as a list ("[1], [2] and [5]", "[1], [2], et [3]": a joining word of up to three letters).
@@ -15,6 +15,7 @@ MARK_RUN = r"\[\d+(?:\s*,\s*\d+)*\](?:(?:\s*[,;]\s*|\s+)(?:[^\W\d_]{1,3}\s+)?\[\
 LONE_MARKS = re.compile(r"\n[ \t]*(?:[-*\u2022][ \t]+)*(?=(?:\[\d+(?:\s*,\s*\d+)*\][ \t]*)+(?:\n|$))")  # before a line of marks only ("- - [1]" too): they close the line above
 _LED = re.compile(rf"(?:^|(?<=[.!?:\u3002\uff01\uff1f\uff1a]))([ \t]*)({MARK_RUN})[ \t]+(?=\w)", re.M)  # marks opening a sentence ("[2] The parser ...", "steps: [1] Move ...")
 _BODY = re.compile(r"(?:[^.!?\u3002\uff01\uff1f\n]|[.!?](?![\s\[]|$)|[.!?](?=[ \t]+\d))+[.!?\u3002\uff01\uff1f]*")  # a sentence, without marks after its stop ("{X}.{Y}", "p. 6" go on)
+POINTER_WORDS = 2  # a sentence naming no more words (words.content) than this, none of which its passages hold, may only point at its marks
 CLOSING = re.compile(rf"(?:\s*(?:{MARK.pattern}|[{STOPS}]))*\s*$")  # a claim's closing marks and stops, in any order ("3 V [1].", "3 V. [1]")
 
 
@@ -64,3 +65,18 @@ def cites_inside(claim: str) -> bool:  # a mark before its closing ones ("run on
 def with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in place of its closing ones, before its full stop; marks inside it ("run one of [3] or [4]") stay
     head, stops = claim[: (closing := CLOSING.search(claim)).start()].rstrip(), "".join(re.findall(f"[{STOPS}]", closing.group(0)))
     return head + "".join(f" [{n}]" for n in numbers if n not in cited_numbers(head)) + stops
+
+
+def pointers_folded(answer: str, spans: Sequence[tuple[int, int]], holds: Callable[[str, int], bool]) -> str:
+    """The answer with each sentence that only points at its marks folded into the sentence before it on its line, when that one cites
+    nothing: "A. This can be found in [1]." reads "A [1].", so A is judged against [1] (and its citation moves if [1] does not state it),
+    instead of the pointer, which no passage could state, flagging a right answer red. A pointer names POINTER_WORDS words at most, no
+    number and no code, none of which its passages hold (`holds(word, n)`): by its shape, in any language ("Siehe [2].", "See [3].")."""
+    for (start, end), (at, stop) in reversed(list(zip(spans, spans[1:]))):
+        pointer, marks = answer[at:stop], cited_numbers(answer[at:stop])
+        said = content(MARK.sub(" ", pointer))
+        leads_in = MARK.sub("", pointer).rstrip(f" {STOPS}").endswith((*COLONS, ",", "\uff0c", "\u3001"))  # "For example, [1]": the passage is quoted
+        if marks and "\n" not in answer[end:at] and not cited_numbers(answer[start:end]) and len(said) <= POINTER_WORDS and not code_terms(pointer) \
+                and not leads_in and not any(is_number(t) or holds(t, n) for t in said for n in marks):
+            answer = answer[:start] + with_marks(answer[start:end], marks) + answer[stop:]
+    return answer

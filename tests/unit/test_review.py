@@ -1104,6 +1104,28 @@ def test_a_right_default_cited_to_a_siblings_item_moves_to_the_item_under_its_fu
     assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)], (reviewed.answer, reviewed.notices)
 
 
+@pytest.mark.parametrize("answer, question, cited", [
+    # The model often closes a right answer with a sentence that only points: "This can be found in [1]." No passage could state
+    # the pointer, so its citation was flagged red on a right answer; it is the citation of the sentence before it.
+    ("The default idleLimit of vault.serve is 3000 milliseconds. This can be found in [1].", "What is vault.serve's idleLimit by default?", [(1, True)]),
+    # Pointing at another function's item, the sentence's citation moves to the item that states it, and nothing is left flagged.
+    ("If you don't pass `lazy` to `vault.serve`, it defaults to `true`. This can be found in [2].", "If I don't pass lazy to vault.serve, what value does it take?", [(1, True)]),
+])
+def test_a_sentence_only_pointing_at_its_marks_cites_the_sentence_before_it(answer, question, cited):
+    sources = reference(("- idleLimit <number> Milliseconds a connection may idle. Default: 3000. - lazy <boolean> Open on first use. Default: true.", "vault.serve([options])"),
+                        ("- lazy <boolean> Default: false - interval <integer> Default: 250", "vault.serveFile(name[, options])"))
+    reviewed = review_answer(answer, True, question, sources, sources)
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == cited, (reviewed.answer, reviewed.notices)
+    assert "can be found" not in reviewed.answer
+
+
+def test_a_short_sentence_its_passage_holds_is_a_claim_not_a_pointer():
+    # "It defaults to true [1]." is two words too, but its passage holds them: it says something, and is judged as it is.
+    sources = reference(("- lazy <boolean> Open on first use. Default: true.", "vault.serve([options])"))
+    reviewed = review_answer("The lazy option opens the vault on first use. Default true [1].", True, "What does lazy do in vault.serve?", sources, sources)
+    assert reviewed.found and "Default true [1]." in reviewed.answer, reviewed.answer
+
+
 def test_the_question_check_reads_a_passage_under_its_sections_heading():
     # An API reference (HTML) lists each function's options under the function's heading: "Default: 1450." is the
     # default of the function the section names. Read without its heading, the line named no function, and the check

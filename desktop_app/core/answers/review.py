@@ -6,8 +6,7 @@ unless its line's closing citation, as the model wrote it, does (else that is fl
 ("the code: [3]"; a comma closing the answer: "For example, [1]"), the passage it cites. An answer no claim of which is grounded, or whose grounded
 claims (the first DOUBTED sentences) rest on sentences the model is sure do not answer the question, is not found, the model's reply in the notice
 (doubtful "no"s flag the first claim's citations). A list asks each cited line its thing's search query ("X: founder"); refusing, a line the model
-does not say yes to says not found. Nothing else vetoes it; a NOT FOUND after an answer is taken out. Other languages: by names,
-numbers. A file the question names is named by the claim's passages (or is theirs)."""
+does not say yes to says not found. Nothing else vetoes it; a NOT FOUND after an answer is taken out. Other languages: by names, numbers. A file the question names is named by the claim's passages (or is theirs)."""
 
 from __future__ import annotations
 
@@ -19,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..citation_marks import COLONS, LONE_MARKS, MARK_RUN, STOPS, cited_numbers, cites_inside, given_marks, marks_after, with_marks
+from ..citation_marks import COLONS, LONE_MARKS, MARK_RUN, STOPS, cited_numbers, cites_inside, given_marks, marks_after, pointers_folded, with_marks
 from ..document_names import named_files, without_names
 from ..languages import likeliest_among, question_language
 from ..models.embedder import Embedder
@@ -283,7 +282,8 @@ def review_answer(
     evidence, flagged, unstated, moved, partial = ReadPassages(context, question, embedder, unlocated, under), {}, [], [], []  # unstated: claims citing nothing no passage states
     grounded: list[tuple[str, list[int]]] = []  # each grounded claim and the passages it ends up citing, last first
     given, notices = given_marks(answer, len(context))
-    spans = claim_spans(out := (written := marks_after(LONE_MARKS.sub(" ", given))))
+    marked = marks_after(LONE_MARKS.sub(" ", given))  # a sentence only pointing at its marks ("This is in [1].") cites the one before it
+    spans = claim_spans(out := (written := pointers_folded(marked, claim_spans(marked), lambda t, n: 1 <= n <= len(evidence.each) and evidence.each[n - 1].holds(t))))
     for index in range(len(spans) - 1, -1, -1):  # backwards, so the earlier spans stay valid as claims change
         start, end = spans[index]
         claim = out[start:end]
