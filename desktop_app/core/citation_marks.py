@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from .words import MARK, code_terms, content, is_number
+from .words import MARK, MIN_LETTERS, code_terms, content, is_number
 
 COLONS, STOPS = (":", "\uff1a"), ".!?\u3002\uff01\uff1f"  # colons lead in to what follows; full stops in any script
 # A run of marks, also written as a list ("[1], [2] and [5]", "[1], [2], et [3]": a joining word of up to three letters).
@@ -67,15 +67,27 @@ def with_marks(claim: str, numbers: Sequence[int]) -> str:  # these marks in pla
     return head + "".join(f" [{n}]" for n in numbers if n not in cited_numbers(head)) + stops
 
 
-def pointers_folded(answer: str, spans: Sequence[tuple[int, int]], holds: Callable[[str, int], bool]) -> str:
-    """The answer with each sentence that only points at its marks folded into the sentence before it on its line, when that one cites
-    nothing: "A. This can be found in [1]." reads "A [1].", so A is judged against [1] (and its citation moves if [1] does not state it),
-    instead of the pointer, which no passage could state, flagging a right answer red. A pointer names POINTER_WORDS words at most, no
-    number and no code, none of which its passages hold (`holds(word, n)`): by its shape, in any language ("Siehe [2].", "See [3].")."""
+def pointers_folded(answer: str, spans_of: Callable[[str], Sequence[tuple[int, int]]], holds: Callable[[str, int], bool], known: Callable[[str], bool]) -> str:
+    """The answer without the words that only point at its marks, which no passage could state and which flagged right answers red.
+    - A closing clause leading to the marks (its last word a short one: "in", "to"), naming one word at most that no passage read nor
+      the question holds, no number and no code ("... is false, as stated in [2]."), is taken out: "... is false [2]." (`known(word)`).
+    - A sentence naming POINTER_WORDS words at most, no number and no code, none of which its passages hold (`holds(word, n)`), after a
+      sentence of its line citing nothing, is folded into that one: "A. This can be found in [1]." reads "A [1].", so A is judged
+      against [1] (and its citation moves if [1] does not state it). By shape, in any language ("Siehe [2].", "See [3]."); one leading
+      in ("For example, [1]") is not a pointer: the passage is quoted. `spans_of`: the answer's claims (review.claim_spans)."""
+    for start, end in reversed(spans_of(answer)):
+        claim = answer[start:end]
+        head, _, clause = claim[: (closing := CLOSING.search(claim)).start()].rpartition(",")
+        said = content(MARK.sub(" ", clause))
+        leads_to_marks = re.search(rf"(?<!\w)[^\W\d_]{{1,{MIN_LETTERS - 1}}}\s*$", clause)  # its last word a short one the marks complete ("in", "to", "von")
+        if head and leads_to_marks and cited_numbers(claim[closing.start():]) and not MARK.search(clause) and len(said) <= 1 and not code_terms(clause) \
+                and not any(is_number(t) or known(t) for t in said):
+            answer = answer[:start] + head.rstrip() + claim[closing.start():] + answer[end:]
+    spans = spans_of(answer)
     for (start, end), (at, stop) in reversed(list(zip(spans, spans[1:]))):
         pointer, marks = answer[at:stop], cited_numbers(answer[at:stop])
         said = content(MARK.sub(" ", pointer))
-        leads_in = MARK.sub("", pointer).rstrip(f" {STOPS}").endswith((*COLONS, ",", "\uff0c", "\u3001"))  # "For example, [1]": the passage is quoted
+        leads_in = MARK.sub("", pointer).rstrip(f" {STOPS}").endswith((*COLONS, ",", "\uff0c", "\u3001"))
         if marks and "\n" not in answer[end:at] and not cited_numbers(answer[start:end]) and len(said) <= POINTER_WORDS and not code_terms(pointer) \
                 and not leads_in and not any(is_number(t) or holds(t, n) for t in said for n in marks):
             answer = answer[:start] + with_marks(answer[start:end], marks) + answer[stop:]

@@ -1110,13 +1110,15 @@ def test_a_right_default_cited_to_a_siblings_item_moves_to_the_item_under_its_fu
     ("The default idleLimit of vault.serve is 3000 milliseconds. This can be found in [1].", "What is vault.serve's idleLimit by default?", [(1, True)]),
     # Pointing at another function's item, the sentence's citation moves to the item that states it, and nothing is left flagged.
     ("If you don't pass `lazy` to `vault.serve`, it defaults to `true`. This can be found in [2].", "If I don't pass lazy to vault.serve, what value does it take?", [(1, True)]),
+    # A closing clause doing the same ("..., as stated in [2]."): its word, held by no passage, sank the claim under any passage.
+    ("The default lazy of vault.serve is true, as stated in [2].", "What is the default lazy of vault.serve?", [(1, True)]),
 ])
 def test_a_sentence_only_pointing_at_its_marks_cites_the_sentence_before_it(answer, question, cited):
     sources = reference(("- idleLimit <number> Milliseconds a connection may idle. Default: 3000. - lazy <boolean> Open on first use. Default: true.", "vault.serve([options])"),
                         ("- lazy <boolean> Default: false - interval <integer> Default: 250", "vault.serveFile(name[, options])"))
     reviewed = review_answer(answer, True, question, sources, sources)
     assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == cited, (reviewed.answer, reviewed.notices)
-    assert "can be found" not in reviewed.answer
+    assert "can be found" not in reviewed.answer and "stated" not in reviewed.answer
 
 
 def test_a_short_sentence_its_passage_holds_is_a_claim_not_a_pointer():
@@ -1124,6 +1126,17 @@ def test_a_short_sentence_its_passage_holds_is_a_claim_not_a_pointer():
     sources = reference(("- lazy <boolean> Open on first use. Default: true.", "vault.serve([options])"))
     reviewed = review_answer("The lazy option opens the vault on first use. Default true [1].", True, "What does lazy do in vault.serve?", sources, sources)
     assert reviewed.found and "Default true [1]." in reviewed.answer, reviewed.answer
+
+
+def test_the_function_a_heading_names_is_the_claims_subject_not_the_questions_plain_verb():
+    # "If I don't pass cwd to launch, ...": the claim's subject was the question's word the fewest passages hold, here "pass",
+    # so launch's own item (another section than the one cited), which states the default, was never pointed at: "Not found".
+    sources = reference(("- cwd <string> Working folder of the child. - shell <boolean> Run inside a shell. Default: false.", "proc.spawn(command[, args][, options])"),
+                        ("- cwd <string> Working folder of the child. Default: process.cwd(). - timeout <number> Default: 0", "proc.launch(command[, options][, callback])"),
+                        ("Arguments you pass to the child are given to it as strings.", "proc.fork(modulePath[, args][, options])"),
+                        ("The launch helpers start a shell on every platform.", "Shells"))
+    reviewed = review_answer("If I don't pass cwd to launch, it defaults to process.cwd(). [1]", True, "If I don't pass cwd to launch, what value does it take?", sources, sources)
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(2, True)], (reviewed.answer, reviewed.notices)
 
 
 def test_the_question_check_reads_a_passage_under_its_sections_heading():

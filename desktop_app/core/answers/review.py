@@ -25,7 +25,7 @@ from ..models.embedder import Embedder
 from ..name_facts import fact_of
 from ..ingest.chunking import passage_sentences
 from ..types import Citation, Source
-from ..words import Vocabulary, code_ends, code_names, code_terms, content, is_number, meaningful, telling, tokens
+from ..words import Vocabulary, code_ends, code_names, code_terms, content, heading_names, is_number, meaningful, telling, tokens
 from .grounding import MARK, Grounding, judge_claim
 from .model_check import MAX_CHARS, Doubt, ModelCheck
 from .prompts import NOT_FOUND_MARK
@@ -236,10 +236,10 @@ class ReadPassages:
         return sorted(stated) if stated and not cited else stated
 
     def subject(self, claim: str, cited: Sequence[int]) -> list[str]:
-        """The question's words the claim restates that its cited passages hold (else any passage read), fewest passages read holding
-        them: "velmora" rather than "population". Another town's population does not complete a sentence about this one."""
+        """The question's words the claim restates that a heading read names as code (a reference's function, words.heading_names), else that its cited passages
+        hold (else any passage read), fewest passages read holding them: "velmora" rather than "population"; "exec", not the "pass" of "If I don't pass ... to exec"."""
         counts = {t: n for t in dict.fromkeys(content(MARK.sub(" ", claim))) if self.asked.holds(t) and (n := sum(v.holds(t) for v in self.each))}
-        named = {t: n for t, n in counts.items() if any(self.each[m - 1].holds(t) for m in cited)} or counts
+        named = {t: counts[t] for t in heading_names(counts, self.headed)} or {t: n for t, n in counts.items() if any(self.each[m - 1].holds(t) for m in cited)} or counts
         return [t for t, n in named.items() if n == min(named.values())]
 
 
@@ -282,8 +282,8 @@ def review_answer(
     evidence, flagged, unstated, moved, partial = ReadPassages(context, question, embedder, unlocated, under), {}, [], [], []  # unstated: claims citing nothing no passage states
     grounded: list[tuple[str, list[int]]] = []  # each grounded claim and the passages it ends up citing, last first
     given, notices = given_marks(answer, len(context))
-    marked = marks_after(LONE_MARKS.sub(" ", given))  # a sentence only pointing at its marks ("This is in [1].") cites the one before it
-    spans = claim_spans(out := (written := pointers_folded(marked, claim_spans(marked), lambda t, n: 1 <= n <= len(evidence.each) and evidence.each[n - 1].holds(t))))
+    known = lambda t: evidence.asked.holds(t) or any(v.holds(t) for v in evidence.each)  # noqa: E731  words pointing at marks ("as stated in [1]") go
+    spans = claim_spans(out := (written := pointers_folded(marks_after(LONE_MARKS.sub(" ", given)), claim_spans, lambda t, n: 1 <= n <= len(evidence.each) and evidence.each[n - 1].holds(t), known)))
     for index in range(len(spans) - 1, -1, -1):  # backwards, so the earlier spans stay valid as claims change
         start, end = spans[index]
         claim = out[start:end]
