@@ -1107,11 +1107,11 @@ def test_a_right_default_cited_to_a_siblings_item_moves_to_the_item_under_its_fu
 @pytest.mark.parametrize("answer, question, cited", [
     # The model often closes a right answer with a sentence that only points: "This can be found in [1]." No passage could state
     # the pointer, so its citation was flagged red on a right answer; it is the citation of the sentence before it.
-    ("The default idleLimit of vault.serve is 3000 milliseconds. This can be found in [1].", "What is vault.serve's idleLimit by default?", [(1, True)]),
+    ("The default idleLimit of vault.serve is 3000 milliseconds. This can be found in [1].", "vault.serve idleLimit default?", [(1, True)]),
     # Pointing at another function's item, the sentence's citation moves to the item that states it, and nothing is left flagged.
-    ("If you don't pass `lazy` to `vault.serve`, it defaults to `true`. This can be found in [2].", "If I don't pass lazy to vault.serve, what value does it take?", [(1, True)]),
+    ("If you leave out `lazy`, `vault.serve` defaults to `true`. This can be found in [2].", "Which lazy setting does vault.serve get when I leave it out?", [(1, True)]),
     # A closing clause doing the same ("..., as stated in [2]."): its word, held by no passage, sank the claim under any passage.
-    ("The default lazy of vault.serve is true, as stated in [2].", "What is the default lazy of vault.serve?", [(1, True)]),
+    ("The default lazy of vault.serve is true, as stated in [2].", "vault.serve lazy default?", [(1, True)]),
 ])
 def test_a_sentence_only_pointing_at_its_marks_cites_the_sentence_before_it(answer, question, cited):
     sources = reference(("- idleLimit <number> Milliseconds a connection may idle. Default: 3000. - lazy <boolean> Open on first use. Default: true.", "vault.serve([options])"),
@@ -1129,13 +1129,13 @@ def test_a_short_sentence_its_passage_holds_is_a_claim_not_a_pointer():
 
 
 def test_the_function_a_heading_names_is_the_claims_subject_not_the_questions_plain_verb():
-    # "If I don't pass cwd to launch, ...": the claim's subject was the question's word the fewest passages hold, here "pass",
+    # "If you omit dir from launch, ...": the claim's subject was the question's word the fewest passages hold, here "omit",
     # so launch's own item (another section than the one cited), which states the default, was never pointed at: "Not found".
-    sources = reference(("- cwd <string> Working folder of the child. - shell <boolean> Run inside a shell. Default: false.", "proc.spawn(command[, args][, options])"),
-                        ("- cwd <string> Working folder of the child. Default: process.cwd(). - timeout <number> Default: 0", "proc.launch(command[, options][, callback])"),
-                        ("Arguments you pass to the child are given to it as strings.", "proc.fork(modulePath[, args][, options])"),
+    sources = reference(("- dir <string> Working folder of the child. - shell <boolean> Run inside a shell. Default: false.", "proc.spawn(command[, args][, options])"),
+                        ("- dir <string> Working folder of the child. Default: home.current(). - timeout <number> Default: 0", "proc.launch(command[, options][, callback])"),
+                        ("Arguments you omit are given their defaults.", "proc.fork(modulePath[, args][, options])"),
                         ("The launch helpers start a shell on every platform.", "Shells"))
-    reviewed = review_answer("If I don't pass cwd to launch, it defaults to process.cwd(). [1]", True, "If I don't pass cwd to launch, what value does it take?", sources, sources)
+    reviewed = review_answer("If you omit dir from launch, it defaults to home.current() [1].", True, "If I omit dir from launch, which folder does it use?", sources, sources)
     assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(2, True)], (reviewed.answer, reviewed.notices)
 
 

@@ -237,7 +237,7 @@ class ReadPassages:
 
     def subject(self, claim: str, cited: Sequence[int]) -> list[str]:
         """The question's words the claim restates that a heading read names as code (a reference's function, words.heading_names), else that its cited passages
-        hold (else any passage read), fewest passages read holding them: "velmora" rather than "population"; "exec", not the "pass" of "If I don't pass ... to exec"."""
+        hold (else any passage read), fewest passages read holding them: "velmora" rather than "population"; "drain" of "io.drain(...)", not a plain verb the question asks with."""
         counts = {t: n for t in dict.fromkeys(content(MARK.sub(" ", claim))) if self.asked.holds(t) and (n := sum(v.holds(t) for v in self.each))}
         named = {t: counts[t] for t in heading_names(counts, self.headed)} or {t: n for t, n in counts.items() if any(self.each[m - 1].holds(t) for m in cited)} or counts
         return [t for t, n in named.items() if n == min(named.values())]
