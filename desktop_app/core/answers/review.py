@@ -215,10 +215,10 @@ class ReadPassages:
         claim they lack (a claim joining two passages' facts, citing one); None when none do. A claim citing nothing is completed so from the passage holding most of it,
         up to JOINED passages: the model's uncited sentence may join what several passages say ("A matrix is ..., while a data frame is ..."), each one adding words.
         A passage of another place than those cited (document; in a reference, function: another's "Default: 0" says nothing of this one) must name what the claim is
-        about (`subject`; stating it alone, its heading may name the claim's code instead) to be pointed at; citing none, it cites no place. `completing`: the cited
+        about (`subject`; stating it alone, its heading may name the claim's code, or a word of it as code: words.heading_names) to be pointed at; citing none, it cites no place. `completing`: the cited
         passages state it, lacking words it restates of the question; only a passage of their places completing them is looked for."""
         cited = [m for m in cited if 1 <= m <= len(self.texts)]  # a mark beyond the passages read cites nothing
-        places, subject, named = {self.places[m - 1] for m in cited}, self.subject(claim, cited), code_ends(code_terms(claim))
+        places, subject, named = {self.places[m - 1] for m in cited}, self.subject(claim, cited), code_ends(code_terms(claim)) | heading_names(content(claim), self.headed)
         about = [not subject or not cited or self.places[m] in places or any(map(v.holds, subject)) or self.apart(claim, self.texts[m]) for m, v in enumerate(self.each)]
         every = [m for m in range(1, len(self.texts) + 1) if not completing or self.places[m - 1] in places]  # another document's page would give the claim its subject: another country's population
 
@@ -236,10 +236,10 @@ class ReadPassages:
         return sorted(stated) if stated and not cited else stated
 
     def subject(self, claim: str, cited: Sequence[int]) -> list[str]:
-        """The question's words the claim restates that a heading read names as code (a reference's function, words.heading_names), else that its cited passages
-        hold (else any passage read), fewest passages read holding them: "velmora" rather than "population"; "drain" of "io.drain(...)", not a plain verb the question asks with."""
+        """The question's words the claim restates that its cited passages hold (else any passage read), fewest passages read holding
+        them: "velmora" rather than "population". Another town's population does not complete a sentence about this one."""
         counts = {t: n for t in dict.fromkeys(content(MARK.sub(" ", claim))) if self.asked.holds(t) and (n := sum(v.holds(t) for v in self.each))}
-        named = {t: counts[t] for t in heading_names(counts, self.headed)} or {t: n for t, n in counts.items() if any(self.each[m - 1].holds(t) for m in cited)} or counts
+        named = {t: n for t, n in counts.items() if any(self.each[m - 1].holds(t) for m in cited)} or counts
         return [t for t, n in named.items() if n == min(named.values())]
 
 
