@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from .words import MARK, MIN_LETTERS, code_terms, content, is_number
 
 COLONS, STOPS = (":", "\uff1a"), ".!?\u3002\uff01\uff1f"  # colons lead in to what follows; full stops in any script
+CLAUSE_ENDS = (",", "\uff0c", "\u3001")  # commas (Chinese and Japanese ones too): what comes before one is not yet a claim
 # A run of marks, also written as a list ("[1], [2] and [5]", "[1], [2], et [3]": a joining word of up to three letters).
 MARK_RUN = r"\[\d+(?:\s*,\s*\d+)*\](?:(?:\s*[,;]\s*|\s+)(?:[^\W\d_]{1,3}\s+)?\[\d+(?:\s*,\s*\d+)*\])*"
 LONE_MARKS = re.compile(r"\n[ \t]*(?:[-*\u2022][ \t]+)*(?=(?:\[\d+(?:\s*,\s*\d+)*\][ \t]*)+(?:\n|$))")  # before a line of marks only ("- - [1]" too): they close the line above
@@ -87,7 +88,7 @@ def pointers_folded(answer: str, spans_of: Callable[[str], Sequence[tuple[int, i
     for (start, end), (at, stop) in reversed(list(zip(spans, spans[1:]))):
         pointer, marks = answer[at:stop], cited_numbers(answer[at:stop])
         said = content(MARK.sub(" ", pointer))
-        leads_in = MARK.sub("", pointer).rstrip(f" {STOPS}").endswith((*COLONS, ",", "\uff0c", "\u3001"))
+        leads_in = MARK.sub("", pointer).rstrip(f" {STOPS}").endswith((*COLONS, *CLAUSE_ENDS))
         if marks and "\n" not in answer[end:at] and not cited_numbers(answer[start:end]) and len(said) <= POINTER_WORDS and not code_terms(pointer) \
                 and not leads_in and not any(is_number(t) or holds(t, n) for t in said for n in marks):
             answer = answer[:start] + with_marks(answer[start:end], marks) + answer[stop:]

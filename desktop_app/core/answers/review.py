@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..citation_marks import COLONS, LONE_MARKS, MARK_RUN, STOPS, cited_numbers, cites_inside, given_marks, marks_after, pointers_folded, with_marks
+from ..citation_marks import CLAUSE_ENDS, COLONS, LONE_MARKS, MARK_RUN, STOPS, cited_numbers, cites_inside, given_marks, marks_after, pointers_folded, with_marks
 from ..document_names import named_files, without_names
 from ..languages import likeliest_among, question_language
 from ..models.embedder import Embedder
@@ -36,7 +36,6 @@ from .streaming import NOT_FOUND_LINE, not_found_answer
 _LIST_LINE = re.compile(r"^[^\S\n]*(?:[-*\u2022]|\d+[.)])[^\S\n]+\S.*$", re.M)  # matching one line, or finding each of an answer's
 _MARKS_INSIDE = re.compile(rf"\s*(?>{MARK_RUN})(?=\s*[,;]?\s*[^\s\[.!?,;])")  # marks with more of the sentence after them
 MAX_REREADS = 2  # claims of one answer the model rereads (model_check.py): each costs 0.3-0.5 s
-_CLAUSE_ENDS = (",", "\uff0c", "\u3001")  # before commas (Chinese and Japanese ones too) is not yet a claim
 CLAIM_WORDS = 2  # a piece of a sentence naming no more, and no number, before a mark inside it is its subject or a reference, not a claim
 JOINED = 3  # passages an uncited claim is completed from at most: each added one must add words, and numbers stay exact
 DOUBTED = 3  # grounded claims' sentences the question check reads at most, when the first ones do not answer
@@ -78,7 +77,7 @@ def claim_spans(answer: str) -> list[tuple[int, int]]:
             for m in _SENTENCE.finditer(line):
                 start = m.start()
                 for mark in _MARKS_INSIDE.finditer(m.group(0)):
-                    if line[start : m.start() + mark.start()].rstrip().endswith(_CLAUSE_ENDS):
+                    if line[start : m.start() + mark.start()].rstrip().endswith(CLAUSE_ENDS):
                         continue  # "To clean the grinder, [1] advises ...": a clause leading in; the mark is the subject
                     said = content(MARK.sub(" ", line[start : m.start() + mark.end()]))
                     if len(said) > CLAIM_WORDS or any(map(is_number, said)):
@@ -283,7 +282,7 @@ def review_answer(
     grounded: list[tuple[str, list[int]]] = []  # each grounded claim and the passages it ends up citing, last first
     given, notices = given_marks(answer, len(context))
     known = lambda t: evidence.asked.holds(t) or any(v.holds(t) for v in evidence.each)  # noqa: E731  words pointing at marks ("as stated in [1]") go
-    spans = claim_spans(out := (written := pointers_folded(marks_after(LONE_MARKS.sub(" ", given)), claim_spans, lambda t, n: 1 <= n <= len(evidence.each) and evidence.each[n - 1].holds(t), known)))
+    spans = claim_spans(out := (written := pointers_folded(marks_after(LONE_MARKS.sub(" ", given)), claim_spans, lambda t, n: evidence.each[n - 1].holds(t), known)))  # given_marks left no mark beyond them
     for index in range(len(spans) - 1, -1, -1):  # backwards, so the earlier spans stay valid as claims change
         start, end = spans[index]
         claim = out[start:end]
@@ -299,7 +298,7 @@ def review_answer(
             out = out[:start] + (f"- {_head(claim, names)}: \u201c{quoted[1]}\u201d [{quoted[0]}]" if listed else with_marks(claim, [quoted[0]]).rstrip(STOPS) + f": \u201c{quoted[1]}\u201d") + out[end:]
             notices.append(f"The {'line' if listed else 'sentence'} \u201c{re.sub(r' +(?=[.!?])', '', MARK.sub('', claim)).strip()}\u201d said nothing {'about its name' if listed else 'the question does not'}; it now quotes the passage that does.")
             continue
-        ends = (*COLONS, *_CLAUSE_ENDS * (not out[end:].strip()))  # "For example, [1]" closing the answer: its example never came
+        ends = (*COLONS, *CLAUSE_ENDS * (not out[end:].strip()))  # "For example, [1]" closing the answer: its example never came
         lead_in = numbers and not listed and MARK.sub("", claim).rstrip().endswith(ends) and not _LIST_LINE.match(out[end:].strip().split("\n")[0])
         if lead_in and 1 <= numbers[0] <= len(context) and context[numbers[0] - 1].passage.kind != "table" and not set(evidence.stating(claim, numbers) or numbers).isdisjoint(numbers):  # "the code: [3]": [3] holds it (another passage stating what leads in: the citation moves there)
             quoted = " ".join(context[numbers[0] - 1].passage.text.split())
