@@ -100,7 +100,8 @@ def code_names(text: str) -> list[str]:
         if _DOTTED.fullmatch(term) or "_" in term.strip("_"):
             return True
         camel = term[0].islower() and any(c.isupper() for c in term[1:])
-        return camel or (term[0].isalpha() and any(c.isdecimal() for c in term))  # "m²" is a unit
+        # "m²" is a unit; a spaceless script's run is a clause, not a word: "その保証期間は1年間です" holds a digit and names no code
+        return camel or (term[0].isalpha() and any(c.isdecimal() for c in term) and not is_spaceless(term))
 
     return [term for term in _WRITTEN.findall(text) if is_code(term)]
 

@@ -239,3 +239,11 @@ def test_a_unit_the_claim_gives_a_value_a_label_states_bare_is_the_models_readin
     assert not judge_claim("120 feet, as specified in [1].", ["The mast rises 120 m above the quay."], "How tall is the mast?").grounded
     assert judge_claim("Der Mast ist 120 Meter hoch, wie angegeben [1].", ["Höhe des Mastes: 120"], "Wie hoch ist der Mast?").grounded
     assert not judge_claim("Der Mast ist 120 Fuß hoch, wie angegeben [1].", ["Der Mast ist 120 Meter hoch."], "Wie hoch ist der Mast?").grounded
+
+
+def test_a_japanese_sentence_holding_a_digit_is_no_code_that_must_be_held_as_written():
+    # Seen in CI: "その保証期間は1年間です。[1]" over a leaflet saying "保証期間は1年間です。" was refused. A spaceless script's run holds
+    # a whole clause, and one holding a digit read as a code ("RS485"), so its first piece, "その", had to be in the passage as written.
+    leaflet = ["ポンプの取扱説明書。\n\n点検間隔は6か月です。\n\nフィルターは水洗いできます。"]
+    assert judge_claim("その点検間隔は6か月です。[1]", leaflet, "その点検間隔は何か月ですか？").grounded
+    assert not judge_claim("その点検間隔は9か月です。[1]", leaflet, "その点検間隔は何か月ですか？").grounded  # another figure is still a wrong fact
