@@ -186,6 +186,12 @@ class Vocabulary:
             self._stems[token] = any(_same_word(token, other, lambda: self.language) for other in self._by_start.get(token[:_STEM_START], ()))
         return self._stems[token]
 
+    def naming_more(self, terms: Iterable[str]) -> Vocabulary:
+        """These texts with the terms among `terms` that name by a longer, dotted name a thing they hold ("pumps.spin"
+        when they hold "spin"), each term's pieces too: a claim naming the thing asked by its full name tells nothing new by it."""
+        longer = [t for t in terms if "." in t and self.holds(t.rsplit(".", 1)[-1])]
+        return Vocabulary([*self._texts, *longer]) if longer else self
+
     @functools.cached_property
     def bare(self) -> frozenset[str]:  # the numbers of values stated with no unit ("Default: 64 * 1024"), read when a claim asks
         return frozenset(n for text in self._texts for n in bare_numbers(text))
@@ -230,3 +236,10 @@ def _stemmer(language: str | None) -> Callable[[str], str] | None:
 def telling(token: str, asked: Vocabulary | None) -> float:
     """How much a claim's word tells: NEW_WEIGHT when the question (`asked`) does not hold it, times NUMBER_WEIGHT for a number."""
     return (1.0 if asked is not None and asked.holds(token) else NEW_WEIGHT) * (NUMBER_WEIGHT if is_number(token) else 1.0)
+
+
+def told(said: Sequence[str], asked: Vocabulary, text: Vocabulary) -> float:
+    """How much of a claim's words (`said`, as `tokens` gives them: a code, then its pieces) the text holds, each weighed by
+    `telling`; a code's pieces only where the text lacks the code whole: "pumps.spin" is one name, not three."""
+    pieces = {piece: code for code in said if is_number(code) for piece in tokens(code)[1:]}
+    return sum(telling(t, asked) for t in said if text.holds(t) and not (t in pieces and text.holds(pieces[t])))

@@ -1165,3 +1165,18 @@ def test_a_claim_naming_the_function_its_sections_heading_names_rests_on_its_ite
     # The same item under a sibling's heading does not state the named function's default.
     sibling = review_answer("The default blockSize of keys.stretchKey is 8 [1].", True, "What is the default blockSize of keys.stretchKey?", under("keys.stretchKeySync(password, salt[, options])"), under("keys.stretchKeySync(password, salt[, options])"))
     assert not sibling.found or not all(c.supported for c in sibling.citations), sibling.answer
+
+
+def test_the_question_check_reads_the_sentence_saying_the_value_not_one_naming_the_function_by_its_full_name():
+    # Seen on the API tune half: an answer naming the function by its module ("pumps.spin" for the question's "spin") was
+    # checked against the sentence introducing the function, as its name and the name's pieces ("pumps", "spin") counted
+    # as four words the answer adds; the check read no default there, was sure, and a right answer became "Not found".
+    check = _AnswersIn("Default: false")
+    item = ("- quiet <boolean> Silences the alarm of the pump while it runs. Default: false. - speed <number> Revolutions a minute of the "
+            "impeller. If exceeded, the pump stops and waits for the next start. Default: 1450. - Returns: <Pump> The pump, started. The "
+            "pumps.spin() method starts the impeller, and returns the pump once it turns at the speed asked for, or rejects when the "
+            "pump reports a fault before it does.")  # one line, as a reference's options were imported
+    sources = [Source(1, Passage(1, 1, "/docs/pumps.html", "Pump function reference", 3, 0, len(item), item, section="pumps.spin([options])"), 0.1, {}, 0.5)]
+    reviewed = review_answer("The pumps.spin() function uses false by default for quiet [1].", True, "What does spin use for quiet by default?", sources, sources, model_check=check)
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)], (reviewed.answer, check.shown)
+    assert check.shown[0].endswith("Default: false.")

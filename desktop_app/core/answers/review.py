@@ -25,7 +25,7 @@ from ..models.embedder import Embedder
 from ..name_facts import fact_of
 from ..ingest.chunking import passage_sentences
 from ..types import Citation, Source
-from ..words import Vocabulary, code_ends, code_names, code_terms, content, heading_names, is_number, meaningful, telling, tokens
+from ..words import Vocabulary, code_ends, code_names, code_terms, content, heading_names, is_number, meaningful, told, tokens
 from .grounding import MARK, Grounding, judge_claim
 from .model_check import MAX_CHARS, Doubt, ModelCheck
 from .prompts import NOT_FOUND_MARK
@@ -123,13 +123,14 @@ class ReadPassages:
         return self._sentences[int(np.argmax(closeness))][0] if closeness else 0
 
     def statements(self, claim: str, cited: Sequence[int], subject: bool = False) -> list[str]:
-        """Each cited passage's sentence holding most of the claim's words (weighed by `telling`: what it adds to the question 4, numbers
+        """Each cited passage's sentence holding most of the claim's words (weighed by `words.told`: what it adds to the question 4, numbers
         twice), best passage first, then its sentence nearest the claim in meaning ("from", "object" can make another hold more), after the
         title ("It has ..." keeps its subject). A claim in another language than its passage shares only names and numbers with it, which
         several of its sentences may hold alike (a run time and a weight in the same number): each sentence holding as many comes next, for the check to read on."""
         indices = [i for i, (n, _) in enumerate(self._sentences) if n in cited]
         said, closeness = content(MARK.sub(" ", claim), spelled=True), self._closeness(claim, indices) or [0.0] * len(indices)
-        held = [sum(telling(t, self.asked) * words.holds(t) for t in said) for words in (Vocabulary([self._sentences[i][1]]) for i in indices)]
+        asked = self.asked.naming_more(said)  # the question's thing by its full name is no news: the value said about it is
+        held = [told(said, asked, Vocabulary([self._sentences[i][1]])) for i in indices]
         most, nearest = {}, {}  # passage -> its sentences holding most of the claim's words / its sentence nearest it in meaning
         for k in sorted(range(len(indices)), key=lambda k: (held[k], closeness[k], -k), reverse=True):
             n, first = self._sentences[indices[k]][0], most.get(self._sentences[indices[k]][0])
