@@ -24,6 +24,7 @@ from .word_pieces import is_spaceless, spaced
 
 NEW_WEIGHT = 4.0  # a word a claim adds to the question's (the fact it states) counts 4 times one it repeats
 NUMBER_WEIGHT = 2.0  # a number (or code with digits) is the most specific thing a claim states: it counts twice a word
+WINDOW_STEP = 20  # characters between the starts `around` tries: a few words, so a long sentence costs tens of tries, not hundreds
 MIN_LETTERS = 4  # shorter words are mostly function words in most languages ("der", "the", "и", "των")
 _STEM_SLACK = 3  # letters an inflected form may differ by at its end
 _STEM_START = 3  # letters two forms of a word share at least (when they share no more, the stemmer decides)
@@ -236,6 +237,21 @@ def _stemmer(language: str | None) -> Callable[[str], str] | None:
 def telling(token: str, asked: Vocabulary | None) -> float:
     """How much a claim's word tells: NEW_WEIGHT when the question (`asked`) does not hold it, times NUMBER_WEIGHT for a number."""
     return (1.0 if asked is not None and asked.holds(token) else NEW_WEIGHT) * (NUMBER_WEIGHT if is_number(token) else 1.0)
+
+
+def around(sentence: str, said: Sequence[str], asked: Vocabulary, limit: int) -> str:
+    """The `limit` characters of a longer sentence holding most of a claim's words (weighed by `told`), cut at spaces, the
+    first such: a reference's options imported as one line are one long sentence, and its start held another option's
+    value. Starts are tried every WINDOW_STEP characters or more; a spaceless script's sentence is cut after its start."""
+    text = " ".join(sentence.split())
+    if len(text) <= limit:
+        return text
+    starts = [0]
+    for m in re.finditer(r" ", text):
+        if m.end() - starts[-1] >= WINDOW_STEP and m.end() < len(text) - limit // 2:
+            starts.append(m.end())
+    windows = [text[s : s + limit].rsplit(" ", 1)[0] if s + limit < len(text) else text[s:] for s in starts]  # whole words: "SIGTE" would match "SIGTERM"
+    return max(windows, key=lambda w: told(said, asked, Vocabulary([w])))  # the first of equals
 
 
 def told(said: Sequence[str], asked: Vocabulary, text: Vocabulary) -> float:

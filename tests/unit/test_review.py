@@ -1180,3 +1180,33 @@ def test_the_question_check_reads_the_sentence_saying_the_value_not_one_naming_t
     reviewed = review_answer("The pumps.spin() function uses false by default for quiet [1].", True, "What does spin use for quiet by default?", sources, sources, model_check=check)
     assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)], (reviewed.answer, check.shown)
     assert check.shown[0].endswith("Default: false.")
+
+
+def test_the_question_check_reads_the_part_of_a_long_sentence_holding_the_claims_value():
+    # Seen on the API tune half: a short list of options imported as one line is read as one item (chunking.ITEM_CHARS),
+    # one sentence; under its title and heading the check read its first 400 characters (MAX_CHARS), never the last
+    # option's value, and refused a right answer.
+    from desktop_app.core.answers.model_check import MAX_CHARS
+
+    class ReadsAsTheModel(_AnswersIn):  # the model is shown MAX_CHARS of a statement (ModelCheck.doubt)
+        def doubt(self, question, statement):
+            return super().doubt(question, statement[:MAX_CHARS])
+
+    check = ReadsAsTheModel("Default: quiet")
+    options = ("- speed <number> Revolutions a minute of the impeller. If exceeded, the pump stops and waits for the next start. "
+               "The controller logs each stop. Default: 1450. - pressure <number> Largest pressure at the outlet in bar before the "
+               "relief valve opens, measured at the flange. Default: 6. "
+               "- alarm <string> What the pump does when it runs dry: it may sound, blink or stay still. Default: quiet.")  # one line, as a reference's options were imported
+    sources = [Source(1, Passage(1, 1, "/docs/pumps.html", "Pump function reference", 3, 0, len(options), options, section="pumps.prime([options])"), 0.1, {}, 0.5)]
+    reviewed = review_answer("The default alarm of pumps.prime is quiet [1].", True, "What is the default alarm of prime?", sources, sources, model_check=check)
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)], (reviewed.answer, check.shown)
+    assert check.shown[0].endswith("Default: quiet.") and "- alarm <string>" in check.shown[0], check.shown
+
+
+def test_a_long_sentence_is_cut_around_the_claims_words_in_whole_words():
+    from desktop_app.core.words import Vocabulary, around, content
+
+    sentence = " ".join(["Filler words about nothing in particular here."] * 12 + ["The relief valve opens at 6 bar."] + ["More filler text follows."] * 6)
+    cut = around(sentence, content("The relief valve opens at 6 bar."), Vocabulary(["When does the relief valve open?"]), 120)
+    assert "opens at 6 bar." in cut and len(cut) <= 120 and cut == cut.strip() and cut in sentence
+    assert around("A short sentence.", ["short"], Vocabulary([""]), 120) == "A short sentence."

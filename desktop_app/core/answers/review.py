@@ -25,7 +25,7 @@ from ..models.embedder import Embedder
 from ..name_facts import fact_of
 from ..ingest.chunking import passage_sentences
 from ..types import Citation, Source
-from ..words import Vocabulary, code_ends, code_names, code_terms, content, heading_names, is_number, meaningful, told, tokens
+from ..words import Vocabulary, code_ends, code_names, code_terms, content, heading_names, is_number, meaningful, told, tokens, around
 from .grounding import MARK, Grounding, judge_claim
 from .model_check import MAX_CHARS, Doubt, ModelCheck
 from .prompts import NOT_FOUND_MARK
@@ -139,18 +139,18 @@ class ReadPassages:
         for k in sorted(range(len(indices)), key=lambda k: -closeness[k]) if self.embedder else ():
             nearest.setdefault(self._sentences[indices[k]][0], indices[k])
         read = [(n, self._sentences[j][1].strip()) for n, ks in most.items() for j in dict.fromkeys((*(indices[k] for k in ks), nearest.get(n, indices[ks[0]])))]
-        read = [(n, self._led(n, sentence, said) if subject else sentence) for n, sentence in read]  # `subject`: for the question check
+        read = [(n, self._led(n, sentence, said, asked) if subject else sentence) for n, sentence in read]  # `subject`: for the question check
         return [f"{titles[n - 1]}: {sentence}" if (titles := self.headed if subject else self.titles)[n - 1] else sentence for n, sentence in read]
 
-    def _led(self, n: int, sentence: str, said: list[str]) -> str:
+    def _led(self, n: int, sentence: str, said: list[str], asked: Vocabulary) -> str:
         """After the sentence of its page naming most of what claim and question name that it (and its title) lack: its own
-        passage's first, else another passage read of the same page (a chunk can start below the line naming its subject)."""
+        passage's first, else another passage read of the same page (a chunk can start below the line naming its subject).
+        A sentence longer than the check reads is cut around the claim's words (`words.around`), not after its start."""
         lacking = [t for t in set(said) & set(self.asked_words) if not Vocabulary([self.headed[n - 1], sentence]).holds(t)]  # built once, not per word
-        if not lacking:  # it names all they name: no sentence of its page is read for a lead
-            return sentence
-        page = self.pages[n - 1]
-        most, _, _, lead = max(((sum(Vocabulary([s]).holds(t) for t in lacking), m == n, -i, s.strip()) for i, (m, s) in enumerate(self._sentences) if self.pages[m - 1] == page), default=(0, 0, 0, sentence))
-        return f"{' '.join(lead.split())[: MAX_CHARS // 2]} … {sentence}" if most else sentence  # the check reads MAX_CHARS
+        page = self.pages[n - 1]  # a lead only when the sentence lacks something they name
+        most, _, _, lead = max(((sum(Vocabulary([s]).holds(t) for t in lacking), m == n, -i, s.strip()) for i, (m, s) in enumerate(self._sentences) if self.pages[m - 1] == page and lacking), default=(0, 0, 0, ""))
+        lead = f"{' '.join(lead.split())[: MAX_CHARS // 2]} … " if most else ""
+        return lead + around(sentence, said, asked, max(MAX_CHARS // 4, MAX_CHARS - len(self.headed[n - 1]) - len(lead) - 2))  # the check reads MAX_CHARS
 
     def judge(self, claim: str, numbers: Sequence[int]) -> Grounding:
         key, named = tuple(sorted(n for n in set(numbers) if 1 <= n <= len(self.texts))), self.required & set(content(claim))
