@@ -1167,18 +1167,26 @@ def test_a_claim_naming_the_function_its_sections_heading_names_rests_on_its_ite
     assert not sibling.found or not all(c.supported for c in sibling.citations), sibling.answer
 
 
+SPEED_OPTION = "- speed <number> Revolutions a minute of the impeller. If exceeded, the pump stops and waits for the next start."
+
+
+def _checked_reference(options: str, heading: str, answer: str, question: str, check):
+    """A right answer about one option, reviewed over a made-up reference's options under their function's heading, on
+    one line as a reference's options were imported."""
+    sources = [Source(1, Passage(1, 1, "/docs/pumps.html", "Pump function reference", 3, 0, len(options), options, section=heading), 0.1, {}, 0.5)]
+    reviewed = review_answer(answer, True, question, sources, sources, model_check=check)
+    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)], (reviewed.answer, check.shown)
+
+
 def test_the_question_check_reads_the_sentence_saying_the_value_not_one_naming_the_function_by_its_full_name():
     # Seen on the API tune half: an answer naming the function by its module ("pumps.spin" for the question's "spin") was
     # checked against the sentence introducing the function, as its name and the name's pieces ("pumps", "spin") counted
     # as four words the answer adds; the check read no default there, was sure, and a right answer became "Not found".
     check = _AnswersIn("Default: false")
-    item = ("- quiet <boolean> Silences the alarm of the pump while it runs. Default: false. - speed <number> Revolutions a minute of the "
-            "impeller. If exceeded, the pump stops and waits for the next start. Default: 1450. - Returns: <Pump> The pump, started. The "
-            "pumps.spin() method starts the impeller, and returns the pump once it turns at the speed asked for, or rejects when the "
-            "pump reports a fault before it does.")  # one line, as a reference's options were imported
-    sources = [Source(1, Passage(1, 1, "/docs/pumps.html", "Pump function reference", 3, 0, len(item), item, section="pumps.spin([options])"), 0.1, {}, 0.5)]
-    reviewed = review_answer("The pumps.spin() function uses false by default for quiet [1].", True, "What does spin use for quiet by default?", sources, sources, model_check=check)
-    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)], (reviewed.answer, check.shown)
+    item = (f"- quiet <boolean> Silences the alarm of the pump while it runs. Default: false. {SPEED_OPTION} Default: 1450. - Returns: "
+            "<Pump> The pump, started. The pumps.spin() method starts the impeller, and returns the pump once it turns at the speed "
+            "asked for, or rejects when the pump reports a fault before it does.")
+    _checked_reference(item, "pumps.spin([options])", "The pumps.spin() function uses false by default for quiet [1].", "What does spin use for quiet by default?", check)
     assert check.shown[0].endswith("Default: false.")
 
 
@@ -1193,13 +1201,10 @@ def test_the_question_check_reads_the_part_of_a_long_sentence_holding_the_claims
             return super().doubt(question, statement[:MAX_CHARS])
 
     check = ReadsAsTheModel("Default: quiet")
-    options = ("- speed <number> Revolutions a minute of the impeller. If exceeded, the pump stops and waits for the next start. "
-               "The controller logs each stop. Default: 1450. - pressure <number> Largest pressure at the outlet in bar before the "
-               "relief valve opens, measured at the flange. Default: 6. "
-               "- alarm <string> What the pump does when it runs dry: it may sound, blink or stay still. Default: quiet.")  # one line, as a reference's options were imported
-    sources = [Source(1, Passage(1, 1, "/docs/pumps.html", "Pump function reference", 3, 0, len(options), options, section="pumps.prime([options])"), 0.1, {}, 0.5)]
-    reviewed = review_answer("The default alarm of pumps.prime is quiet [1].", True, "What is the default alarm of prime?", sources, sources, model_check=check)
-    assert reviewed.found and [(c.n, c.supported) for c in reviewed.citations] == [(1, True)], (reviewed.answer, check.shown)
+    options = (f"{SPEED_OPTION} The controller logs each stop. Default: 1450. - pressure <number> Largest pressure at the outlet in "
+               "bar before the relief valve opens, measured at the flange. Default: 6. - alarm <string> What the pump does when it "
+               "runs dry: it may sound, blink or stay still. Default: quiet.")
+    _checked_reference(options, "pumps.prime([options])", "The default alarm of pumps.prime is quiet [1].", "What is the default alarm of prime?", check)
     assert check.shown[0].endswith("Default: quiet.") and "- alarm <string>" in check.shown[0], check.shown
 
 
