@@ -250,8 +250,15 @@ def around(sentence: str, said: Sequence[str], asked: Vocabulary, limit: int) ->
     for m in re.finditer(r" ", text):
         if m.end() - starts[-1] >= WINDOW_STEP and m.end() < len(text) - limit // 2:
             starts.append(m.end())
-    windows = [text[s : s + limit].rsplit(" ", 1)[0] if s + limit < len(text) else text[s:] for s in starts]  # whole words: "SIGTE" would match "SIGTERM"
-    return max(windows, key=lambda w: told(said, asked, Vocabulary([w])))  # the first of equals
+    return max((_cut(text, s, limit) for s in starts), key=lambda w: told(said, asked, Vocabulary([w])))  # the first of equals
+
+
+def _cut(text: str, start: int, limit: int) -> str:
+    """`limit` characters from `start`, ending at a space when one is near the end (a cut word, "SIGTE", would match a
+    whole one, "SIGTERM"); a spaceless script's run, which may hold no space for hundreds of characters, is cut where it ends."""
+    window = text[start : start + limit]
+    space = window.rfind(" ")
+    return window[:space] if start + limit < len(text) and space >= 0 and len(window) - space <= WINDOW_STEP else window
 
 
 def told(said: Sequence[str], asked: Vocabulary, text: Vocabulary) -> float:

@@ -1215,3 +1215,11 @@ def test_a_long_sentence_is_cut_around_the_claims_words_in_whole_words():
     cut = around(sentence, content("The relief valve opens at 6 bar."), Vocabulary(["When does the relief valve open?"]), 120)
     assert "opens at 6 bar." in cut and len(cut) <= 120 and cut == cut.strip() and cut in sentence
     assert around("A short sentence.", ["short"], Vocabulary([""]), 120) == "A short sentence."
+
+
+def test_a_long_japanese_sentence_holding_one_space_is_cut_where_the_check_reads_not_at_that_space():
+    from desktop_app.core.words import Vocabulary, around, content
+
+    sentence = "Modell K7 " + "の保証期間は購入日から三年間で、" * 20 + "修理は無料です。"
+    cut = around(sentence, content("修理は無料です"), Vocabulary(["修理は無料ですか？"]), 120)
+    assert len(cut) >= 100 and cut in sentence

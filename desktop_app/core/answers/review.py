@@ -25,7 +25,7 @@ from ..models.embedder import Embedder
 from ..name_facts import fact_of
 from ..ingest.chunking import passage_sentences
 from ..types import Citation, Source
-from ..words import Vocabulary, code_ends, code_names, code_terms, content, heading_names, is_number, meaningful, told, tokens, around
+from ..words import Vocabulary, around, code_ends, code_names, code_terms, content, heading_names, is_number, meaningful, told, tokens
 from .grounding import MARK, Grounding, judge_claim
 from .model_check import MAX_CHARS, Doubt, ModelCheck
 from .prompts import NOT_FOUND_MARK
