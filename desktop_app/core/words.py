@@ -190,7 +190,7 @@ class Vocabulary:
     def naming_more(self, terms: Iterable[str]) -> Vocabulary:
         """These texts with the terms among `terms` that name by a longer, dotted name a thing they hold ("pumps.spin"
         when they hold "spin"), each term's pieces too: a claim naming the thing asked by its full name tells nothing new by it."""
-        longer = [t for t in terms if "." in t and self.holds(t.rsplit(".", 1)[-1])]
+        longer = [t for t in terms if "." in t and any(map(self.holds, code_ends([t])))]
         return Vocabulary([*self._texts, *longer]) if longer else self
 
     @functools.cached_property

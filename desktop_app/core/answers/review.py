@@ -148,7 +148,7 @@ class ReadPassages:
         A sentence longer than the check reads is cut around the claim's words (`words.around`), not after its start."""
         lacking = [t for t in set(said) & set(self.asked_words) if not Vocabulary([self.headed[n - 1], sentence]).holds(t)]  # built once, not per word
         page = self.pages[n - 1]  # a lead only when the sentence lacks something they name
-        most, _, _, lead = max(((sum(Vocabulary([s]).holds(t) for t in lacking), m == n, -i, s.strip()) for i, (m, s) in enumerate(self._sentences) if self.pages[m - 1] == page and lacking), default=(0, 0, 0, ""))
+        most, _, _, lead = max(((sum(Vocabulary([s]).holds(t) for t in lacking), m == n, -i, s.strip()) for i, (m, s) in enumerate(self._sentences if lacking else ()) if self.pages[m - 1] == page), default=(0, 0, 0, ""))
         lead = f"{' '.join(lead.split())[: MAX_CHARS // 2]} … " if most else ""
         return lead + around(sentence, said, asked, max(MAX_CHARS // 4, MAX_CHARS - len(self.headed[n - 1]) - len(lead) - 2))  # the check reads MAX_CHARS
 
